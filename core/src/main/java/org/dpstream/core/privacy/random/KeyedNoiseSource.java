@@ -1,0 +1,65 @@
+package org.dpstream.core.privacy.random;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Derives the noise bits of every stream from one secret {@link NoiseKey}.
+ *
+ * <p>Contract: {@code forStream(purpose, streamId).at(epoch, index)} yields a bit sequence that is a
+ * deterministic function of (key, purpose, stream id, epoch, index) and computationally
+ * indistinguishable from random to anyone without the key. Distinct coordinates give independent
+ * sequences. So a replayed record regenerates exactly the noise it had, and no second independent
+ * draw of the same noise coordinates can exist.
+ *
+ * <p>Derivation: the AES-256 key of a stream is HMAC-SHA256(master key, label || purpose ||
+ * stream id), with length prefixes so that no two (purpose, stream id) pairs encode alike; the bits
+ * at (epoch, index) are AES-256 in counter mode over blocks (epoch, index, block number).
+ */
+public final class KeyedNoiseSource {
+
+  private static final byte[] DERIVATION_LABEL = "dpstream/noise-stream/v1".getBytes(StandardCharsets.US_ASCII);
+
+  private final SecretKeySpec macKey;
+
+  public KeyedNoiseSource(NoiseKey key) {
+    byte[] material = key.material();
+    this.macKey = new SecretKeySpec(material, "HmacSHA256");
+    java.util.Arrays.fill(material, (byte) 0);
+  }
+
+  /**
+   * The noise bits of one stream.
+   *
+   * @param purpose what the noise is for, e.g. {@code "tree"} or {@code "report-noisy-max"}, so
+   *     that two mechanisms of one model never share bits
+   * @param streamId e.g. the model id
+   */
+  public NoiseStream forStream(String purpose, String streamId) {
+    return new NoiseStream(deriveStreamKey(purpose, streamId));
+  }
+
+  private byte[] deriveStreamKey(String purpose, String streamId) {
+    byte[] purposeBytes = purpose.getBytes(StandardCharsets.UTF_8);
+    byte[] streamBytes = streamId.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer input =
+        ByteBuffer.allocate(DERIVATION_LABEL.length + 8 + purposeBytes.length + streamBytes.length);
+    input.put(DERIVATION_LABEL).putInt(purposeBytes.length).put(purposeBytes).putInt(streamBytes.length).put(streamBytes);
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(macKey);
+      return mac.doFinal(input.array());
+    } catch (GeneralSecurityException e) {
+      // HmacSHA256 is mandatory in every Java platform; this is a broken JDK, not bad input.
+      throw new IllegalStateException("HmacSHA256 unavailable", e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "KeyedNoiseSource[key redacted]";
+  }
+}
