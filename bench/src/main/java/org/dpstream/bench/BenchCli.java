@@ -1,5 +1,6 @@
 package org.dpstream.bench;
 
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -29,7 +30,7 @@ public final class BenchCli implements Runnable {
       name = "jmh",
       description = "Run the JMH benchmarks; arguments go to JMH unchanged (try: jmh -h, jmh -l).")
   static final class JmhCommand implements java.util.concurrent.Callable<Integer> {
-    @CommandLine.Unmatched List<String> jmhArguments = List.of();
+    @CommandLine.Unmatched List<String> jmhArguments = new ArrayList<>();
 
     @Override
     public Integer call() throws Exception {

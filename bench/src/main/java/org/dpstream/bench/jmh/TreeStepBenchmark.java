@@ -1,0 +1,73 @@
+package org.dpstream.bench.jmh;
+
+import java.util.concurrent.TimeUnit;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKey;
+import org.dpstream.core.privacy.tree.ContinualPrefixSum;
+import org.dpstream.core.privacy.tree.KeyedNodeNoise;
+import org.dpstream.core.privacy.tree.Lattice;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One step of the O(d) tree mechanism with keyed Gaussian node noise: add a leaf, regenerate the
+ * merged nodes' noise, draw the new node's, release the noisy prefix sum. Amortised two node draws of
+ * d Gaussians per step.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class TreeStepBenchmark {
+
+  private static final int LEAVES = 1024;
+
+  @Param({"20", "100", "1000"})
+  public int dimension;
+
+  private ContinualPrefixSum mechanism;
+  private long[][] leaves;
+  private long[] release;
+  private int next;
+
+  @Setup
+  public void setUp() {
+    byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
+    RandomSource.SPLIT_MIX_64.create(2L).nextBytes(material);
+    Lattice lattice = Lattice.ofPowerOfTwo(-30);
+    KeyedNodeNoise noise = new KeyedNodeNoise(
+        new KeyedNoiseSource(NoiseKey.ofBytes(material)).forStream("tree", "benchmark"),
+        new GaussianVectorNoise(dimension, 10.0),
+        lattice);
+    // A horizon far beyond what a run reaches, so the benchmark measures steps, not epoch changes.
+    mechanism = ContinualPrefixSum.compact(dimension, 1L << 40, noise);
+    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(3L);
+    leaves = new long[LEAVES][dimension];
+    for (long[] leaf : leaves) {
+      for (int i = 0; i < dimension; i++) {
+        leaf[i] = lattice.toUnits(rng.nextDouble() - 0.5);
+      }
+    }
+    release = new long[dimension];
+  }
+
+  @Benchmark
+  public long[] step() {
+    mechanism.addAndRelease(leaves[next++ & (LEAVES - 1)], release);
+    return release;
+  }
+}

@@ -1,0 +1,42 @@
+package org.dpstream.core.privacy.tree;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class TreeNodesTest {
+
+  @Test
+  void idsOfAllNodesOfATreeAreDistinctAndBelowTwiceTheirEnd() {
+    Set<Long> ids = new HashSet<>();
+    int leaves = 1 << 12;
+    for (int level = 0; level <= 12; level++) {
+      for (long end = 1L << level; end <= leaves; end += 1L << level) {
+        long id = TreeNodes.id(level, end);
+        assertTrue(ids.add(id), "duplicate id " + id);
+        assertTrue(id > 0 && id < 2 * end, "id " + id + " for end " + end);
+      }
+    }
+    assertEquals(2 * leaves - 1, ids.size()); // a full binary tree over 2^12 leaves
+  }
+
+  @Test
+  void onlyNodesThatExistHaveIds() {
+    assertThrows(IllegalArgumentException.class, () -> TreeNodes.id(1, 3)); // level-1 nodes end at even leaves
+    assertThrows(IllegalArgumentException.class, () -> TreeNodes.id(0, 0));
+    assertThrows(IllegalArgumentException.class, () -> TreeNodes.id(-1, 4));
+  }
+
+  @Test
+  void levelsIsCeilLog2PlusOne() {
+    // h = ceil(log2 n) + 1, worked by hand: n=1 -> 1; n=2 -> 2; n=3,4 -> 3; n=1000 -> 11; n=1024 -> 11; n=1025 -> 12.
+    long[][] cases = {{1, 1}, {2, 2}, {3, 3}, {4, 3}, {5, 4}, {1000, 11}, {1024, 11}, {1025, 12}, {10_000, 15}};
+    for (long[] c : cases) {
+      assertEquals(c[1], TreeNodes.levels(c[0]), "n = " + c[0]);
+    }
+  }
+}
