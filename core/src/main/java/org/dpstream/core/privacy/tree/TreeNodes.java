@@ -19,15 +19,4 @@ public final class TreeNodes {
     }
     return Math.subtractExact(Math.multiplyExact(2L, end), 1L << level);
   }
-
-  /**
-   * Levels of nodes a leaf lies in within a tree of {@code capacity} leaves: ceil(log2 n) + 1, the h
-   * of the paper's Theorem 3.1.
-   */
-  public static int levels(long capacity) {
-    if (capacity <= 0) {
-      throw new IllegalArgumentException("capacity must be positive: " + capacity);
-    }
-    return 64 - Long.numberOfLeadingZeros(capacity - 1) + 1;
-  }
 }

@@ -30,13 +30,4 @@ class TreeNodesTest {
     assertThrows(IllegalArgumentException.class, () -> TreeNodes.id(0, 0));
     assertThrows(IllegalArgumentException.class, () -> TreeNodes.id(-1, 4));
   }
-
-  @Test
-  void levelsIsCeilLog2PlusOne() {
-    // h = ceil(log2 n) + 1, worked by hand: n=1 -> 1; n=2 -> 2; n=3,4 -> 3; n=1000 -> 11; n=1024 -> 11; n=1025 -> 12.
-    long[][] cases = {{1, 1}, {2, 2}, {3, 3}, {4, 3}, {5, 4}, {1000, 11}, {1024, 11}, {1025, 12}, {10_000, 15}};
-    for (long[] c : cases) {
-      assertEquals(c[1], TreeNodes.levels(c[0]), "n = " + c[0]);
-    }
-  }
 }
