@@ -1,0 +1,11 @@
+package org.dpstream.core.online;
+
+/** How the tree's node noise is calibrated. */
+public enum AccountantChoice {
+  /** The paper's generalized Gaussian with eq. (3.2): basic composition over the h nodes. */
+  PAPER,
+  /** Isotropic Gaussian node noise accounted in zCDP (Bun and Steinke 2016; tight conversion). */
+  ZCDP,
+  /** Whichever of the two predicts the smaller node noise in the dual norm for this d, p, eps, delta, n. */
+  AUTO
+}

@@ -1,0 +1,222 @@
+package org.dpstream.core.online;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import org.dpstream.core.geometry.LpNorm;
+import org.dpstream.core.geometry.NormClipper;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.tree.ContinualPrefixSum;
+import org.dpstream.core.privacy.tree.KeyedNodeNoise;
+import org.dpstream.core.privacy.tree.Lattice;
+import org.dpstream.core.privacy.tree.NodeNoise;
+
+/**
+ * DP-TOFW, Algorithm 1 of Han et al. (private tree-based online Frank-Wolfe) for 1 &lt; p &lt;= inf.
+ *
+ * <p>At step t (1-based, over all epochs) with sample x_t:
+ *
+ * <pre>
+ *   g_t   = clip_L(grad f(theta_t; x_t)) + clip_{beta D}(t (grad f(theta_t; x_t) - grad f(theta_{t-1}; x_t)))
+ *   G~_t  = noisy prefix sum of g_1..g_t (tree aggregation, {@link ContinualPrefixSum})
+ *   d_t   = G~_t / (t + 1)
+ *   v_t   = argmin_{||v||_p <= r} &lt;d_t, v&gt;
+ *   theta_{t+1} = theta_t + (v_t - theta_t) / (t + 1)          released
+ * </pre>
+ *
+ * with theta_0 = theta_1 = 0. Without clipping, g_t is eq. (3.1) and d_t the recursive gradient
+ * (A.1). Clipping both terms separately in the dual norm keeps ||g_t||_q <= L + beta D for any input,
+ * which is what the accounting assumes (proof of Theorem 3.1); for data within the declared bounds
+ * nothing is clipped. theta_t and theta_{t-1} depend on the data only through earlier releases, so
+ * each sample enters the released sequence only through its own leaf (the adaptive argument of the
+ * paper's Theorem 3.1).
+ *
+ * <p>State is O(d): theta_t, theta_{t-1} and the tree's O(d) snapshot; the noise is regenerated from
+ * the key. Past the horizon a new tree epoch starts (see {@link ContinualPrefixSum}).
+ */
+public final class DpTofw implements OnlineEstimator {
+
+  static final byte STATE_VERSION = 1;
+  static final String ALGORITHM = "dp-tofw";
+
+  private final OnlineModelSpec spec;
+  private final TreeNoisePlan plan;
+  private final Lattice lattice;
+  private final ContinualPrefixSum prefixSums;
+  private final NormClipper gradientClipper;
+  private final NormClipper differenceClipper;
+  private double[] theta;
+  private double[] previousTheta;
+  private long steps;
+  private PrivacyLedger ledger;
+
+  // Scratch buffers: a step allocates nothing.
+  private final double[] gradient;
+  private final double[] previousGradient;
+  private final double[] increment;
+  private final long[] leaf;
+  private final long[] noisySum;
+  private final double[] direction;
+  private final double[] vertex;
+  private double[] nextTheta;
+
+  private DpTofw(OnlineModelSpec spec, TreeNoisePlan plan, ContinualPrefixSum prefixSums,
+      double[] theta, double[] previousTheta, long steps, PrivacyLedger ledger) {
+    if (!(spec.p() > 1)) {
+      throw new IllegalArgumentException("DP-TOFW needs p > 1; use DP-POFW for p = 1 (got p = " + spec.p() + ")");
+    }
+    this.spec = spec;
+    this.plan = plan;
+    this.lattice = TreeNoisePlan.latticeFor(spec);
+    this.prefixSums = prefixSums;
+    LpNorm dual = spec.domain().norm().dual();
+    this.gradientClipper = NormClipper.of(dual, spec.clipBounds().gradient());
+    this.differenceClipper = NormClipper.of(dual, spec.clipBounds().difference());
+    this.theta = theta;
+    this.previousTheta = previousTheta;
+    this.steps = steps;
+    this.ledger = ledger;
+    int d = spec.dimension();
+    this.gradient = new double[d];
+    this.previousGradient = new double[d];
+    this.increment = new double[d];
+    this.leaf = new long[d];
+    this.noisySum = new long[d];
+    this.direction = new double[d];
+    this.vertex = new double[d];
+    this.nextTheta = new double[d];
+  }
+
+  /** A fresh model whose node noise comes from {@code source} under the model id. */
+  public static DpTofw start(OnlineModelSpec spec, KeyedNoiseSource source) {
+    TreeNoisePlan plan = TreeNoisePlan.choose(spec);
+    return start(spec, plan, nodeNoise(spec, plan, source));
+  }
+
+  /** Test seam: a fresh model on the given node noise (e.g. none, to check the optimiser alone). */
+  static DpTofw start(OnlineModelSpec spec, TreeNoisePlan plan, NodeNoise noise) {
+    int d = spec.dimension();
+    return new DpTofw(spec, plan, ContinualPrefixSum.compact(d, spec.horizon(), noise),
+        new double[d], new double[d], 0, PrivacyLedger.open(plan.calibration()));
+  }
+
+  /** Resumes from {@link #writeState}; the node noise is regenerated from {@code source}. */
+  public static DpTofw restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {
+    TreeNoisePlan plan = TreeNoisePlan.choose(spec);
+    return restore(spec, plan, in, nodeNoise(spec, plan, source));
+  }
+
+  static DpTofw restore(OnlineModelSpec spec, TreeNoisePlan plan, DataInput in, NodeNoise noise) throws IOException {
+    StateCodec.readHeader(in, STATE_VERSION, spec, ALGORITHM);
+    long steps = in.readLong();
+    double[] theta = StateCodec.readVector(in, spec.dimension());
+    double[] previousTheta = StateCodec.readVector(in, spec.dimension());
+    PrivacyLedger ledger = StateCodec.readLedger(in);
+    ContinualPrefixSum prefixSums = ContinualPrefixSum.readCompact(in, noise);
+    if (prefixSums.totalSteps() != steps || prefixSums.dimension() != spec.dimension()) {
+      throw new IOException("inconsistent DP-TOFW state: " + steps + " steps but the tree holds " + prefixSums.totalSteps());
+    }
+    return new DpTofw(spec, plan, prefixSums, theta, previousTheta, steps, ledger);
+  }
+
+  private static NodeNoise nodeNoise(OnlineModelSpec spec, TreeNoisePlan plan, KeyedNoiseSource source) {
+    return new KeyedNodeNoise(source.forStream("tree", spec.modelId()), plan.noise(), TreeNoisePlan.latticeFor(spec));
+  }
+
+  @Override
+  public StepOutcome step(double[] features, double label) {
+    SampleChecks.require(spec, features, label);
+    long t = steps + 1;
+    spec.loss().gradient(theta, features, label, gradient);
+    spec.loss().gradient(previousTheta, features, label, previousGradient);
+    for (int i = 0; i < increment.length; i++) {
+      increment[i] = t * (gradient[i] - previousGradient[i]);
+    }
+    boolean gradientClipped = gradientClipper.clipInPlace(gradient);
+    boolean differenceClipped = differenceClipper.clipInPlace(increment);
+    for (int i = 0; i < increment.length; i++) {
+      increment[i] += gradient[i];
+    }
+    lattice.toUnits(increment, leaf);
+
+    // The budget is checked before anything is released; the ledger is committed with the step.
+    boolean newEpoch = prefixSums.stepsInEpoch() == spec.horizon();
+    long stepInEpoch = newEpoch ? 1 : prefixSums.stepsInEpoch() + 1;
+    PrivacyLedger reserved = (newEpoch ? ledger.startEpoch() : ledger).reserve(plan.calibration().spentAfter(stepInEpoch));
+
+    prefixSums.addAndRelease(leaf, noisySum);
+    double scale = lattice.granularity() / (t + 1);
+    for (int i = 0; i < direction.length; i++) {
+      direction[i] = noisySum[i] * scale;
+    }
+    spec.domain().minimizeLinear(direction, vertex);
+    double eta = 1.0 / (t + 1);
+    for (int i = 0; i < nextTheta.length; i++) {
+      nextTheta[i] = theta[i] + eta * (vertex[i] - theta[i]);
+    }
+    // Rotate theta_{t-1} <- theta_t <- theta_{t+1} without allocating.
+    double[] recycled = previousTheta;
+    previousTheta = theta;
+    theta = nextTheta;
+    nextTheta = recycled;
+    steps = t;
+    ledger = reserved;
+    return new StepOutcome(t, prefixSums.epoch(), gradientClipped, differenceClipped);
+  }
+
+  @Override
+  public OnlineModelSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public long steps() {
+    return steps;
+  }
+
+  @Override
+  public long epoch() {
+    return prefixSums.epoch();
+  }
+
+  @Override
+  public double[] parameters() {
+    return theta.clone();
+  }
+
+  @Override
+  public PrivacyLedger ledger() {
+    return ledger;
+  }
+
+  @Override
+  public String mechanism() {
+    return ALGORITHM + "/" + plan.describe();
+  }
+
+  /** Test seam: d_t of the latest step, the noisy recursive gradient the LMO saw. */
+  double[] lastDirection() {
+    return direction.clone();
+  }
+
+  /** The noise plan the spec selected (which accountant AUTO chose, node noise scale). */
+  public TreeNoisePlan plan() {
+    return plan;
+  }
+
+  @Override
+  public void writeState(DataOutput out) throws IOException {
+    StateCodec.writeHeader(out, STATE_VERSION, spec);
+    out.writeLong(steps);
+    StateCodec.writeVector(out, theta);
+    StateCodec.writeVector(out, previousTheta);
+    StateCodec.writeLedger(out, ledger);
+    prefixSums.writeTo(out);
+  }
+
+  @Override
+  public String toString() {
+    return "DpTofw[" + spec.modelId() + ", t=" + steps + ", epoch=" + epoch() + ", " + plan.describe() + "]";
+  }
+}

@@ -1,0 +1,82 @@
+package org.dpstream.core.online;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Objects;
+import org.dpstream.core.geometry.LpBall;
+import org.dpstream.core.loss.DataBounds;
+import org.dpstream.core.loss.SampleLoss;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
+
+/**
+ * Everything that defines one private online model. All of it is public configuration: the clip
+ * bounds and data bounds are declared, never measured on the private data.
+ *
+ * @param modelId the stream id of the model's noise; two models must not share it
+ * @param dimension d
+ * @param loss per-sample loss
+ * @param domain the constraint set, an lp ball; p = 1 selects DP-POFW, p > 1 DP-TOFW
+ * @param budget (epsilon, delta) of the whole release sequence w.r.t. one sample
+ * @param horizon n, the capacity of one tree (or one composition epoch for DP-POFW)
+ * @param clipBounds L and beta D every contribution is clipped to
+ * @param accountant the node-noise calibration of DP-TOFW (ignored by DP-POFW)
+ */
+public record OnlineModelSpec(
+    String modelId,
+    int dimension,
+    SampleLoss loss,
+    LpBall domain,
+    PrivacyBudget budget,
+    long horizon,
+    ClipBounds clipBounds,
+    AccountantChoice accountant) {
+
+  public OnlineModelSpec {
+    Objects.requireNonNull(modelId, "modelId");
+    Objects.requireNonNull(loss, "loss");
+    Objects.requireNonNull(domain, "domain");
+    Objects.requireNonNull(budget, "budget");
+    Objects.requireNonNull(clipBounds, "clipBounds");
+    Objects.requireNonNull(accountant, "accountant");
+    if (modelId.isBlank()) {
+      throw new IllegalArgumentException("modelId must not be blank");
+    }
+    if (dimension <= 0) {
+      throw new IllegalArgumentException("dimension must be positive: " + dimension);
+    }
+    if (horizon < 2) {
+      throw new IllegalArgumentException("horizon must be at least 2: " + horizon);
+    }
+  }
+
+  /** A spec whose clip bounds are derived from the loss over the domain for the declared data bounds. */
+  public static OnlineModelSpec withDerivedClipping(
+      String modelId, int dimension, SampleLoss loss, LpBall domain, PrivacyBudget budget, long horizon,
+      DataBounds data, AccountantChoice accountant) {
+    return new OnlineModelSpec(
+        modelId, dimension, loss, domain, budget, horizon, ClipBounds.derived(loss, domain, data), accountant);
+  }
+
+  /** p of the domain. */
+  public double p() {
+    return domain.exponent();
+  }
+
+  /**
+   * A digest of every field that shapes the released sequence. Saved state carries it, so state
+   * written under one spec is never resumed under another (a changed epsilon or dimension would
+   * otherwise silently mix two accountings).
+   */
+  public byte[] fingerprint() {
+    String canonical = String.join("|",
+        "v1", modelId, Integer.toString(dimension), loss.toString(), domain.toString(),
+        Double.toString(budget.epsilon()), Double.toString(budget.delta()), Long.toString(horizon),
+        Double.toString(clipBounds.gradient()), Double.toString(clipBounds.difference()), accountant.name());
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package org.dpstream.core.online;
+
+import org.apache.commons.numbers.gamma.LogGamma;
+import org.dpstream.core.geometry.LpNorm;
+import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
+import org.dpstream.core.privacy.accounting.NormRegularity;
+import org.dpstream.core.privacy.accounting.PaperTreeCalibration;
+import org.dpstream.core.privacy.accounting.PrivacyCalibration;
+import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.GeneralizedGaussianNoise;
+import org.dpstream.core.privacy.noise.VectorNoise;
+import org.dpstream.core.privacy.tree.Lattice;
+
+/**
+ * The node noise of DP-TOFW's tree and the calibration behind it, chosen from the spec.
+ *
+ * <p>Sensitivity: a clipped increment has ||g||_q <= L + beta D; rounding it to the lattice adds at
+ * most {@link Lattice#roundingSlack}; neighbours replace one sample, so the leaf changes by at most
+ * twice that. The paper's calibration takes it in the norm q; zCDP needs l2, and ||v||_2 <= d^(1/2 -
+ * 1/q) ||v||_q when q > 2 (and <= ||v||_q when q <= 2).
+ *
+ * <p>{@link AccountantChoice#AUTO} compares the predicted E ||Z||_q^2 of one node: the exact q-th
+ * moment of the Gaussian raised to 2/q, against the norm-equivalence bound d sigma_+^2 for the l_{q+}
+ * generalized Gaussian (||.||_q <= ||.||_+, the paper's Definition 2.2). Both are public functions of
+ * the spec, so the choice leaks nothing.
+ *
+ * @param calibration the privacy map of the tree's releases
+ * @param noise one node's noise distribution
+ * @param predictedNodeError the predicted E ||Z||_q^2 used by AUTO
+ */
+public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, double predictedNodeError) {
+
+  /** Bits of the clip bound kept by the lattice: 2^30 units per bound leaves 2^32 steps before overflow. */
+  static final int LATTICE_BITS = 30;
+
+  /**
+   * L + beta D with a floating-point margin: clipping bounds the computed norm by C, and the exact
+   * norm of the stored vector can exceed it by the summation error, below d 2^-52 relative. The margin
+   * is 16 times that (at least 2^-40) and costs nothing measurable.
+   */
+  static double incrementBound(OnlineModelSpec spec) {
+    double margin = 1 + Math.max(0x1p-40, spec.dimension() * 0x1p-48);
+    return Math.nextUp(spec.clipBounds().incrementBound() * margin);
+  }
+
+  public static Lattice latticeFor(OnlineModelSpec spec) {
+    return Lattice.forScale(spec.clipBounds().incrementBound(), LATTICE_BITS);
+  }
+
+  public static TreeNoisePlan choose(OnlineModelSpec spec) {
+    return switch (spec.accountant()) {
+      case PAPER -> paper(spec);
+      case ZCDP -> zcdp(spec);
+      case AUTO -> {
+        TreeNoisePlan paper = paper(spec);
+        TreeNoisePlan zcdp = zcdp(spec);
+        yield zcdp.predictedNodeError <= paper.predictedNodeError ? zcdp : paper;
+      }
+    };
+  }
+
+  static TreeNoisePlan paper(OnlineModelSpec spec) {
+    int d = spec.dimension();
+    double q = LpNorm.dualExponent(spec.p());
+    Lattice lattice = latticeFor(spec);
+    double qSensitivity = Math.nextUp(2 * Math.nextUp(incrementBound(spec) + lattice.roundingSlack(d, q)));
+    NormRegularity regularity = NormRegularity.forPrimalExponent(spec.p(), d);
+    PaperTreeCalibration calibration = PaperTreeCalibration.of(spec.budget(), spec.horizon(), regularity, qSensitivity);
+    double sigmaPlus = calibration.nodeSigma();
+    VectorNoise noise = switch (regularity.smoothNorm()) {
+      case LP -> GeneralizedGaussianNoise.ofLqPlus(d, regularity.smoothNormExponent(), sigmaPlus);
+      case SCALED_L2 -> GeneralizedGaussianNoise.ofRescaledL2(d, spec.p(), sigmaPlus);
+    };
+    double predicted = noise instanceof GaussianVectorNoise gaussian
+        ? gaussianDualNormSquare(d, q, gaussian.sigma())
+        : d * sigmaPlus * sigmaPlus;
+    return new TreeNoisePlan(calibration, noise, predicted);
+  }
+
+  static TreeNoisePlan zcdp(OnlineModelSpec spec) {
+    int d = spec.dimension();
+    double q = LpNorm.dualExponent(spec.p());
+    Lattice lattice = latticeFor(spec);
+    double qToL2 = q > 2 ? Math.nextUp(Math.pow(d, 0.5 - 1 / q)) : 1.0;
+    double l2Leaf = Math.nextUp(Math.nextUp(qToL2 * incrementBound(spec)) + lattice.roundingSlack(d, 2));
+    GaussianTreeCalibration calibration = GaussianTreeCalibration.of(spec.budget(), spec.horizon(), Math.nextUp(2 * l2Leaf));
+    GaussianVectorNoise noise = new GaussianVectorNoise(d, calibration.nodeSigma());
+    return new TreeNoisePlan(calibration, noise, gaussianDualNormSquare(d, q, noise.sigma()));
+  }
+
+  /** (E ||Z||_q^q)^(2/q) for Z ~ N(0, sigma^2 I_d): E|N(0,1)|^q = 2^(q/2) Gamma((q+1)/2) / sqrt(pi). */
+  static double gaussianDualNormSquare(int d, double q, double sigma) {
+    if (Double.isInfinite(q)) {
+      // E max_i |Z_i|^2 <= sigma^2 (2 ln(2d) + 2), a standard maximal inequality; only for comparison.
+      return sigma * sigma * (2 * Math.log(2.0 * d) + 2);
+    }
+    double logMoment = (q / 2) * Math.log(2) + LogGamma.value((q + 1) / 2) - 0.5 * Math.log(Math.PI);
+    return sigma * sigma * Math.exp((2 / q) * (Math.log(d) + logMoment));
+  }
+
+  /** The name releases carry, e.g. {@code zcdp-cks20/gaussian(d=5, sigma=12.7)}. */
+  public String describe() {
+    return calibration.accountant() + "/" + noise.describe();
+  }
+}
