@@ -1,0 +1,85 @@
+package org.dpstream.bench.jmh;
+
+import java.util.concurrent.TimeUnit;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.core.geometry.LpBall;
+import org.dpstream.core.geometry.LpNorm;
+import org.dpstream.core.loss.DataBounds;
+import org.dpstream.core.loss.GlmLoss;
+import org.dpstream.core.online.AccountantChoice;
+import org.dpstream.core.online.OnlineEstimator;
+import org.dpstream.core.online.OnlineEstimators;
+import org.dpstream.core.online.OnlineModelSpec;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKey;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One private step of the online estimator on one core, keyed cryptographic noise: DP-POFW for p = 1
+ * (report-noisy-min over 2d vertices), DP-TOFW otherwise (two gradients, clipping, tree step, LMO).
+ * The accountant is {@code auto}, as a user would run it.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class OnlineStepBenchmark {
+
+  private static final int SAMPLES = 1024;
+
+  @Param({"5", "20", "100", "1000"})
+  public int dimension;
+
+  @Param({"1", "1.5", "2", "inf"})
+  public String p;
+
+  private OnlineEstimator estimator;
+  private double[][] features;
+  private double[] labels;
+  private int next;
+
+  @Setup
+  public void setUp() {
+    double exponent = p.equals("inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(p);
+    LpNorm dual = LpNorm.of(LpNorm.dualExponent(exponent));
+    // A horizon no run reaches, so epochs never change during measurement.
+    OnlineModelSpec spec = OnlineModelSpec.withDerivedClipping("bench", dimension, GlmLoss.squared(),
+        LpBall.of(exponent, 2), new PrivacyBudget(1, 1e-6), 1L << 40, new DataBounds(1, 2), AccountantChoice.AUTO);
+    byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
+    RandomSource.SPLIT_MIX_64.create(4L).nextBytes(material);
+    estimator = OnlineEstimators.start(spec, new KeyedNoiseSource(NoiseKey.ofBytes(material)));
+    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(5L);
+    features = new double[SAMPLES][dimension];
+    labels = new double[SAMPLES];
+    for (int s = 0; s < SAMPLES; s++) {
+      for (int i = 0; i < dimension; i++) {
+        features[s][i] = rng.nextDouble() - 0.5;
+      }
+      double norm = dual.valueOf(features[s]);
+      for (int i = 0; i < dimension; i++) {
+        features[s][i] /= norm; // unit dual norm, as declared in the data bounds
+      }
+      labels[s] = rng.nextDouble() * 2 - 1;
+    }
+  }
+
+  @Benchmark
+  public Object step() {
+    int s = next++ & (SAMPLES - 1);
+    return estimator.step(features[s], labels[s]);
+  }
+}
