@@ -1,0 +1,94 @@
+package org.dpstream.bench.ofw;
+
+import org.dpstream.core.geometry.LpBall;
+import org.dpstream.core.loss.DataBounds;
+import org.dpstream.core.loss.GlmLoss;
+import org.dpstream.core.online.OnlineEstimator;
+import org.dpstream.core.online.OnlineEstimators;
+import org.dpstream.core.online.OnlineModelSpec;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
+
+/**
+ * Runs one algorithm on one data set and seed, at exactly the stated (epsilon, delta), and scores it.
+ *
+ * <p>OFW consumes the T training samples once, in order, as a stream with horizon T; its released
+ * parameters are scored at the checkpoints (post-processing of released values, excluded from the
+ * timing). After the run the ledger must show a loss within the budget, or the run fails.
+ */
+final class ExperimentRunner {
+
+  private final int checkpointCount;
+
+  /** @param checkpointCount how many log-spaced steps to score, at least 2 */
+  ExperimentRunner(int checkpointCount) {
+    if (checkpointCount < 2) {
+      throw new IllegalArgumentException("need at least 2 checkpoints, got " + checkpointCount);
+    }
+    this.checkpointCount = checkpointCount;
+  }
+
+  RunResult run(RunSpec run, RegressionDataset data) {
+    if (data.dimension() != run.d() || data.trainLabels().length != run.horizon() || data.p() != run.p()) {
+      throw new IllegalArgumentException("data set does not match the run " + run.label());
+    }
+    return run.algorithm().online() ? runOnline(run, data) : runBatch(run, data);
+  }
+
+  private RunResult runOnline(RunSpec run, RegressionDataset data) {
+    SubOpt metric = SubOpt.on(data);
+    PrivacyBudget budget = new PrivacyBudget(run.epsilon(), run.delta());
+    long started = System.nanoTime();
+    OnlineModelSpec spec = OnlineModelSpec.withDerivedClipping(
+        run.runId(), run.d(), GlmLoss.squared(), LpBall.of(run.p(), RegressionDataset.RADIUS), budget,
+        run.horizon(), RegressionDataset.declaredBounds(), run.accountant());
+    OnlineEstimator estimator = OnlineEstimators.start(spec, ExperimentKeys.forSeed(run.seed()));
+    long trainingNanos = System.nanoTime() - started;
+
+    int[] checkpoints = Checkpoints.logSpaced(run.horizon(), checkpointCount);
+    double[] trajectory = new double[checkpoints.length];
+    double[][] x = data.trainFeatures();
+    double[] y = data.trainLabels();
+    int t = 0;
+    for (int c = 0; c < checkpoints.length; c++) {
+      long segment = System.nanoTime();
+      for (; t < checkpoints[c]; t++) {
+        estimator.step(x[t], y[t]);
+      }
+      trainingNanos += System.nanoTime() - segment;
+      trajectory[c] = metric.of(estimator.parameters());
+    }
+    double[] finalTheta = estimator.parameters();
+    requireWithinBudget(estimator.ledger(), budget, run);
+    double risk = metric.risk(finalTheta);
+    return new RunResult(run, run.accountantName(), risk, metric.ofRisk(risk), trainingNanos / 1e9,
+        estimator.mechanism(), estimator.ledger().spentEpsilon(), estimator.ledger().spentDelta(),
+        checkpoints, trajectory);
+  }
+
+  private RunResult runBatch(RunSpec run, RegressionDataset data) {
+    BaselineTrainer trainer = Baselines.forAlgorithm(run.algorithm())
+        .orElseThrow(() -> new IllegalStateException(Baselines.unavailableReason(run.algorithm())));
+    SubOpt metric = SubOpt.on(data);
+    PrivacyBudget budget = new PrivacyBudget(run.epsilon(), run.delta());
+    DataBounds bounds = RegressionDataset.declaredBounds();
+    long started = System.nanoTime();
+    double[] theta = trainer.train(data.trainFeatures(), data.trainLabels(), GlmLoss.squared(),
+        LpBall.of(run.p(), RegressionDataset.RADIUS), budget, bounds, ExperimentKeys.forSeed(run.seed()),
+        run.runId());
+    double seconds = (System.nanoTime() - started) / 1e9;
+    double risk = metric.risk(theta);
+    return new RunResult(run, trainer.accountant(), risk, metric.ofRisk(risk), seconds, trainer.mechanism(),
+        run.epsilon(), run.delta(), new int[0], new double[0]);
+  }
+
+  private static void requireWithinBudget(PrivacyLedger ledger, PrivacyBudget budget, RunSpec run) {
+    if (!(ledger.spentEpsilon() <= budget.epsilon() && ledger.spentDelta() <= budget.delta())) {
+      throw new IllegalStateException("run " + run.label() + " spent (" + ledger.spentEpsilon() + ", "
+          + ledger.spentDelta() + "), beyond its budget " + budget);
+    }
+    if (ledger.epoch() != 0) {
+      throw new IllegalStateException("run " + run.label() + " went past its horizon (epoch " + ledger.epoch() + ")");
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package org.dpstream.bench.ofw;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** {@code results.csv}: one row per run, final values. p is written {@code inf} for infinity. */
+final class ResultsCsv {
+
+  static final String FILE_NAME = "results.csv";
+  static final String HEADER = "algorithm,accountant,p,d,T,epsilon,delta,seed,risk,subopt,seconds";
+
+  private ResultsCsv() {}
+
+  static String row(RunResult result) {
+    RunSpec run = result.spec();
+    return String.join(",",
+        run.algorithm().cliName(),
+        result.accountant(),
+        Formats.parameter(run.p()),
+        Integer.toString(run.d()),
+        Integer.toString(run.horizon()),
+        Formats.parameter(run.epsilon()),
+        Formats.parameter(run.delta()),
+        Long.toString(run.seed()),
+        Formats.measurement(result.risk()),
+        Formats.measurement(result.subopt()),
+        Formats.measurement(result.seconds()));
+  }
+
+  /** Writes the file (replacing it) and returns its path. */
+  static Path write(Path directory, List<RunResult> results) throws IOException {
+    Path file = directory.resolve(FILE_NAME);
+    try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      out.write(HEADER);
+      out.write('\n');
+      for (RunResult result : results) {
+        out.write(row(result));
+        out.write('\n');
+      }
+    }
+    return file;
+  }
+}

@@ -1,0 +1,31 @@
+package org.dpstream.bench.ofw;
+
+/** Mean and sample standard deviation. */
+final class Stats {
+
+  private Stats() {}
+
+  static double mean(double[] values) {
+    if (values.length == 0) {
+      throw new IllegalArgumentException("no values");
+    }
+    double sum = 0;
+    for (double v : values) {
+      sum += v;
+    }
+    return sum / values.length;
+  }
+
+  /** Sample standard deviation (divisor n - 1); 0 for a single value. */
+  static double std(double[] values) {
+    if (values.length < 2) {
+      return 0;
+    }
+    double mean = mean(values);
+    double sum = 0;
+    for (double v : values) {
+      sum += (v - mean) * (v - mean);
+    }
+    return Math.sqrt(sum / (values.length - 1));
+  }
+}

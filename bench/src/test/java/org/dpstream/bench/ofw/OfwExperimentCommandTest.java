@@ -1,0 +1,107 @@
+package org.dpstream.bench.ofw;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.imageio.ImageIO;
+import org.dpstream.bench.BenchCli;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class OfwExperimentCommandTest {
+
+  private record Outcome(int exitCode, String out, String err) {}
+
+  private static Outcome run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchCli());
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    int code = cli.execute(args);
+    return new Outcome(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void endToEndOnATinySettingWritesTheCsvThePlotsAndTheSummary(@TempDir Path dir) throws Exception {
+    Outcome outcome = run("ofw", "--p", "1.5,inf", "--d", "3", "--T", "200", "--seeds", "2",
+        "--algorithms", "ofw", "--accountant", "zcdp", "--epsilon", "1", "--out", dir.toString());
+    assertEquals(0, outcome.exitCode(), outcome.err());
+
+    List<String> lines = Files.readAllLines(dir.resolve("results.csv"));
+    assertEquals("algorithm,accountant,p,d,T,epsilon,delta,seed,risk,subopt,seconds", lines.get(0));
+    List<String> rows = lines.subList(1, lines.size());
+    assertEquals(4, rows.size(), "2 values of p x 2 seeds: " + rows);
+    Set<String> ps = rows.stream().map(r -> r.split(",")[2]).collect(Collectors.toSet());
+    assertEquals(Set.of("1.5", "inf"), ps, "the given --p replaces the default");
+    for (String row : rows) {
+      String[] cells = row.split(",");
+      assertEquals(11, cells.length, row);
+      assertEquals("ofw", cells[0]);
+      assertEquals("zcdp", cells[1]);
+      assertEquals("3", cells[3]);
+      assertEquals("200", cells[4]);
+      assertEquals("0.005", cells[6], "delta defaults to 1/T");
+      assertTrue(Double.isFinite(Double.parseDouble(cells[9])), row);
+      assertTrue(Double.parseDouble(cells[10]) >= 0, row);
+    }
+
+    for (String png : List.of("subopt_p1.5_d3_T200_eps1.png", "subopt_pinf_d3_T200_eps1.png")) {
+      Path file = dir.resolve(png);
+      assertTrue(Files.size(file) > 1000, png);
+      assertTrue(ImageIO.read(file.toFile()).getWidth() > 0, png);
+    }
+    assertTrue(Files.readAllLines(dir.resolve("trajectories.csv")).size() > 4);
+
+    assertTrue(outcome.out().contains("subopt mean"), outcome.out());
+    assertTrue(outcome.out().contains("dp-tofw/zcdp"), "names the mechanism: " + outcome.out());
+    assertTrue(outcome.err().contains("4/4 runs 100%"), outcome.err());
+  }
+
+  @Test
+  void unknownAlgorithmIsRejectedWithAClearMessage(@TempDir Path dir) {
+    Outcome outcome = run("ofw", "--algorithms", "ofw,adam", "--T", "50", "--seeds", "1", "--out", dir.toString());
+    assertTrue(outcome.exitCode() != 0);
+    assertTrue(outcome.err().contains("unknown algorithm 'adam'; expected one of ofw, noisysfw, noisysgd"),
+        outcome.err());
+    assertTrue(!Files.exists(dir.resolve("results.csv")));
+  }
+
+  @Test
+  void pBelowOneIsRejectedWithAClearMessage(@TempDir Path dir) {
+    Outcome outcome = run("ofw", "--p", "1.5,0.5", "--out", dir.toString());
+    assertTrue(outcome.exitCode() != 0);
+    assertTrue(outcome.err().contains("p must be >= 1"), outcome.err());
+  }
+
+  @Test
+  void otherInvalidOptionsAreRejected(@TempDir Path dir) {
+    Outcome badAccountant = run("ofw", "--accountant", "rdp", "--out", dir.toString());
+    assertTrue(badAccountant.exitCode() != 0);
+    assertTrue(badAccountant.err().contains("unknown accountant 'rdp'"), badAccountant.err());
+
+    Outcome badDelta = run("ofw", "--delta", "0", "--out", dir.toString());
+    assertTrue(badDelta.exitCode() != 0);
+    assertTrue(badDelta.err().contains("--delta: must be in (0, 1)"), badDelta.err());
+
+    Outcome badT = run("ofw", "--T", "1", "--out", dir.toString());
+    assertTrue(badT.exitCode() != 0);
+    assertTrue(badT.err().contains("--T: the stream length must be >= 2"), badT.err());
+  }
+
+  @Test
+  void baselinesMissingFromThisBuildAreRefusedBeforeAnyRun(@TempDir Path dir) {
+    Outcome outcome = run("ofw", "--algorithms", "ofw,noisysfw", "--out", dir.toString());
+    assertTrue(outcome.exitCode() != 0);
+    assertTrue(outcome.err().contains("noisysfw is not available in this build"), outcome.err());
+    assertTrue(!Files.exists(dir.resolve("results.csv")));
+  }
+}
