@@ -59,6 +59,11 @@ public final class GlmLoss implements SampleLoss {
   }
 
   @Override
+  public void requireLabel(double y) {
+    link.requireLabel(y);
+  }
+
+  @Override
   public double value(double[] theta, double[] x, double y) {
     link.requireLabel(y);
     return link.matchingLoss(margin(theta, x), y);

@@ -35,6 +35,13 @@ public interface SampleLoss {
    */
   void gradient(double[] theta, double[] x, double y, double[] out);
 
+  /**
+   * Checks that {@code y} is a label this loss accepts (e.g. logistic labels lie in [0, 1]).
+   *
+   * @throws IllegalArgumentException with a message naming the admissible range
+   */
+  void requireLabel(double y);
+
   /** L: a bound on ||grad f||_q over {@code domain} for samples within {@code data}. */
   double lipschitzBound(LpBall domain, DataBounds data);
 
