@@ -1,0 +1,93 @@
+package org.dpstream.app.kafka;
+
+import java.util.List;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.dpstream.app.serde.DpSerdes;
+import org.dpstream.schemas.DecisionRequest;
+import org.dpstream.schemas.DecisionResponse;
+import org.dpstream.schemas.ModelRelease;
+import org.dpstream.schemas.RejectedRecord;
+import org.dpstream.schemas.Reward;
+import org.dpstream.schemas.Sample;
+
+/**
+ * The catalogue of dpstream's topics, each with its serdes. Keys are model ids (samples, releases,
+ * rejected) or bandit ids (contexts, decisions, rewards), all strings; contexts and rewards share
+ * the bandit id as key so they are co-partitioned.
+ *
+ * <p>Immutable; build one per application from configured {@link TopicNames}.
+ */
+public final class Topics {
+
+  private final Topic<String, Sample> samples;
+  private final Topic<String, ModelRelease> releases;
+  private final Topic<String, RejectedRecord> rejected;
+  private final Topic<String, DecisionRequest> contexts;
+  private final Topic<String, DecisionResponse> decisions;
+  private final Topic<String, Reward> rewards;
+  private final Topic<String, String> control;
+
+  public Topics(TopicNames names) {
+    Serde<String> keys = Serdes.String();
+    samples = new Topic<>(names.samples(), keys, DpSerdes.sample());
+    releases = new Topic<>(names.releases(), keys, DpSerdes.modelRelease());
+    rejected = new Topic<>(names.rejected(), keys, DpSerdes.rejectedRecord());
+    contexts = new Topic<>(names.contexts(), keys, DpSerdes.decisionRequest());
+    decisions = new Topic<>(names.decisions(), keys, DpSerdes.decisionResponse());
+    rewards = new Topic<>(names.rewards(), keys, DpSerdes.reward());
+    // No schema for model-spec updates yet: the value is the spec's text, keyed by model id.
+    control = new Topic<>(names.control(), keys, Serdes.String());
+  }
+
+  /** The catalogue with the default {@code dp.*} names. */
+  public static Topics defaults() {
+    return new Topics(TopicNames.defaults());
+  }
+
+  public Topic<String, Sample> samples() {
+    return samples;
+  }
+
+  public Topic<String, ModelRelease> releases() {
+    return releases;
+  }
+
+  public Topic<String, RejectedRecord> rejected() {
+    return rejected;
+  }
+
+  public Topic<String, DecisionRequest> contexts() {
+    return contexts;
+  }
+
+  public Topic<String, DecisionResponse> decisions() {
+    return decisions;
+  }
+
+  public Topic<String, Reward> rewards() {
+    return rewards;
+  }
+
+  /** Compacted: the latest spec per model id is the one in force. */
+  public Topic<String, String> control() {
+    return control;
+  }
+
+  public List<Topic<?, ?>> all() {
+    return List.of(samples, releases, rejected, contexts, decisions, rewards, control);
+  }
+
+  /**
+   * What to create on a fresh cluster: every topic with the same partition count (contexts and
+   * rewards must match to be co-partitioned), the control topic compacted.
+   */
+  public List<TopicSpec> specs(int partitions) {
+    return all().stream()
+        .map(topic -> {
+          TopicSpec spec = TopicSpec.of(topic.name(), partitions);
+          return topic == control ? spec.compacted() : spec;
+        })
+        .toList();
+  }
+}

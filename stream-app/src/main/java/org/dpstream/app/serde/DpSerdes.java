@@ -1,0 +1,47 @@
+package org.dpstream.app.serde;
+
+import org.dpstream.schemas.DecisionRequest;
+import org.dpstream.schemas.DecisionResponse;
+import org.dpstream.schemas.ModelRelease;
+import org.dpstream.schemas.PrivacyLedger;
+import org.dpstream.schemas.RejectedRecord;
+import org.dpstream.schemas.Reward;
+import org.dpstream.schemas.Sample;
+
+/**
+ * The serde of every record type in schemas/src/main/avro. Inputs from producers we do not control
+ * reject NaN and infinities; records the service writes itself keep them (see
+ * {@link NonFiniteNumbers}).
+ */
+public final class DpSerdes {
+
+  private DpSerdes() {}
+
+  public static SchemaSerde<Sample> sample() {
+    return SchemaSerde.of(Sample.class, NonFiniteNumbers.REJECT);
+  }
+
+  public static SchemaSerde<DecisionRequest> decisionRequest() {
+    return SchemaSerde.of(DecisionRequest.class, NonFiniteNumbers.REJECT);
+  }
+
+  public static SchemaSerde<Reward> reward() {
+    return SchemaSerde.of(Reward.class, NonFiniteNumbers.REJECT);
+  }
+
+  public static SchemaSerde<ModelRelease> modelRelease() {
+    return SchemaSerde.of(ModelRelease.class, NonFiniteNumbers.ALLOW);
+  }
+
+  public static SchemaSerde<PrivacyLedger> privacyLedger() {
+    return SchemaSerde.of(PrivacyLedger.class, NonFiniteNumbers.ALLOW);
+  }
+
+  public static SchemaSerde<DecisionResponse> decisionResponse() {
+    return SchemaSerde.of(DecisionResponse.class, NonFiniteNumbers.ALLOW);
+  }
+
+  public static SchemaSerde<RejectedRecord> rejectedRecord() {
+    return SchemaSerde.of(RejectedRecord.class, NonFiniteNumbers.ALLOW);
+  }
+}
