@@ -1,0 +1,91 @@
+package org.dpstream.app.config;
+
+import java.util.Locale;
+import org.dpstream.core.geometry.LpBall;
+import org.dpstream.core.loss.DataBounds;
+import org.dpstream.core.loss.GlmLoss;
+import org.dpstream.core.loss.SampleLoss;
+import org.dpstream.core.online.AccountantChoice;
+import org.dpstream.core.online.ClipBounds;
+import org.dpstream.core.online.OnlineModelSpec;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
+
+/**
+ * One model as written in the service's config file. Every number here is public configuration:
+ * the bounds are declared by the data's owner, never measured on the private stream.
+ *
+ * @param id model id, the key of its samples and releases
+ * @param dimension d
+ * @param loss {@code squared} or {@code logistic} (labels in [0, 1])
+ * @param p the lp geometry, a number >= 1 or {@code inf}
+ * @param radius of the lp ball the parameters live in
+ * @param epsilon budget of the whole release sequence
+ * @param delta budget
+ * @param horizon n, capacity of one tree epoch
+ * @param featureNormBound declared bound on ||x||_q, q the dual of p
+ * @param labelBound declared bound on |y|
+ * @param gradientClip optional override of L (null: derived from the loss and bounds)
+ * @param differenceClip optional override of beta D (null: derived)
+ * @param accountant {@code paper}, {@code zcdp} or {@code auto}
+ * @param releaseEvery publish every k-th step (post-processing; 1 = every step)
+ */
+public record ModelConfig(
+    String id,
+    int dimension,
+    String loss,
+    String p,
+    double radius,
+    double epsilon,
+    double delta,
+    long horizon,
+    double featureNormBound,
+    double labelBound,
+    Double gradientClip,
+    Double differenceClip,
+    String accountant,
+    int releaseEvery) {
+
+  /** Parses and checks everything; the message names the model and the field. */
+  public OnlineModelSpec toSpec() {
+    try {
+      LpBall domain = LpBall.of(parseP(p), radius);
+      SampleLoss sampleLoss = switch (require(loss, "loss").toLowerCase(Locale.ROOT)) {
+        case "squared" -> GlmLoss.squared();
+        case "logistic" -> GlmLoss.logistic();
+        default -> throw new IllegalArgumentException("loss must be squared or logistic, got " + loss);
+      };
+      PrivacyBudget budget = new PrivacyBudget(epsilon, delta);
+      AccountantChoice choice = AccountantChoice.valueOf(require(accountant, "accountant").toUpperCase(Locale.ROOT));
+      DataBounds bounds = new DataBounds(featureNormBound, labelBound);
+      ClipBounds derived = ClipBounds.derived(sampleLoss, domain, bounds);
+      ClipBounds clip = new ClipBounds(
+          gradientClip == null ? derived.gradient() : gradientClip,
+          differenceClip == null ? derived.difference() : differenceClip);
+      if (releaseEvery < 1) {
+        throw new IllegalArgumentException("releaseEvery must be at least 1, got " + releaseEvery);
+      }
+      return new OnlineModelSpec(require(id, "id"), dimension, sampleLoss, domain, budget, horizon, clip, choice);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("model " + id + ": " + e.getMessage(), e);
+    }
+  }
+
+  static double parseP(String p) {
+    String text = require(p, "p").trim();
+    if (text.equalsIgnoreCase("inf") || text.equalsIgnoreCase("infinity")) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double value = Double.parseDouble(text);
+    if (!(value >= 1)) {
+      throw new IllegalArgumentException("p must be >= 1 or inf, got " + p);
+    }
+    return value;
+  }
+
+  private static String require(String value, String field) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(field + " is required");
+    }
+    return value;
+  }
+}

@@ -1,0 +1,23 @@
+package org.dpstream.app.metrics;
+
+import org.dpstream.core.online.StepOutcome;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
+
+/** What the continual-release topology reports per model; implemented on Micrometer for Prometheus. */
+public interface ModelMetrics {
+
+  /** One private step was taken (and possibly released). */
+  void stepped(String modelId, StepOutcome outcome, long nanos, PrivacyLedger ledger);
+
+  /** An input was rejected; {@code modelId} is null when the model is unknown or missing. */
+  void rejected(String modelId, String reason);
+
+  /** Metrics that record nothing, for tools and tests that do not look at them. */
+  ModelMetrics NONE = new ModelMetrics() {
+    @Override
+    public void stepped(String modelId, StepOutcome outcome, long nanos, PrivacyLedger ledger) {}
+
+    @Override
+    public void rejected(String modelId, String reason) {}
+  };
+}

@@ -1,0 +1,20 @@
+package org.dpstream.app.topology;
+
+/**
+ * Why a well-formed sample cannot be used; these codes, like the decoder's, go to dp.rejected and to
+ * the metrics' reason tag, so renaming one is a breaking change.
+ */
+public enum SampleRejection {
+  /** No key: the key names the model. */
+  MISSING_KEY,
+  /** The key names no configured model. */
+  UNKNOWN_MODEL,
+  /** Dense features of another length, or a sparse dimension other than the model's. */
+  WRONG_DIMENSION,
+  /** A sparse index out of range or repeated, or indices and values of different lengths. */
+  INVALID_SPARSE_FEATURES,
+  /** A label the model's loss does not accept (logistic labels lie in [0, 1]). */
+  INVALID_LABEL,
+  /** The model's privacy budget allows no further release (cannot happen inside a tree epoch). */
+  BUDGET_EXHAUSTED
+}

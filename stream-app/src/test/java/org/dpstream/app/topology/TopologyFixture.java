@@ -1,0 +1,67 @@
+package org.dpstream.app.topology;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.dpstream.app.config.ModelConfig;
+import org.dpstream.app.config.ModelRegistry;
+import org.dpstream.app.config.ServiceConfig;
+import org.dpstream.app.kafka.Topics;
+import org.dpstream.app.metrics.ModelMetrics;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKey;
+import org.dpstream.schemas.ModelRelease;
+import org.dpstream.schemas.RejectedRecord;
+
+/** A TopologyTestDriver around the continual-release topology with two models. */
+final class TopologyFixture implements AutoCloseable {
+
+  static final ModelConfig LINEAR = new ModelConfig("linear", 3, "squared", "1.5", 2, 1, 1e-5, 64, 1, 2,
+      null, null, "zcdp", 1);
+  static final ModelConfig SPARSE_LOGISTIC = new ModelConfig("logistic", 6, "logistic", "1", 1, 1, 1e-5, 100, 1, 1,
+      null, null, "zcdp", 2);
+  static final ServiceConfig CONFIG =
+      new ServiceConfig("dpstream-test", null, List.of(LINEAR, SPARSE_LOGISTIC), Map.of(), 0);
+
+  static NoiseKey key() {
+    byte[] material = new byte[32];
+    for (int i = 0; i < material.length; i++) {
+      material[i] = (byte) (3 * i + 1);
+    }
+    return NoiseKey.ofBytes(material);
+  }
+
+  final ModelRegistry registry = CONFIG.registry();
+  final Topics topics = Topics.defaults();
+  final TopologyTestDriver driver;
+  final TestInputTopic<byte[], byte[]> samples;
+  final TestOutputTopic<String, ModelRelease> releases;
+  final TestOutputTopic<String, RejectedRecord> rejected;
+
+  TopologyFixture(Path stateDir, ModelMetrics metrics) {
+    Properties properties = new Properties();
+    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "dpstream-test");
+    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    driver = new TopologyTestDriver(
+        ContinualReleaseTopology.build(registry, topics, new KeyedNoiseSource(key()), metrics), properties);
+    samples = driver.createInputTopic(topics.samples().name(), new ByteArraySerializer(), new ByteArraySerializer());
+    releases = driver.createOutputTopic(topics.releases().name(), Serdes.String().deserializer(),
+        topics.releases().valueSerde().deserializer());
+    rejected = driver.createOutputTopic(topics.rejected().name(), Serdes.String().deserializer(),
+        topics.rejected().valueSerde().deserializer());
+  }
+
+  @Override
+  public void close() {
+    driver.close();
+  }
+}
