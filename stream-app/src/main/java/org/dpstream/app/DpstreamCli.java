@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = DpstreamCli.Version.class,
     description = "Differentially private learning from live event streams.",
-    subcommands = {DpstreamCli.VersionCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {RunCommand.class, DpstreamCli.VersionCommand.class, CommandLine.HelpCommand.class})
 public final class DpstreamCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

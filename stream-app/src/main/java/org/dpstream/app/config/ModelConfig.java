@@ -26,8 +26,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param labelBound declared bound on |y|
  * @param gradientClip optional override of L (null: derived from the loss and bounds)
  * @param differenceClip optional override of beta D (null: derived)
- * @param accountant {@code paper}, {@code zcdp} or {@code auto}
- * @param releaseEvery publish every k-th step (post-processing; 1 = every step)
+ * @param accountant {@code paper}, {@code zcdp} or {@code auto} (default)
+ * @param releaseEvery publish every k-th step (post-processing; default 1 = every step)
  */
 public record ModelConfig(
     String id,
@@ -43,7 +43,12 @@ public record ModelConfig(
     Double gradientClip,
     Double differenceClip,
     String accountant,
-    int releaseEvery) {
+    Integer releaseEvery) {
+
+  public ModelConfig {
+    accountant = accountant == null ? "auto" : accountant;
+    releaseEvery = releaseEvery == null ? 1 : releaseEvery;
+  }
 
   /** Parses and checks everything; the message names the model and the field. */
   public OnlineModelSpec toSpec() {

@@ -13,20 +13,24 @@ import org.dpstream.app.kafka.TopicNames;
  * @param topics topic names (defaults: the dp.* names)
  * @param models the continual-release models
  * @param kafka Kafka client and Streams settings, passed through untouched (SASL/SSL included)
- * @param metricsPort port of the Prometheus endpoint /metrics; 0 disables it
+ * @param metricsPort port of the Prometheus endpoint /metrics; 0 disables it; default 9400
  */
 public record ServiceConfig(
     String applicationId,
     TopicNames topics,
     List<ModelConfig> models,
     Map<String, String> kafka,
-    int metricsPort) {
+    Integer metricsPort) {
+
+  /** Port of /metrics when the file does not say. */
+  public static final int DEFAULT_METRICS_PORT = 9400;
 
   public ServiceConfig {
     Objects.requireNonNull(applicationId, "applicationId");
     topics = topics == null ? TopicNames.defaults() : topics;
     models = List.copyOf(models == null ? List.of() : models);
     kafka = Map.copyOf(kafka == null ? Map.of() : kafka);
+    metricsPort = metricsPort == null ? DEFAULT_METRICS_PORT : metricsPort;
   }
 
   /** The models' specs by id, each checked; duplicate ids are refused. */

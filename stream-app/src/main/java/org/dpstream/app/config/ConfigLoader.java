@@ -1,0 +1,53 @@
+package org.dpstream.app.config;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Reads the service's YAML config file (see {@code config/dpstream.yaml} for an annotated example).
+ * Unknown keys are errors, so a misspelt setting fails at start-up instead of silently taking its
+ * default; every model is checked (ranges, geometry, accounting) before anything starts.
+ */
+public final class ConfigLoader {
+
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+      .setPropertyNamingStrategy(PropertyNamingStrategies.LOWER_CAMEL_CASE)
+      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+
+  private ConfigLoader() {}
+
+  public static ServiceConfig load(Path file) {
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalArgumentException("config file " + file + " does not exist");
+    }
+    try {
+      return parse(Files.readString(file), file.toString());
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Parses and validates YAML text; {@code source} names it in messages. */
+  public static ServiceConfig parse(String yaml, String source) {
+    ServiceConfig config;
+    try {
+      config = YAML.readValue(yaml, ServiceConfig.class);
+    } catch (JsonMappingException e) {
+      throw new IllegalArgumentException(source + ": " + e.getOriginalMessage() + " at " + e.getPathReference(), e);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(source + ": not valid YAML: " + e.getMessage(), e);
+    }
+    if (config == null) {
+      throw new IllegalArgumentException(source + " is empty");
+    }
+    config.registry(); // validates every model now rather than at the first sample
+    return config;
+  }
+}

@@ -1,0 +1,70 @@
+package org.dpstream.app.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.dpstream.core.online.AccountantChoice;
+import org.dpstream.core.online.OnlineModelSpec;
+import org.junit.jupiter.api.Test;
+
+class ConfigLoaderTest {
+
+  private static final String MODEL = """
+      models:
+        - id: m
+          dimension: 3
+          loss: squared
+          p: "inf"
+          radius: 1
+          epsilon: 1
+          delta: 1.0e-6
+          horizon: 1000
+          featureNormBound: 1
+          labelBound: 1
+          gradientClip: null
+          differenceClip: 0.5
+          accountant: zcdp
+          releaseEvery: 10
+      """;
+
+  @Test
+  void theShippedExampleConfigLoads() {
+    ServiceConfig config = ConfigLoader.load(Path.of("..", "config", "dpstream.yaml"));
+    assertEquals("dpstream", config.applicationId());
+    assertEquals("localhost:9092", config.kafka().get("bootstrap.servers"));
+    OnlineModelSpec spec = config.registry().find("linreg-p15").orElseThrow().spec();
+    assertEquals(1.5, spec.p());
+    assertEquals(AccountantChoice.AUTO, spec.accountant());
+  }
+
+  @Test
+  void specsAreBuiltWithOverridesAndDefaults() {
+    ServiceConfig config = ConfigLoader.parse("applicationId: a\nkafka:\n  bootstrap.servers: b:9092\n" + MODEL, "test");
+    ModelRegistry.Entry entry = config.registry().find("m").orElseThrow();
+    assertEquals(Double.POSITIVE_INFINITY, entry.spec().p());
+    assertEquals(0.5, entry.spec().clipBounds().difference());
+    // Derived L for the squared loss: (X r + Y) X = (1 * 1 + 1) * 1.
+    assertEquals(2.0, entry.spec().clipBounds().gradient());
+    assertEquals(10, entry.releaseEvery());
+    assertEquals("dp.samples", config.topics().samples());
+  }
+
+  @Test
+  void mistakesAreReportedWithTheirPlace() {
+    IllegalArgumentException misspelt = assertThrows(IllegalArgumentException.class,
+        () -> ConfigLoader.parse("applicationId: a\nmodles: []\n", "cfg.yaml"));
+    assertTrue(misspelt.getMessage().contains("modles"), misspelt.getMessage());
+
+    IllegalArgumentException badP = assertThrows(IllegalArgumentException.class,
+        () -> ConfigLoader.parse("applicationId: a\n" + MODEL.replace("\"inf\"", "\"0.5\""), "cfg.yaml"));
+    assertTrue(badP.getMessage().contains("model m") && badP.getMessage().contains("p must be"), badP.getMessage());
+
+    IllegalArgumentException duplicate = assertThrows(IllegalArgumentException.class,
+        () -> ConfigLoader.parse("applicationId: a\n" + MODEL + MODEL.replace("models:\n", ""), "cfg.yaml"));
+    assertTrue(duplicate.getMessage().contains("twice"), duplicate.getMessage());
+
+    assertThrows(IllegalArgumentException.class, () -> ConfigLoader.load(Path.of("no-such-file.yaml")));
+  }
+}
