@@ -4,8 +4,6 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import org.apache.commons.rng.UniformRandomProvider;
-import org.dpstream.core.geometry.LpNorm;
-import org.dpstream.core.geometry.NormClipper;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.accounting.ReportNoisyMaxCalibration;
 import org.dpstream.core.privacy.noise.LaplaceVectorNoise;
@@ -40,10 +38,8 @@ public final class DpPofw implements OnlineEstimator {
   private final ReportNoisyMaxCalibration calibration;
   private final NoiseStream bits;
   private final LaplaceVectorNoise unitLaplace;
-  private final NormClipper gradientClipper;
-  private final NormClipper differenceClipper;
-  private double[] theta;
-  private double[] previousTheta;
+  private final ClippedIncrement clippedIncrement;
+  private final FrankWolfeIterates iterates;
   /** sum of the clipped g_i of the current epoch: raw data. */
   private final double[] incrementSum;
   private long steps;
@@ -51,13 +47,10 @@ public final class DpPofw implements OnlineEstimator {
   private long epoch;
   private PrivacyLedger ledger;
 
-  private final double[] gradient;
-  private final double[] previousGradient;
   private final double[] increment;
   private final double[] vertexNoise;
-  private double[] nextTheta;
 
-  private DpPofw(OnlineModelSpec spec, NoiseStream bits, double[] theta, double[] previousTheta,
+  private DpPofw(OnlineModelSpec spec, NoiseStream bits, FrankWolfeIterates iterates,
       double[] incrementSum, long steps, long stepsInEpoch, long epoch, PrivacyLedger ledger) {
     if (spec.p() != 1) {
       throw new IllegalArgumentException("DP-POFW is for p = 1; got p = " + spec.p());
@@ -67,20 +60,15 @@ public final class DpPofw implements OnlineEstimator {
     this.bits = bits;
     int d = spec.dimension();
     this.unitLaplace = new LaplaceVectorNoise(2 * d, 1.0);
-    this.gradientClipper = NormClipper.of(LpNorm.LINF, spec.clipBounds().gradient());
-    this.differenceClipper = NormClipper.of(LpNorm.LINF, spec.clipBounds().difference());
-    this.theta = theta;
-    this.previousTheta = previousTheta;
+    this.clippedIncrement = new ClippedIncrement(spec);
+    this.iterates = iterates;
     this.incrementSum = incrementSum;
     this.steps = steps;
     this.stepsInEpoch = stepsInEpoch;
     this.epoch = epoch;
     this.ledger = ledger;
-    this.gradient = new double[d];
-    this.previousGradient = new double[d];
     this.increment = new double[d];
     this.vertexNoise = new double[2 * d];
-    this.nextTheta = new double[d];
   }
 
   static ReportNoisyMaxCalibration calibrate(OnlineModelSpec spec) {
@@ -96,7 +84,7 @@ public final class DpPofw implements OnlineEstimator {
 
   public static DpPofw start(OnlineModelSpec spec, KeyedNoiseSource source) {
     int d = spec.dimension();
-    return new DpPofw(spec, bitsFor(spec, source), new double[d], new double[d], new double[d], 0, 0, 0,
+    return new DpPofw(spec, bitsFor(spec, source), FrankWolfeIterates.atOrigin(d), new double[d], 0, 0, 0,
         PrivacyLedger.open(calibrate(spec)));
   }
 
@@ -109,11 +97,10 @@ public final class DpPofw implements OnlineEstimator {
       throw new IOException("corrupt DP-POFW state: steps=" + steps + ", in epoch=" + stepsInEpoch + ", epoch=" + epoch);
     }
     int d = spec.dimension();
-    double[] theta = StateCodec.readVector(in, d);
-    double[] previousTheta = StateCodec.readVector(in, d);
+    FrankWolfeIterates iterates = FrankWolfeIterates.readFrom(in, d);
     double[] incrementSum = StateCodec.readVector(in, d);
     PrivacyLedger ledger = StateCodec.readLedger(in);
-    return new DpPofw(spec, bitsFor(spec, source), theta, previousTheta, incrementSum, steps, stepsInEpoch, epoch, ledger);
+    return new DpPofw(spec, bitsFor(spec, source), iterates, incrementSum, steps, stepsInEpoch, epoch, ledger);
   }
 
   @Override
@@ -124,13 +111,7 @@ public final class DpPofw implements OnlineEstimator {
     long currentEpoch = newEpoch ? epoch + 1 : epoch;
     long t = steps + 1;
 
-    spec.loss().gradient(theta, features, label, gradient);
-    spec.loss().gradient(previousTheta, features, label, previousGradient);
-    for (int i = 0; i < increment.length; i++) {
-      increment[i] = k * (gradient[i] - previousGradient[i]);
-    }
-    boolean gradientClipped = gradientClipper.clipInPlace(gradient);
-    boolean differenceClipped = differenceClipper.clipInPlace(increment);
+    clippedIncrement.compute(iterates, features, label, k, increment);
 
     PrivacyLedger reserved = (newEpoch ? ledger.startEpoch() : ledger).reserve(calibration.spentAfter(k));
 
@@ -144,7 +125,7 @@ public final class DpPofw implements OnlineEstimator {
     double bestScore = Double.POSITIVE_INFINITY;
     for (int j = 0; j < increment.length; j++) {
       double previousSum = newEpoch ? 0 : incrementSum[j];
-      double dj = (previousSum + gradient[j] + increment[j]) / (k + 1);
+      double dj = (previousSum + increment[j]) / (k + 1);
       for (int s = 0; s < 2; s++) {
         double sign = s == 0 ? 1 : -1;
         double score = sign * radius * dj + scale * vertexNoise[2 * j + s];
@@ -161,22 +142,14 @@ public final class DpPofw implements OnlineEstimator {
       java.util.Arrays.fill(incrementSum, 0);
     }
     for (int j = 0; j < incrementSum.length; j++) {
-      incrementSum[j] += gradient[j] + increment[j];
+      incrementSum[j] += increment[j];
     }
-    double eta = 1.0 / (t + 1);
-    for (int i = 0; i < nextTheta.length; i++) {
-      double vertex = i == bestCoordinate ? bestSign * radius : 0;
-      nextTheta[i] = theta[i] + eta * (vertex - theta[i]);
-    }
-    double[] recycled = previousTheta;
-    previousTheta = theta;
-    theta = nextTheta;
-    nextTheta = recycled;
+    iterates.stepTowardsAxis(bestCoordinate, bestSign * radius, 1.0 / (t + 1));
     steps = t;
     stepsInEpoch = k;
     epoch = currentEpoch;
     ledger = reserved;
-    return new StepOutcome(t, currentEpoch, gradientClipped, differenceClipped);
+    return new StepOutcome(t, currentEpoch, clippedIncrement.gradientClipped(), clippedIncrement.differenceClipped());
   }
 
   @Override
@@ -196,7 +169,7 @@ public final class DpPofw implements OnlineEstimator {
 
   @Override
   public double[] parameters() {
-    return theta.clone();
+    return iterates.current().clone();
   }
 
   @Override
@@ -215,8 +188,7 @@ public final class DpPofw implements OnlineEstimator {
     out.writeLong(steps);
     out.writeLong(stepsInEpoch);
     out.writeLong(epoch);
-    StateCodec.writeVector(out, theta);
-    StateCodec.writeVector(out, previousTheta);
+    iterates.writeTo(out);
     StateCodec.writeVector(out, incrementSum);
     StateCodec.writeLedger(out, ledger);
   }

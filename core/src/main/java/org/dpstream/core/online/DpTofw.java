@@ -3,8 +3,6 @@ package org.dpstream.core.online;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import org.dpstream.core.geometry.LpNorm;
-import org.dpstream.core.geometry.NormClipper;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.tree.ContinualPrefixSum;
@@ -44,25 +42,20 @@ public final class DpTofw implements OnlineEstimator {
   private final TreeNoisePlan plan;
   private final Lattice lattice;
   private final ContinualPrefixSum prefixSums;
-  private final NormClipper gradientClipper;
-  private final NormClipper differenceClipper;
-  private double[] theta;
-  private double[] previousTheta;
+  private final ClippedIncrement clippedIncrement;
+  private final FrankWolfeIterates iterates;
   private long steps;
   private PrivacyLedger ledger;
 
   // Scratch buffers: a step allocates nothing.
-  private final double[] gradient;
-  private final double[] previousGradient;
   private final double[] increment;
   private final long[] leaf;
   private final long[] noisySum;
   private final double[] direction;
   private final double[] vertex;
-  private double[] nextTheta;
 
   private DpTofw(OnlineModelSpec spec, TreeNoisePlan plan, ContinualPrefixSum prefixSums,
-      double[] theta, double[] previousTheta, long steps, PrivacyLedger ledger) {
+      FrankWolfeIterates iterates, long steps, PrivacyLedger ledger) {
     if (!(spec.p() > 1)) {
       throw new IllegalArgumentException("DP-TOFW needs p > 1; use DP-POFW for p = 1 (got p = " + spec.p() + ")");
     }
@@ -70,22 +63,16 @@ public final class DpTofw implements OnlineEstimator {
     this.plan = plan;
     this.lattice = TreeNoisePlan.latticeFor(spec);
     this.prefixSums = prefixSums;
-    LpNorm dual = spec.domain().norm().dual();
-    this.gradientClipper = NormClipper.of(dual, spec.clipBounds().gradient());
-    this.differenceClipper = NormClipper.of(dual, spec.clipBounds().difference());
-    this.theta = theta;
-    this.previousTheta = previousTheta;
+    this.clippedIncrement = new ClippedIncrement(spec);
+    this.iterates = iterates;
     this.steps = steps;
     this.ledger = ledger;
     int d = spec.dimension();
-    this.gradient = new double[d];
-    this.previousGradient = new double[d];
     this.increment = new double[d];
     this.leaf = new long[d];
     this.noisySum = new long[d];
     this.direction = new double[d];
     this.vertex = new double[d];
-    this.nextTheta = new double[d];
   }
 
   /** A fresh model whose node noise comes from {@code source} under the model id. */
@@ -98,7 +85,7 @@ public final class DpTofw implements OnlineEstimator {
   static DpTofw start(OnlineModelSpec spec, TreeNoisePlan plan, NodeNoise noise) {
     int d = spec.dimension();
     return new DpTofw(spec, plan, ContinualPrefixSum.compact(d, spec.horizon(), noise),
-        new double[d], new double[d], 0, PrivacyLedger.open(plan.calibration()));
+        FrankWolfeIterates.atOrigin(d), 0, PrivacyLedger.open(plan.calibration()));
   }
 
   /** Resumes from {@link #writeState}; the node noise is regenerated from {@code source}. */
@@ -110,14 +97,13 @@ public final class DpTofw implements OnlineEstimator {
   static DpTofw restore(OnlineModelSpec spec, TreeNoisePlan plan, DataInput in, NodeNoise noise) throws IOException {
     StateCodec.readHeader(in, STATE_VERSION, spec, ALGORITHM);
     long steps = in.readLong();
-    double[] theta = StateCodec.readVector(in, spec.dimension());
-    double[] previousTheta = StateCodec.readVector(in, spec.dimension());
+    FrankWolfeIterates iterates = FrankWolfeIterates.readFrom(in, spec.dimension());
     PrivacyLedger ledger = StateCodec.readLedger(in);
     ContinualPrefixSum prefixSums = ContinualPrefixSum.readCompact(in, noise);
     if (prefixSums.totalSteps() != steps || prefixSums.dimension() != spec.dimension()) {
       throw new IOException("inconsistent DP-TOFW state: " + steps + " steps but the tree holds " + prefixSums.totalSteps());
     }
-    return new DpTofw(spec, plan, prefixSums, theta, previousTheta, steps, ledger);
+    return new DpTofw(spec, plan, prefixSums, iterates, steps, ledger);
   }
 
   private static NodeNoise nodeNoise(OnlineModelSpec spec, TreeNoisePlan plan, KeyedNoiseSource source) {
@@ -128,16 +114,7 @@ public final class DpTofw implements OnlineEstimator {
   public StepOutcome step(double[] features, double label) {
     SampleChecks.require(spec, features, label);
     long t = steps + 1;
-    spec.loss().gradient(theta, features, label, gradient);
-    spec.loss().gradient(previousTheta, features, label, previousGradient);
-    for (int i = 0; i < increment.length; i++) {
-      increment[i] = t * (gradient[i] - previousGradient[i]);
-    }
-    boolean gradientClipped = gradientClipper.clipInPlace(gradient);
-    boolean differenceClipped = differenceClipper.clipInPlace(increment);
-    for (int i = 0; i < increment.length; i++) {
-      increment[i] += gradient[i];
-    }
+    clippedIncrement.compute(iterates, features, label, t, increment);
     lattice.toUnits(increment, leaf);
 
     // The budget is checked before anything is released; the ledger is committed with the step.
@@ -151,18 +128,10 @@ public final class DpTofw implements OnlineEstimator {
       direction[i] = noisySum[i] * scale;
     }
     spec.domain().minimizeLinear(direction, vertex);
-    double eta = 1.0 / (t + 1);
-    for (int i = 0; i < nextTheta.length; i++) {
-      nextTheta[i] = theta[i] + eta * (vertex[i] - theta[i]);
-    }
-    // Rotate theta_{t-1} <- theta_t <- theta_{t+1} without allocating.
-    double[] recycled = previousTheta;
-    previousTheta = theta;
-    theta = nextTheta;
-    nextTheta = recycled;
+    iterates.stepTowards(vertex, 1.0 / (t + 1));
     steps = t;
     ledger = reserved;
-    return new StepOutcome(t, prefixSums.epoch(), gradientClipped, differenceClipped);
+    return new StepOutcome(t, prefixSums.epoch(), clippedIncrement.gradientClipped(), clippedIncrement.differenceClipped());
   }
 
   @Override
@@ -182,7 +151,7 @@ public final class DpTofw implements OnlineEstimator {
 
   @Override
   public double[] parameters() {
-    return theta.clone();
+    return iterates.current().clone();
   }
 
   @Override
@@ -209,8 +178,7 @@ public final class DpTofw implements OnlineEstimator {
   public void writeState(DataOutput out) throws IOException {
     StateCodec.writeHeader(out, STATE_VERSION, spec);
     out.writeLong(steps);
-    StateCodec.writeVector(out, theta);
-    StateCodec.writeVector(out, previousTheta);
+    iterates.writeTo(out);
     StateCodec.writeLedger(out, ledger);
     prefixSums.writeTo(out);
   }
