@@ -69,7 +69,9 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     double sigmaPlus = calibration.nodeSigma();
     VectorNoise noise = switch (regularity.smoothNorm()) {
       case LP -> GeneralizedGaussianNoise.ofLqPlus(d, regularity.smoothNormExponent(), sigmaPlus);
-      case SCALED_L2 -> GeneralizedGaussianNoise.ofRescaledL2(d, spec.p(), sigmaPlus);
+      // ||z||_+ = c ||z||_2: the density exp(-c^2 ||z||_2^2 / (2 sigma_+^2)) is N(0, (sigma_+ / c)^2 I). The
+      // regularity's c is d^(1/2 - 1/p) for p > 2 (Lemma 3.3) but also covers small d with p near 1.
+      case SCALED_L2 -> new GaussianVectorNoise(d, Math.nextUp(sigmaPlus / regularity.euclideanScale()));
     };
     double predicted = noise instanceof GaussianVectorNoise gaussian
         ? gaussianDualNormSquare(d, q, gaussian.sigma())

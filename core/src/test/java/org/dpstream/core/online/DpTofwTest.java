@@ -200,6 +200,22 @@ class DpTofwTest {
     assertTrue(OnlineEstimators.start(auto, SOURCE).mechanism().contains(chosen.calibration().accountant()));
   }
 
+  /**
+   * For small d and p near 1 the paper's l_{q+} norm does not exist (q+ < 1) and the regularity falls
+   * back to a scaled l2 norm although p <= 2; the paper plan must still build and name its noise.
+   */
+  @Test
+  void paperPlanWorksWhereTheSmoothNormIsScaledL2BelowPTwo() {
+    OnlineTestData data = new OnlineTestData(5, 1.1, RADIUS, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(10));
+    OnlineModelSpec spec = data.spec("p11", 1.1, RADIUS, 1, 1000, AccountantChoice.PAPER);
+    TreeNoisePlan plan = TreeNoisePlan.choose(spec);
+    assertTrue(plan.noise().describe().startsWith("gaussian"), plan.describe());
+    OnlineEstimator estimator = OnlineEstimators.start(spec, SOURCE);
+    double[] x = data.features();
+    estimator.step(x, data.label(x));
+    assertEquals(1, estimator.steps());
+  }
+
   private static double leastSquaresSlope(int[] xs, double[] ys) {
     double mx = 0;
     double my = 0;
