@@ -1,31 +1,40 @@
 package org.dpstream.bench.ofw;
 
-import java.util.Optional;
+import org.dpstream.core.online.baseline.BatchProblem;
+import org.dpstream.core.online.baseline.NoisySfw;
+import org.dpstream.core.online.baseline.NoisySgd;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
-/**
- * The adapter to the batch baselines of dpstream-core ({@code org.dpstream.core.online.baseline}:
- * {@code NoisySfw.train(BatchProblem, KeyedNoiseSource, String)} and {@code NoisySgd.train(...)}).
- * They are not part of dpstream-core in this build, so none is available and the command refuses
- * {@code noisysfw} and {@code noisysgd} before running anything. When they are merged, this is the
- * only class that changes: return a {@link BaselineTrainer} that builds a {@code BatchProblem} from its
- * arguments and calls the baseline.
- */
+/** The batch baselines of dpstream-core, by the algorithm named on the command line. */
 final class Baselines {
 
   private Baselines() {}
 
-  /** The trainer of a batch algorithm, or empty if this build has none. */
-  static Optional<BaselineTrainer> forAlgorithm(Algorithm algorithm) {
-    if (algorithm.online()) {
-      throw new IllegalArgumentException(algorithm.cliName() + " is not a batch baseline");
-    }
-    return Optional.empty();
-  }
+  static BaselineTrainer forAlgorithm(Algorithm algorithm) {
+    return switch (algorithm) {
+      case NOISYSFW -> new BaselineTrainer() {
+        @Override
+        public Trained train(BatchProblem problem, KeyedNoiseSource source, String runId) {
+          return new Trained(NoisySfw.train(problem, source, runId), NoisySfw.describe(problem));
+        }
 
-  /** Why {@link #forAlgorithm} is empty, for the command's error message. */
-  static String unavailableReason(Algorithm algorithm) {
-    return algorithm.cliName() + " is not available in this build of dpstream-bench: the batch baselines"
-        + " (org.dpstream.core.online.baseline) are not part of dpstream-core yet. Available: "
-        + Algorithm.OFW.cliName() + ".";
+        @Override
+        public String accountant() {
+          return "bgn21-generalized-gaussian";
+        }
+      };
+      case NOISYSGD -> new BaselineTrainer() {
+        @Override
+        public Trained train(BatchProblem problem, KeyedNoiseSource source, String runId) {
+          return new Trained(NoisySgd.train(problem, source, runId), NoisySgd.describe(problem));
+        }
+
+        @Override
+        public String accountant() {
+          return "bfgt20-gaussian";
+        }
+      };
+      case OFW -> throw new IllegalArgumentException(algorithm.cliName() + " is not a batch baseline");
+    };
   }
 }

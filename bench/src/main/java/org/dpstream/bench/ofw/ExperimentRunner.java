@@ -3,6 +3,7 @@ package org.dpstream.bench.ofw;
 import org.dpstream.core.geometry.LpBall;
 import org.dpstream.core.loss.DataBounds;
 import org.dpstream.core.loss.GlmLoss;
+import org.dpstream.core.online.baseline.BatchProblem;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineEstimators;
 import org.dpstream.core.online.OnlineModelSpec;
@@ -67,18 +68,17 @@ final class ExperimentRunner {
   }
 
   private RunResult runBatch(RunSpec run, RegressionDataset data) {
-    BaselineTrainer trainer = Baselines.forAlgorithm(run.algorithm())
-        .orElseThrow(() -> new IllegalStateException(Baselines.unavailableReason(run.algorithm())));
+    BaselineTrainer trainer = Baselines.forAlgorithm(run.algorithm());
     SubOpt metric = SubOpt.on(data);
     PrivacyBudget budget = new PrivacyBudget(run.epsilon(), run.delta());
     DataBounds bounds = RegressionDataset.declaredBounds();
     long started = System.nanoTime();
-    double[] theta = trainer.train(data.trainFeatures(), data.trainLabels(), GlmLoss.squared(),
-        LpBall.of(run.p(), RegressionDataset.RADIUS), budget, bounds, ExperimentKeys.forSeed(run.seed()),
-        run.runId());
+    BatchProblem problem = new BatchProblem(data.trainFeatures(), data.trainLabels(), GlmLoss.squared(),
+        LpBall.of(run.p(), RegressionDataset.RADIUS), budget, bounds);
+    BaselineTrainer.Trained trained = trainer.train(problem, ExperimentKeys.forSeed(run.seed()), run.runId());
     double seconds = (System.nanoTime() - started) / 1e9;
-    double risk = metric.risk(theta);
-    return new RunResult(run, trainer.accountant(), risk, metric.ofRisk(risk), seconds, trainer.mechanism(),
+    double risk = metric.risk(trained.parameters());
+    return new RunResult(run, trainer.accountant(), risk, metric.ofRisk(risk), seconds, trained.mechanism(),
         run.epsilon(), run.delta(), new int[0], new double[0]);
   }
 

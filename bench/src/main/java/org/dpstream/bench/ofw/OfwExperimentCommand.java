@@ -194,9 +194,6 @@ public final class OfwExperimentCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), "--algorithms: " + e.getMessage());
       }
-      if (!algorithm.online() && Baselines.forAlgorithm(algorithm).isEmpty()) {
-        throw new ParameterException(spec.commandLine(), "--algorithms: " + Baselines.unavailableReason(algorithm));
-      }
       if (!parsed.contains(algorithm)) {
         parsed.add(algorithm);
       }
