@@ -1,0 +1,250 @@
+package org.dpstream.core.privacy.factorization;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
+import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseStream;
+import org.dpstream.core.privacy.testing.TestKeys;
+import org.junit.jupiter.api.Test;
+
+class SqrtFactorizationPrefixSumTest {
+
+  private static final int D = 3;
+  private static final KeyedNoiseSource SOURCE = new KeyedNoiseSource(TestKeys.seeded(41));
+
+  private static NoiseStream bits(String stream) {
+    return SOURCE.forStream(SqrtFactorizationPrefixSum.NOISE_PURPOSE, stream);
+  }
+
+  private static SqrtFactorizationPrefixSum gaussian(String stream, long horizon, double sigma) {
+    return SqrtFactorizationPrefixSum.start(D, horizon, bits(stream), new GaussianVectorNoise(D, sigma));
+  }
+
+  static double[][] randomLeaves(int steps, int dimension, long seed) {
+    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
+    double[][] leaves = new double[steps][dimension];
+    for (double[] leaf : leaves) {
+      for (int j = 0; j < dimension; j++) {
+        leaf[j] = rng.nextDouble(-1, 1);
+      }
+    }
+    return leaves;
+  }
+
+  @Test
+  void withoutNoiseReleasesAreTheExactPrefixSumsAcrossEpochs() {
+    SqrtFactorizationPrefixSum mechanism = SqrtFactorizationPrefixSum.start(D, 5, bits("exact"), new ZeroVectorNoise(D));
+    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(1);
+    long[] exact = new long[D];
+    double[] release = new double[D];
+    for (int t = 1; t <= 17; t++) {
+      double[] leaf = new double[D];
+      for (int j = 0; j < D; j++) {
+        long value = rng.nextLong(-1000, 1000); // integers: every sum is exact in doubles
+        leaf[j] = value;
+        exact[j] += value;
+      }
+      assertEquals((t - 1) % 5 + 1, mechanism.nextStepInEpoch(), "t=" + t);
+      mechanism.addAndRelease(leaf, release);
+      for (int j = 0; j < D; j++) {
+        assertEquals(exact[j], release[j], "t=" + t + ", j=" + j);
+      }
+      assertEquals((t - 1) / 5, mechanism.epoch(), "t=" + t);
+      assertEquals((t - 1) % 5 + 1, mechanism.stepsInEpoch(), "t=" + t);
+      assertEquals(t, mechanism.totalSteps());
+    }
+  }
+
+  /**
+   * An independent reference: draw z_1..z_n of each epoch from the same coordinates, form C z with the
+   * explicit matrix, and add the exact sum and the previous epoch's last release.
+   */
+  @Test
+  void noiseIsRowTOfCTimesTheKeyedDrawsAndEpochsContinueFromTheLastRelease() {
+    int horizon = 6;
+    double sigma = 2.5;
+    NoiseStream referenceBits = bits("reference");
+    GaussianVectorNoise noise = new GaussianVectorNoise(D, sigma);
+    SqrtFactorizationPrefixSum mechanism = gaussian("reference", horizon, sigma);
+    double[] r = PrefixSumSquareRoot.coefficients(horizon);
+    double[][] leaves = randomLeaves(3 * horizon, D, 2);
+    double[] release = new double[D];
+    double[] base = new double[D];
+    double[] previousRelease = new double[D];
+    for (int epoch = 0; epoch < 3; epoch++) {
+      double[][] z = new double[horizon + 1][D];
+      for (int i = 1; i <= horizon; i++) {
+        noise.sample(referenceBits.at(epoch, i), z[i]);
+      }
+      double[] sum = new double[D];
+      for (int t = 1; t <= horizon; t++) {
+        double[] leaf = leaves[epoch * horizon + t - 1];
+        mechanism.addAndRelease(leaf, release);
+        for (int j = 0; j < D; j++) {
+          sum[j] += leaf[j];
+          double correlated = 0;
+          for (int i = 1; i <= t; i++) {
+            correlated += r[t - i] * z[i][j];
+          }
+          assertEquals(base[j] + sum[j] + correlated, release[j], 1e-12, "epoch " + epoch + ", t=" + t);
+        }
+        previousRelease = release.clone();
+      }
+      base = previousRelease; // the next epoch starts from this epoch's last release, exactly
+      assertEquals(epoch, mechanism.epoch());
+    }
+  }
+
+  @Test
+  void theFirstReleaseOfAnEpochIsTheLastReleasePlusTheLeafAndOneDraw() {
+    int horizon = 4;
+    double sigma = 3;
+    SqrtFactorizationPrefixSum mechanism = gaussian("continuation", horizon, sigma);
+    double[] leaf = {1, -2, 0.5};
+    double[] lastOfEpochZero = new double[D];
+    for (int t = 0; t < horizon; t++) {
+      mechanism.addAndRelease(leaf, lastOfEpochZero);
+    }
+    double[] firstOfEpochOne = new double[D];
+    mechanism.addAndRelease(leaf, firstOfEpochOne);
+    double[] z = new double[D];
+    new GaussianVectorNoise(D, sigma).sample(bits("continuation").at(1, 1), z);
+    for (int j = 0; j < D; j++) {
+      assertEquals(lastOfEpochZero[j] + (leaf[j] + z[j]), firstOfEpochOne[j], 0.0, "j=" + j);
+    }
+  }
+
+  @Test
+  void aReplayIsBitIdenticalAndAnotherStreamIsNot() {
+    double[][] leaves = randomLeaves(23, D, 3);
+    double[][] first = run(gaussian("replay", 7, 4), leaves);
+    double[][] replay = run(gaussian("replay", 7, 4), leaves);
+    double[][] other = run(gaussian("replay-other", 7, 4), leaves);
+    for (int t = 0; t < leaves.length; t++) {
+      assertArrayEquals(first[t], replay[t], "t=" + (t + 1));
+      assertFalse(Arrays.equals(first[t], other[t]), "t=" + (t + 1));
+    }
+  }
+
+  static double[][] run(SqrtFactorizationPrefixSum mechanism, double[][] leaves) {
+    double[][] releases = new double[leaves.length][mechanism.dimension()];
+    for (int t = 0; t < leaves.length; t++) {
+      mechanism.addAndRelease(leaves[t], releases[t]);
+    }
+    return releases;
+  }
+
+  /**
+   * The noise in the release at t has per-coordinate variance sigma^2 sum_{k&lt;t} r_k^2. 3000 independent
+   * streams (distinct stream ids) times D = 4 independent coordinates; the mean is known (0), so the sum of
+   * squares over the variance is chi-square with 12000 degrees of freedom. Each of the 5 checks uses a
+   * two-sided interval at 1e-5, so a fresh key would fail the test with probability at most 5e-5; the key is
+   * fixed, so the test is deterministic.
+   */
+  @Test
+  void releaseNoiseVarianceIsSigmaSquaredTimesTheTruncatedColumnNorm() {
+    int dimension = 4;
+    double sigma = 2.0;
+    int streams = 3000;
+    int[] checkedSteps = {1, 2, 5, 16, 40};
+    double[] sumOfSquares = new double[checkedSteps.length];
+    double[] zero = new double[dimension];
+    double[] release = new double[dimension];
+    for (int s = 0; s < streams; s++) {
+      SqrtFactorizationPrefixSum mechanism = SqrtFactorizationPrefixSum.start(
+          dimension, 1000, bits("variance-" + s), new GaussianVectorNoise(dimension, sigma));
+      for (int t = 1, c = 0; c < checkedSteps.length; t++) {
+        mechanism.addAndRelease(zero, release);
+        if (checkedSteps[c] == t) {
+          for (double x : release) {
+            sumOfSquares[c] += x * x;
+          }
+          c++;
+        }
+      }
+    }
+    int samples = streams * dimension;
+    ChiSquaredDistribution chi2 = ChiSquaredDistribution.of(samples);
+    for (int c = 0; c < checkedSteps.length; c++) {
+      double expected = sigma * sigma * PrefixSumSquareRoot.squaredColumnNorm(checkedSteps[c]);
+      double observed = sumOfSquares[c] / samples;
+      double low = expected * chi2.inverseCumulativeProbability(0.5e-5) / samples;
+      double high = expected * chi2.inverseSurvivalProbability(0.5e-5) / samples;
+      assertTrue(observed > low && observed < high,
+          "t=" + checkedSteps[c] + ": variance " + observed + " outside [" + low + ", " + high + "]");
+    }
+  }
+
+  @Test
+  void aFailedStepChangesNothing() {
+    int horizon = 4;
+    double[][] leaves = randomLeaves(11, D, 5);
+    double[][] clean = run(gaussian("atomic", horizon, 5), leaves);
+    SqrtFactorizationPrefixSum withFailures = gaussian("atomic", horizon, 5);
+    double[][] malformed = {{Double.NaN, 0, 0}, {0, Double.POSITIVE_INFINITY, 0}, {1, 2}};
+    double[] release = new double[D];
+    for (int t = 0; t < leaves.length; t++) {
+      if (t == 2 || t == horizon) { // inside an epoch, and on the leaf that would start the next one
+        for (double[] leaf : malformed) {
+          double[] target = {7, 8, 9};
+          SqrtFactorizationPrefixSum mechanism = withFailures;
+          assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(leaf, target));
+          assertArrayEquals(new double[] {7, 8, 9}, target, "the release must be untouched");
+          assertEquals(t, mechanism.totalSteps());
+        }
+      }
+      withFailures.addAndRelease(leaves[t], release);
+      assertArrayEquals(clean[t], release, "t=" + (t + 1));
+    }
+  }
+
+  @Test
+  void anOverflowingSumIsRejectedAndChangesNothing() {
+    double[] huge = {Double.MAX_VALUE, 0, 0};
+    double[] back = {-Double.MAX_VALUE, 1, 1};
+    double[][] accepted = {huge, back, back};
+    double[][] clean = run(gaussian("overflow", 10, 1), accepted);
+    SqrtFactorizationPrefixSum mechanism = gaussian("overflow", 10, 1);
+    double[] release = new double[D];
+    mechanism.addAndRelease(huge, release);
+    assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(huge, new double[D]));
+    mechanism.addAndRelease(back, release);
+    assertArrayEquals(clean[1], release);
+    mechanism.addAndRelease(back, release);
+    assertArrayEquals(clean[2], release);
+  }
+
+  @Test
+  void argumentsAreChecked() {
+    NoiseStream bits = bits("arguments");
+    GaussianVectorNoise noise = new GaussianVectorNoise(D, 1);
+    assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationPrefixSum.start(0, 5, bits, noise));
+    assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationPrefixSum.start(D, 0, bits, noise));
+    assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationPrefixSum.start(D + 1, 5, bits, noise));
+    SqrtFactorizationPrefixSum mechanism = SqrtFactorizationPrefixSum.start(D, 5, bits, noise);
+    assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(new double[D], new double[D + 1]));
+    assertEquals(0, mechanism.totalSteps());
+  }
+
+  @Test
+  void theCalibratedMechanismUsesTheCalibrationsSigmaAndHorizon() {
+    SqrtFactorizationCalibration calibration = SqrtFactorizationCalibration.of(new PrivacyBudget(1, 1e-5), 9, 2);
+    SqrtFactorizationPrefixSum calibrated = SqrtFactorizationPrefixSum.start(D, calibration, bits("calibrated"));
+    SqrtFactorizationPrefixSum byHand = SqrtFactorizationPrefixSum.start(
+        D, 9, bits("calibrated"), new GaussianVectorNoise(D, calibration.noiseSigma()));
+    assertEquals(9, calibrated.horizon());
+    double[][] leaves = randomLeaves(12, D, 6);
+    assertTrue(Arrays.deepEquals(run(calibrated, leaves), run(byHand, leaves)));
+    assertTrue(calibrated.toString().contains("sigma=" + calibration.noiseSigma()), calibrated::toString);
+  }
+}

@@ -1,0 +1,112 @@
+package org.dpstream.core.privacy.factorization;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseStream;
+import org.dpstream.core.privacy.testing.TestKeys;
+import org.junit.jupiter.api.Test;
+
+class SqrtFactorizationSnapshotTest {
+
+  private static final int D = 3;
+  private static final int HORIZON = 5;
+  private static final double SIGMA = 3;
+  private static final KeyedNoiseSource SOURCE = new KeyedNoiseSource(TestKeys.seeded(42));
+
+  private static NoiseStream bits() {
+    return SOURCE.forStream(SqrtFactorizationPrefixSum.NOISE_PURPOSE, "snapshot");
+  }
+
+  private static GaussianVectorNoise noise() {
+    return new GaussianVectorNoise(D, SIGMA);
+  }
+
+  static byte[] snapshot(SqrtFactorizationPrefixSum mechanism) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    mechanism.writeTo(new DataOutputStream(bytes));
+    return bytes.toByteArray();
+  }
+
+  private static SqrtFactorizationPrefixSum restore(byte[] snapshot) throws IOException {
+    return SqrtFactorizationPrefixSum.readFrom(new DataInputStream(new ByteArrayInputStream(snapshot)), bits(), noise());
+  }
+
+  /** Every cut point of three and a bit epochs, including the one just before an epoch change. */
+  @Test
+  void restoringAtAnyStepContinuesBitIdentically() throws IOException {
+    double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(3 * HORIZON + 2, D, 7);
+    double[][] reference =
+        SqrtFactorizationPrefixSumTest.run(SqrtFactorizationPrefixSum.start(D, HORIZON, bits(), noise()), leaves);
+    for (int cut = 0; cut <= leaves.length; cut++) {
+      SqrtFactorizationPrefixSum original = SqrtFactorizationPrefixSum.start(D, HORIZON, bits(), noise());
+      double[] release = new double[D];
+      for (int t = 0; t < cut; t++) {
+        original.addAndRelease(leaves[t], release);
+      }
+      SqrtFactorizationPrefixSum restored = restore(snapshot(original));
+      assertEquals(original.epoch(), restored.epoch());
+      assertEquals(original.stepsInEpoch(), restored.stepsInEpoch());
+      assertEquals(cut, restored.totalSteps());
+      for (int t = cut; t < leaves.length; t++) {
+        restored.addAndRelease(leaves[t], release);
+        assertArrayEquals(reference[t], release, "cut " + cut + ", t=" + (t + 1));
+      }
+    }
+  }
+
+  @Test
+  void theCalibratedRestoreChecksTheHorizon() throws IOException {
+    SqrtFactorizationCalibration calibration = SqrtFactorizationCalibration.of(new PrivacyBudget(1, 1e-5), HORIZON, 2);
+    SqrtFactorizationPrefixSum mechanism = SqrtFactorizationPrefixSum.start(D, calibration, bits());
+    mechanism.addAndRelease(new double[] {1, 2, 3}, new double[D]);
+    byte[] snapshot = snapshot(mechanism);
+    SqrtFactorizationPrefixSum restored = SqrtFactorizationPrefixSum.readFrom(
+        new DataInputStream(new ByteArrayInputStream(snapshot)), calibration, bits());
+    double[] expected = new double[D];
+    double[] actual = new double[D];
+    mechanism.addAndRelease(new double[] {4, 5, 6}, expected);
+    restored.addAndRelease(new double[] {4, 5, 6}, actual);
+    assertArrayEquals(expected, actual);
+
+    SqrtFactorizationCalibration other = SqrtFactorizationCalibration.of(new PrivacyBudget(1, 1e-5), HORIZON + 1, 2);
+    assertThrows(IOException.class, () -> SqrtFactorizationPrefixSum.readFrom(
+        new DataInputStream(new ByteArrayInputStream(snapshot)), other, bits()));
+  }
+
+  @Test
+  void corruptSnapshotsAreRefused() throws IOException {
+    SqrtFactorizationPrefixSum mechanism = SqrtFactorizationPrefixSum.start(D, HORIZON, bits(), noise());
+    mechanism.addAndRelease(new double[] {1, 2, 3}, new double[D]);
+    byte[] good = snapshot(mechanism);
+    // Layout: version (1), d (4), n (8), epoch (8), base (8 d), steps (8), exact sum (8 d).
+    byte[] version = good.clone();
+    version[0] = (byte) (SqrtFactorizationPrefixSum.SNAPSHOT_VERSION + 1);
+    byte[] tooManySteps = good.clone();
+    writeLong(tooManySteps, 1 + 4 + 8 + 8 + 8 * D, HORIZON + 1);
+    byte[] nanInTheSum = good.clone();
+    writeLong(nanInTheSum, 1 + 4 + 8 + 8 + 8 * D + 8, Double.doubleToRawLongBits(Double.NaN));
+    byte[] truncated = java.util.Arrays.copyOf(good, good.length - 1);
+    for (byte[] corrupt : new byte[][] {version, tooManySteps, nanInTheSum, truncated}) {
+      assertThrows(IOException.class, () -> restore(corrupt));
+    }
+    GaussianVectorNoise wrongDimension = new GaussianVectorNoise(D + 1, SIGMA);
+    assertThrows(IOException.class, () -> SqrtFactorizationPrefixSum.readFrom(
+        new DataInputStream(new ByteArrayInputStream(good)), bits(), wrongDimension));
+  }
+
+  private static void writeLong(byte[] bytes, int offset, long value) {
+    for (int i = 0; i < Long.BYTES; i++) {
+      bytes[offset + i] = (byte) (value >>> (8 * (Long.BYTES - 1 - i)));
+    }
+  }
+}
