@@ -66,7 +66,7 @@ public final class OfwExperimentCommand implements Callable<Integer> {
   List<String> algorithms;
 
   @Option(names = "--accountant", split = ",", paramLabel = "ACC", defaultValue = "paper",
-      description = "Node-noise accountant(s) of OFW: paper (eq. 3.2), zcdp, auto. Default: ${DEFAULT-VALUE}.")
+      description = "Noise and accounting of OFW: paper (tree, eq. 3.2), zcdp (tree), factorization (square-root factorization, zCDP), auto (the better tree). Default: ${DEFAULT-VALUE}.")
   List<String> accountants;
 
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if missing).")
@@ -209,7 +209,7 @@ public final class OfwExperimentCommand implements Callable<Integer> {
         choice = AccountantChoice.valueOf(name.strip().toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(),
-            "--accountant: unknown accountant '" + name + "'; expected one of paper, zcdp, auto");
+            "--accountant: unknown accountant '" + name + "'; expected one of paper, zcdp, factorization, auto");
       }
       if (!parsed.contains(choice)) {
         parsed.add(choice);

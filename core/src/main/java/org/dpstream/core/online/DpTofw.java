@@ -3,12 +3,9 @@ package org.dpstream.core.online;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import org.dpstream.core.privacy.PrivatePrefixSums;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
-import org.dpstream.core.privacy.tree.ContinualPrefixSum;
-import org.dpstream.core.privacy.tree.KeyedNodeNoise;
-import org.dpstream.core.privacy.tree.Lattice;
-import org.dpstream.core.privacy.tree.NodeNoise;
 
 /**
  * DP-TOFW, Algorithm 1 of Han et al. (private tree-based online Frank-Wolfe) for 1 &lt; p &lt;= inf.
@@ -17,7 +14,7 @@ import org.dpstream.core.privacy.tree.NodeNoise;
  *
  * <pre>
  *   g_t   = clip_L(grad f(theta_t; x_t)) + clip_{beta D}(t (grad f(theta_t; x_t) - grad f(theta_{t-1}; x_t)))
- *   G~_t  = noisy prefix sum of g_1..g_t (tree aggregation, {@link ContinualPrefixSum})
+ *   G~_t  = noisy prefix sum of g_1..g_t ({@link PrivatePrefixSums}: tree aggregation or factorization)
  *   d_t   = G~_t / (t + 1)
  *   v_t   = argmin_{||v||_p <= r} &lt;d_t, v&gt;
  *   theta_{t+1} = theta_t + (v_t - theta_t) / (t + 1)          released
@@ -30,8 +27,9 @@ import org.dpstream.core.privacy.tree.NodeNoise;
  * each sample enters the released sequence only through its own leaf (the adaptive argument of the
  * paper's Theorem 3.1).
  *
- * <p>State is O(d): theta_t, theta_{t-1} and the tree's O(d) snapshot; the noise is regenerated from
- * the key. Past the horizon a new tree epoch starts (see {@link ContinualPrefixSum}).
+ * <p>The prefix sums come from the tree (Algorithm 5, O(d) state) or, on request, the square-root
+ * factorization ({@link PrefixSumPlan}). State is O(d): theta_t, theta_{t-1} and the mechanism's O(d)
+ * snapshot; the noise is regenerated from the key. Past the horizon a new epoch starts.
  */
 public final class DpTofw implements OnlineEstimator {
 
@@ -39,9 +37,8 @@ public final class DpTofw implements OnlineEstimator {
   static final String ALGORITHM = "dp-tofw";
 
   private final OnlineModelSpec spec;
-  private final TreeNoisePlan plan;
-  private final Lattice lattice;
-  private final ContinualPrefixSum prefixSums;
+  private final PrefixSumPlan plan;
+  private final PrivatePrefixSums prefixSums;
   private final ClippedIncrement clippedIncrement;
   private final FrankWolfeIterates iterates;
   private long steps;
@@ -49,19 +46,16 @@ public final class DpTofw implements OnlineEstimator {
 
   // Scratch buffers: a step allocates nothing.
   private final double[] increment;
-  private final long[] leaf;
-  private final long[] noisySum;
   private final double[] direction;
   private final double[] vertex;
 
-  private DpTofw(OnlineModelSpec spec, TreeNoisePlan plan, ContinualPrefixSum prefixSums,
+  private DpTofw(OnlineModelSpec spec, PrefixSumPlan plan, PrivatePrefixSums prefixSums,
       FrankWolfeIterates iterates, long steps, PrivacyLedger ledger) {
     if (!(spec.p() > 1)) {
       throw new IllegalArgumentException("DP-TOFW needs p > 1; use DP-POFW for p = 1 (got p = " + spec.p() + ")");
     }
     this.spec = spec;
     this.plan = plan;
-    this.lattice = TreeNoisePlan.latticeFor(spec);
     this.prefixSums = prefixSums;
     this.clippedIncrement = new ClippedIncrement(spec);
     this.iterates = iterates;
@@ -69,45 +63,34 @@ public final class DpTofw implements OnlineEstimator {
     this.ledger = ledger;
     int d = spec.dimension();
     this.increment = new double[d];
-    this.leaf = new long[d];
-    this.noisySum = new long[d];
     this.direction = new double[d];
     this.vertex = new double[d];
   }
 
-  /** A fresh model whose node noise comes from {@code source} under the model id. */
+  /** A fresh model whose noise comes from {@code source} under the model id. */
   public static DpTofw start(OnlineModelSpec spec, KeyedNoiseSource source) {
-    TreeNoisePlan plan = TreeNoisePlan.choose(spec);
-    return start(spec, plan, nodeNoise(spec, plan, source));
+    PrefixSumPlan plan = PrefixSumPlan.choose(spec);
+    return start(spec, plan, plan.start(spec, source));
   }
 
-  /** Test seam: a fresh model on the given node noise (e.g. none, to check the optimiser alone). */
-  static DpTofw start(OnlineModelSpec spec, TreeNoisePlan plan, NodeNoise noise) {
-    int d = spec.dimension();
-    return new DpTofw(spec, plan, ContinualPrefixSum.compact(d, spec.horizon(), noise),
-        FrankWolfeIterates.atOrigin(d), 0, PrivacyLedger.open(plan.calibration()));
+  /** Test seam: a fresh model on the given prefix sums (e.g. a tree without noise, to check the optimiser alone). */
+  static DpTofw start(OnlineModelSpec spec, PrefixSumPlan plan, PrivatePrefixSums prefixSums) {
+    return new DpTofw(spec, plan, prefixSums, FrankWolfeIterates.atOrigin(spec.dimension()), 0,
+        PrivacyLedger.open(plan.calibration()));
   }
 
-  /** Resumes from {@link #writeState}; the node noise is regenerated from {@code source}. */
+  /** Resumes from {@link #writeState}; the noise is regenerated from {@code source}. */
   public static DpTofw restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {
-    TreeNoisePlan plan = TreeNoisePlan.choose(spec);
-    return restore(spec, plan, in, nodeNoise(spec, plan, source));
-  }
-
-  static DpTofw restore(OnlineModelSpec spec, TreeNoisePlan plan, DataInput in, NodeNoise noise) throws IOException {
+    PrefixSumPlan plan = PrefixSumPlan.choose(spec);
     StateCodec.readHeader(in, STATE_VERSION, spec, ALGORITHM);
     long steps = in.readLong();
     FrankWolfeIterates iterates = FrankWolfeIterates.readFrom(in, spec.dimension());
     PrivacyLedger ledger = StateCodec.readLedger(in);
-    ContinualPrefixSum prefixSums = ContinualPrefixSum.readCompact(in, noise);
-    if (prefixSums.totalSteps() != steps || prefixSums.dimension() != spec.dimension()) {
-      throw new IOException("inconsistent DP-TOFW state: " + steps + " steps but the tree holds " + prefixSums.totalSteps());
+    PrivatePrefixSums prefixSums = plan.restore(spec, in, source);
+    if (prefixSums.totalSteps() != steps) {
+      throw new IOException("inconsistent DP-TOFW state: " + steps + " steps but the prefix sums hold " + prefixSums.totalSteps());
     }
     return new DpTofw(spec, plan, prefixSums, iterates, steps, ledger);
-  }
-
-  private static NodeNoise nodeNoise(OnlineModelSpec spec, TreeNoisePlan plan, KeyedNoiseSource source) {
-    return new KeyedNodeNoise(source.forStream("tree", spec.modelId()), plan.noise(), TreeNoisePlan.latticeFor(spec));
   }
 
   @Override
@@ -115,17 +98,16 @@ public final class DpTofw implements OnlineEstimator {
     SampleChecks.require(spec, features, label);
     long t = steps + 1;
     clippedIncrement.compute(iterates, features, label, t, increment);
-    lattice.toUnits(increment, leaf);
 
     // The budget is checked before anything is released; the ledger is committed with the step.
     boolean newEpoch = prefixSums.stepsInEpoch() == spec.horizon();
     long stepInEpoch = newEpoch ? 1 : prefixSums.stepsInEpoch() + 1;
     PrivacyLedger reserved = (newEpoch ? ledger.startEpoch() : ledger).reserve(plan.calibration().spentAfter(stepInEpoch));
 
-    prefixSums.addAndRelease(leaf, noisySum);
-    double scale = lattice.granularity() / (t + 1);
+    prefixSums.addAndRelease(increment, direction);
+    double scale = 1.0 / (t + 1);
     for (int i = 0; i < direction.length; i++) {
-      direction[i] = noisySum[i] * scale;
+      direction[i] *= scale;
     }
     spec.domain().minimizeLinear(direction, vertex);
     iterates.stepTowards(vertex, 1.0 / (t + 1));
@@ -169,8 +151,8 @@ public final class DpTofw implements OnlineEstimator {
     return direction.clone();
   }
 
-  /** The noise plan the spec selected (which accountant AUTO chose, node noise scale). */
-  public TreeNoisePlan plan() {
+  /** The plan the spec selected (which accountant AUTO chose, the noise scale). */
+  public PrefixSumPlan plan() {
     return plan;
   }
 

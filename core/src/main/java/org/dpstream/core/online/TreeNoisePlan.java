@@ -1,5 +1,7 @@
 package org.dpstream.core.online;
 
+import java.io.DataInput;
+import java.io.IOException;
 import org.apache.commons.numbers.gamma.LogGamma;
 import org.dpstream.core.geometry.LpNorm;
 import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
@@ -9,7 +11,13 @@ import org.dpstream.core.privacy.accounting.PrivacyCalibration;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
 import org.dpstream.core.privacy.noise.GeneralizedGaussianNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
+import org.dpstream.core.privacy.PrivatePrefixSums;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.tree.ContinualPrefixSum;
+import org.dpstream.core.privacy.tree.KeyedNodeNoise;
 import org.dpstream.core.privacy.tree.Lattice;
+import org.dpstream.core.privacy.tree.LatticePrefixSums;
+import org.dpstream.core.privacy.tree.NodeNoise;
 
 /**
  * The node noise of DP-TOFW's tree and the calibration behind it, chosen from the spec.
@@ -28,7 +36,8 @@ import org.dpstream.core.privacy.tree.Lattice;
  * @param noise one node's noise distribution
  * @param predictedNodeError the predicted E ||Z||_q^2 used by AUTO
  */
-public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, double predictedNodeError) {
+public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, double predictedNodeError)
+    implements PrefixSumPlan {
 
   /** Bits of the clip bound kept by the lattice: 2^30 units per bound leaves 2^32 steps before overflow. */
   static final int LATTICE_BITS = 30;
@@ -51,6 +60,7 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     return switch (spec.accountant()) {
       case PAPER -> paper(spec);
       case ZCDP -> zcdp(spec);
+      case FACTORIZATION -> throw new IllegalArgumentException("the factorization is not a tree: use PrefixSumPlan.choose");
       case AUTO -> {
         TreeNoisePlan paper = paper(spec);
         TreeNoisePlan zcdp = zcdp(spec);
@@ -82,10 +92,8 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
   static TreeNoisePlan zcdp(OnlineModelSpec spec) {
     int d = spec.dimension();
     double q = LpNorm.dualExponent(spec.p());
-    Lattice lattice = latticeFor(spec);
-    double qToL2 = q > 2 ? Math.nextUp(Math.pow(d, 0.5 - 1 / q)) : 1.0;
-    double l2Leaf = Math.nextUp(Math.nextUp(qToL2 * incrementBound(spec)) + lattice.roundingSlack(d, 2));
-    GaussianTreeCalibration calibration = GaussianTreeCalibration.of(spec.budget(), spec.horizon(), Math.nextUp(2 * l2Leaf));
+    double l2Sensitivity = PrefixSumPlan.l2LeafSensitivity(spec, latticeFor(spec).roundingSlack(d, 2));
+    GaussianTreeCalibration calibration = GaussianTreeCalibration.of(spec.budget(), spec.horizon(), l2Sensitivity);
     GaussianVectorNoise noise = new GaussianVectorNoise(d, calibration.nodeSigma());
     return new TreeNoisePlan(calibration, noise, gaussianDualNormSquare(d, q, noise.sigma()));
   }
@@ -100,8 +108,27 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     return sigma * sigma * Math.exp((2 / q) * (Math.log(d) + logMoment));
   }
 
-  /** The name releases carry, e.g. {@code zcdp-cks20/gaussian(d=5, sigma=12.7)}. */
+  @Override
   public String describe() {
     return calibration.accountant() + "/" + noise.describe();
+  }
+
+  @Override
+  public PrivatePrefixSums start(OnlineModelSpec spec, KeyedNoiseSource source) {
+    return withNodeNoise(spec, keyedNodeNoise(spec, source));
+  }
+
+  @Override
+  public PrivatePrefixSums restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {
+    return new LatticePrefixSums(latticeFor(spec), ContinualPrefixSum.readCompact(in, keyedNodeNoise(spec, source)));
+  }
+
+  /** Test seam: the tree on any node noise (e.g. none, to check the optimiser alone). */
+  PrivatePrefixSums withNodeNoise(OnlineModelSpec spec, NodeNoise nodeNoise) {
+    return new LatticePrefixSums(latticeFor(spec), ContinualPrefixSum.compact(spec.dimension(), spec.horizon(), nodeNoise));
+  }
+
+  private KeyedNodeNoise keyedNodeNoise(OnlineModelSpec spec, KeyedNoiseSource source) {
+    return new KeyedNodeNoise(source.forStream("tree", spec.modelId()), noise, latticeFor(spec));
   }
 }

@@ -48,7 +48,7 @@ class DpTofwAuditTest {
       // The estimator rounds on the lattice of its own spec; the noise must use that lattice too.
       KeyedNodeNoise noise = new KeyedNodeNoise(
           SOURCE.forStream("tree", Long.toHexString(rng.nextLong())), PLAN.noise(), TreeNoisePlan.latticeFor(clipping));
-      DpTofw estimator = DpTofw.start(clipping, PLAN, noise);
+      DpTofw estimator = DpTofw.start(clipping, PLAN, PLAN.withNodeNoise(clipping, noise));
       double statistic = 0;
       for (int t = 1; t <= STEPS; t++) {
         if (t == 1) {

@@ -23,7 +23,8 @@ class DpTofwTest {
   private static final KeyedNoiseSource SOURCE = new KeyedNoiseSource(TestKeys.seeded(77));
 
   private static DpTofw noiseless(OnlineModelSpec spec) {
-    return DpTofw.start(spec, TreeNoisePlan.choose(spec), new ConstantNodeNoise(0));
+    TreeNoisePlan plan = TreeNoisePlan.choose(spec);
+    return DpTofw.start(spec, plan, plan.withNodeNoise(spec, new ConstantNodeNoise(0)));
   }
 
   /**
@@ -121,6 +122,42 @@ class DpTofwTest {
       }
       assertEquals(3, resumed.epoch()); // 200 steps = 3 full trees of 64 and 8 steps of the fourth
 
+    }
+  }
+
+  /** The square-root factorization plugs in the same way: resumable bit for bit, ledger within budget. */
+  @Test
+  void factorizationPrefixSumsResumeBitIdenticallyAndStayWithinBudget() throws IOException {
+    OnlineTestData data = new OnlineTestData(4, 1.5, RADIUS, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(11));
+    OnlineModelSpec spec = data.spec("factorized", 1.5, RADIUS, 1, 50, AccountantChoice.FACTORIZATION);
+    int steps = 120;
+    double[][] xs = new double[steps][];
+    double[] ys = new double[steps];
+    for (int t = 0; t < steps; t++) {
+      xs[t] = data.features();
+      ys[t] = data.label(xs[t]);
+    }
+    OnlineEstimator straight = OnlineEstimators.start(spec, SOURCE);
+    double[][] expected = new double[steps][];
+    for (int t = 0; t < steps; t++) {
+      straight.step(xs[t], ys[t]);
+      expected[t] = straight.parameters();
+      assertTrue(straight.ledger().spentEpsilon() <= 1);
+    }
+    assertTrue(straight.mechanism().contains("sqrt-factorization"), straight.mechanism());
+    for (int crash : new int[] {0, 49, 50, 77}) {
+      OnlineEstimator first = OnlineEstimators.start(spec, SOURCE);
+      for (int t = 0; t < crash; t++) {
+        first.step(xs[t], ys[t]);
+      }
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      first.writeState(new DataOutputStream(bytes));
+      OnlineEstimator resumed = OnlineEstimators.restore(
+          spec, new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), SOURCE);
+      for (int t = crash; t < steps; t++) {
+        resumed.step(xs[t], ys[t]);
+        assertArrayEquals(expected[t], resumed.parameters(), "crash after " + crash + ", step " + (t + 1));
+      }
     }
   }
 

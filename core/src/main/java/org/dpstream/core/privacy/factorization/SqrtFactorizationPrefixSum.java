@@ -5,6 +5,7 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.function.IntFunction;
+import org.dpstream.core.privacy.PrivatePrefixSums;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.NoiseStream;
@@ -44,7 +45,7 @@ import org.dpstream.core.privacy.random.NoiseStream;
  * <p>The exact sum is raw data: snapshots need the access control of the input (ARCHITECTURE.md section 4,
  * invariant 6). Not thread-safe: one instance per stream thread.
  */
-public final class SqrtFactorizationPrefixSum {
+public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
 
   /** The purpose under which to derive this mechanism's {@link NoiseStream}, so it shares no bits with a tree. */
   public static final String NOISE_PURPOSE = "sqrt-factorization";
@@ -116,6 +117,7 @@ public final class SqrtFactorizationPrefixSum {
    * @throws IllegalArgumentException if a length is wrong, the leaf is not finite, or the sum overflows;
    *     nothing changes
    */
+  @Override
   public void addAndRelease(double[] leaf, double[] release) {
     requireLength(leaf, "leaf");
     requireLength(release, "release");
@@ -167,11 +169,13 @@ public final class SqrtFactorizationPrefixSum {
     return horizon;
   }
 
+  @Override
   public long epoch() {
     return epoch;
   }
 
   /** Leaves in the current epoch, in [0, horizon]; the epoch changes on the leaf after the horizon-th. */
+  @Override
   public long stepsInEpoch() {
     return stepsInEpoch;
   }
@@ -182,6 +186,7 @@ public final class SqrtFactorizationPrefixSum {
   }
 
   /** Leaves over all epochs. */
+  @Override
   public long totalSteps() {
     return Math.addExact(Math.multiplyExact(epoch, horizon), stepsInEpoch);
   }
@@ -191,6 +196,7 @@ public final class SqrtFactorizationPrefixSum {
    * {@link DataOutput}). The noise is not written: it is regenerated from the key after {@link #readFrom}.
    * The snapshot holds the raw exact sum and so needs the access control of the input.
    */
+  @Override
   public void writeTo(DataOutput out) throws IOException {
     out.writeByte(SNAPSHOT_VERSION);
     out.writeInt(dimension);

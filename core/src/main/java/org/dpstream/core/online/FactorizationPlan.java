@@ -1,0 +1,39 @@
+package org.dpstream.core.online;
+
+import java.io.DataInput;
+import java.io.IOException;
+import org.dpstream.core.privacy.PrivatePrefixSums;
+import org.dpstream.core.privacy.factorization.SqrtFactorizationCalibration;
+import org.dpstream.core.privacy.factorization.SqrtFactorizationPrefixSum;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+
+/**
+ * Prefix sums through the square-root factorization of the prefix-sum matrix with Gaussian noise,
+ * accounted in zCDP: at n = 10^4 its worst per-step noise variance is about 0.08 of the zCDP tree's at
+ * the same guarantee. A step costs O(t d) time (the noise is regenerated from the key), so it suits
+ * horizons up to about 10^5 per epoch.
+ */
+record FactorizationPlan(SqrtFactorizationCalibration calibration) implements PrefixSumPlan {
+
+  static FactorizationPlan of(OnlineModelSpec spec) {
+    return new FactorizationPlan(SqrtFactorizationCalibration.of(
+        spec.budget(), spec.horizon(), PrefixSumPlan.l2LeafSensitivity(spec, 0)));
+  }
+
+  @Override
+  public String describe() {
+    return calibration.accountant() + "/gaussian(d, sigma=" + calibration.noiseSigma() + ")";
+  }
+
+  @Override
+  public PrivatePrefixSums start(OnlineModelSpec spec, KeyedNoiseSource source) {
+    return SqrtFactorizationPrefixSum.start(spec.dimension(), calibration,
+        source.forStream(SqrtFactorizationPrefixSum.NOISE_PURPOSE, spec.modelId()));
+  }
+
+  @Override
+  public PrivatePrefixSums restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {
+    return SqrtFactorizationPrefixSum.readFrom(in, calibration,
+        source.forStream(SqrtFactorizationPrefixSum.NOISE_PURPOSE, spec.modelId()));
+  }
+}

@@ -1,0 +1,44 @@
+package org.dpstream.core.online;
+
+import java.io.DataInput;
+import java.io.IOException;
+import org.dpstream.core.privacy.PrivatePrefixSums;
+import org.dpstream.core.privacy.accounting.PrivacyCalibration;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+
+/**
+ * How DP-TOFW releases the prefix sums of its increments: the mechanism, its noise and the
+ * calibration that says what every release costs. Chosen from the spec's {@link AccountantChoice}.
+ */
+public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan {
+
+  PrivacyCalibration calibration();
+
+  /** The name releases carry, e.g. {@code zcdp-cks20/gaussian(d=5, sigma=12.7)}. */
+  String describe();
+
+  /** A fresh mechanism whose noise is keyed by the model id. */
+  PrivatePrefixSums start(OnlineModelSpec spec, KeyedNoiseSource source);
+
+  /** The mechanism of a snapshot written by {@link PrivatePrefixSums#writeTo}. */
+  PrivatePrefixSums restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException;
+
+  static PrefixSumPlan choose(OnlineModelSpec spec) {
+    return spec.accountant() == AccountantChoice.FACTORIZATION
+        ? FactorizationPlan.of(spec)
+        : TreeNoisePlan.choose(spec);
+  }
+
+  /**
+   * The l2 sensitivity of one clipped increment between neighbours (replace one sample): twice its l2
+   * bound, ||v||_2 <= d^(1/2 - 1/q) ||v||_q for q > 2 and <= ||v||_q otherwise, plus {@code slack}
+   * for any rounding of the leaf.
+   */
+  static double l2LeafSensitivity(OnlineModelSpec spec, double slack) {
+    int d = spec.dimension();
+    double q = org.dpstream.core.geometry.LpNorm.dualExponent(spec.p());
+    double qToL2 = q > 2 ? Math.nextUp(Math.pow(d, 0.5 - 1 / q)) : 1.0;
+    double leaf = Math.nextUp(Math.nextUp(qToL2 * TreeNoisePlan.incrementBound(spec)) + slack);
+    return Math.nextUp(2 * leaf);
+  }
+}
