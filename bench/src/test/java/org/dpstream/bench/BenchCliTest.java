@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -24,5 +26,17 @@ class BenchCliTest {
     String listing = captured.toString(StandardCharsets.UTF_8);
     assertTrue(listing.contains("TreeStepBenchmark.step"), listing);
     assertTrue(listing.contains("NoiseGenerationBenchmark.perNode"), listing);
+  }
+
+  @Test
+  void theEndToEndBenchmarkIsASubcommandWithItsOptions() {
+    StringWriter usage = new StringWriter();
+    CommandLine commandLine = new CommandLine(new BenchCli());
+    commandLine.setOut(new PrintWriter(usage));
+    commandLine.execute("e2e", "--help");
+    String text = usage.toString();
+    for (String option : new String[] {"--samples", "--d", "--partitions", "--models"}) {
+      assertTrue(text.contains(option), text);
+    }
   }
 }

@@ -1,0 +1,170 @@
+package org.dpstream.bench.e2e;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.dpstream.app.config.ModelConfig;
+import org.dpstream.app.config.ServiceConfig;
+import org.dpstream.app.kafka.EmbeddedKafka;
+import org.dpstream.app.kafka.TopicNames;
+import org.dpstream.app.kafka.TopicSpec;
+import org.dpstream.app.kafka.Topics;
+import org.dpstream.app.service.DpstreamService;
+import org.dpstream.app.service.StreamsSettings;
+import org.dpstream.core.privacy.random.NoiseKey;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code dpstream-bench e2e}: end-to-end samples per second through an embedded broker with
+ * exactly-once, for the dpstream service and for a pass-through topology on the same input, in one
+ * run. The input is written once before either starts; each topology reads it from the beginning
+ * under its own application id, with the service's Streams settings, and is timed until its last
+ * output is committed. The pass-through runs first, so if anything warms up across runs (the page
+ * cache, the JIT of the shared client code) it favours the baseline, not dpstream.
+ */
+@Command(
+    name = "e2e",
+    mixinStandardHelpOptions = true,
+    description = "End-to-end throughput through a real (embedded) broker with exactly-once: dpstream vs pass-through.")
+public final class EndToEndBenchmarkCommand implements Callable<Integer> {
+
+  private static final String PASS_THROUGH_OUTPUT = "bench.passthrough";
+  private static final Duration STALL = Duration.ofSeconds(120);
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--samples", defaultValue = "1000000", description = "samples in the stream (default: ${DEFAULT-VALUE})")
+  long samples;
+
+  @Option(names = "--d", defaultValue = "20", description = "feature dimension (default: ${DEFAULT-VALUE})")
+  int dimension;
+
+  @Option(names = "--partitions", defaultValue = "4", description = "partitions of every topic (default: ${DEFAULT-VALUE})")
+  int partitions;
+
+  @Option(names = "--models", defaultValue = "4", description = "models, model m on partition m mod partitions (default: ${DEFAULT-VALUE})")
+  int models;
+
+  @Option(names = "--threads", defaultValue = "1", description = "Kafka Streams threads per topology (default: ${DEFAULT-VALUE})")
+  int threads;
+
+  @Option(names = "--seed", defaultValue = "1", description = "seed of the synthetic stream (default: ${DEFAULT-VALUE})")
+  long seed;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    if (samples < 1 || dimension < 1 || partitions < 1 || models < 1 || threads < 1) {
+      throw new IllegalArgumentException("--samples, --d, --partitions, --models and --threads must be positive");
+    }
+    out.println(MachineFacts.describe());
+    out.printf(Locale.ROOT, "e2e: %,d samples, d = %d, %d models over %d partitions, %d stream thread(s), exactly_once_v2%n",
+        samples, dimension, models, partitions, threads);
+    out.flush();
+    Path stateRoot = Files.createTempDirectory("dpstream-bench-state-");
+    try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+      Topics topics = Topics.defaults();
+      List<TopicSpec> specs = new ArrayList<>(topics.specs(partitions));
+      specs.add(TopicSpec.of(PASS_THROUGH_OUTPUT, partitions));
+      kafka.createTopics(specs);
+
+      long producing = System.nanoTime();
+      long bytes = SamplePreProducer.produce(kafka.bootstrapServers(), topics.samples().name(), samples, models,
+          dimension, partitions, seed);
+      out.printf(Locale.ROOT, "pre-produced %,d samples (%,d bytes of values) in %.1f s%n", samples, bytes,
+          (System.nanoTime() - producing) / 1e9);
+      out.flush();
+
+      Throughput passThrough = measure("pass-through", kafka, () -> startPassThrough(kafka, topics, stateRoot),
+          PASS_THROUGH_OUTPUT);
+      out.println(passThrough.describe());
+      out.flush();
+      Throughput dpstream = measure("dpstream", kafka, () -> startDpstream(kafka, stateRoot),
+          topics.releases().name(), topics.rejected().name());
+      out.println(dpstream.describe());
+      out.printf(Locale.ROOT, "ratio dpstream / pass-through: %.2f from start, %.2f first-to-last (target >= 0.5)%n",
+          dpstream.perSecond() / passThrough.perSecond(), dpstream.steadyPerSecond() / passThrough.steadyPerSecond());
+      out.flush();
+    } finally {
+      deleteRecursively(stateRoot);
+    }
+    return 0;
+  }
+
+  /** Starts a topology, times it until every sample's output is committed, and closes it. */
+  private Throughput measure(String name, EmbeddedKafka kafka, Supplier<AutoCloseable> start, String... outputTopics)
+      throws Exception {
+    try (CommittedOutputCounter counter = new CommittedOutputCounter(kafka.bootstrapServers(), partitions, outputTopics)) {
+      long started = System.nanoTime();
+      try (AutoCloseable topology = start.get()) {
+        counter.awaitCount(samples, STALL);
+        long finished = System.nanoTime();
+        for (String topic : outputTopics) {
+          if (topic.equals(Topics.defaults().rejected().name()) && counter.count(topic) > 0) {
+            throw new IllegalStateException(name + " rejected " + counter.count(topic) + " benchmark samples");
+          }
+        }
+        return new Throughput(name, samples, finished - started, finished - counter.firstSeenNanos());
+      }
+    }
+  }
+
+  private AutoCloseable startDpstream(EmbeddedKafka kafka, Path stateRoot) {
+    List<ModelConfig> configs = BenchModels.of(models, dimension, samples);
+    ServiceConfig config = new ServiceConfig("bench-dpstream", TopicNames.defaults(), configs,
+        streamsSettings(kafka, stateRoot.resolve("dpstream")), 0);
+    return DpstreamService.start(config, freshKey(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+  }
+
+  private AutoCloseable startPassThrough(EmbeddedKafka kafka, Topics topics, Path stateRoot) {
+    // The service's own settings (exactly-once v2, commit interval), so only the topology differs.
+    ServiceConfig config = new ServiceConfig("bench-passthrough", TopicNames.defaults(), List.of(),
+        streamsSettings(kafka, stateRoot.resolve("passthrough")), 0);
+    KafkaStreams streams = new KafkaStreams(
+        PassThroughTopology.build(topics.samples().name(), PASS_THROUGH_OUTPUT), StreamsSettings.of(config));
+    streams.start();
+    return () -> streams.close(Duration.ofSeconds(30));
+  }
+
+  private Map<String, String> streamsSettings(EmbeddedKafka kafka, Path stateDir) {
+    return Map.of(
+        StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        StreamsConfig.STATE_DIR_CONFIG, stateDir.toString(),
+        StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(threads));
+  }
+
+  /** A throwaway key: the benchmark measures speed, and no release of it is kept. */
+  private static NoiseKey freshKey() {
+    byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
+    new SecureRandom().nextBytes(material);
+    return NoiseKey.ofBytes(material);
+  }
+
+  private static void deleteRecursively(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not delete " + root, e);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package org.dpstream.app.it;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.dpstream.app.kafka.EmbeddedKafka;
+import org.dpstream.app.kafka.TopicNames;
+import org.dpstream.app.kafka.Topics;
+import org.dpstream.schemas.ModelRelease;
+import org.dpstream.schemas.RejectedRecord;
+
+/**
+ * One embedded broker for a test class, with what every test needs around it: the service's topics
+ * under a test's own names, an idempotent producer of raw sample bytes (malformed ones included), and
+ * read_committed readers of the output topics.
+ */
+final class KafkaHarness implements AutoCloseable {
+
+  private final EmbeddedKafka kafka;
+  private final KafkaProducer<byte[], byte[]> producer;
+
+  private KafkaHarness(EmbeddedKafka kafka) {
+    this.kafka = kafka;
+    this.producer = new KafkaProducer<>(Map.of(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+        ProducerConfig.ACKS_CONFIG, "all",
+        ProducerConfig.LINGER_MS_CONFIG, 5), new ByteArraySerializer(), new ByteArraySerializer());
+  }
+
+  /**
+   * A crashed instance's open transaction is aborted by the broker only after its timeout, checked
+   * every 10 s by default; checking every second keeps the fresh-state-dir restart short.
+   */
+  static KafkaHarness start() {
+    EmbeddedKafka kafka = EmbeddedKafka.builder()
+        .brokerConfig("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000")
+        .start();
+    try {
+      return new KafkaHarness(kafka);
+    } catch (RuntimeException e) {
+      kafka.close();
+      throw e;
+    }
+  }
+
+  String bootstrapServers() {
+    return kafka.bootstrapServers();
+  }
+
+  /** Creates every topic of the catalogue under these names, {@link ItModels#SAMPLE_PARTITIONS} partitions each. */
+  Topics createTopics(TopicNames names) {
+    Topics topics = new Topics(names);
+    kafka.createTopics(topics.specs(ItModels.SAMPLE_PARTITIONS));
+    return topics;
+  }
+
+  /** Sends raw records in order (idempotent: no duplicates, per-partition order kept) and waits for the acks. */
+  List<RecordMetadata> produce(String topic, List<RawRecord> records) {
+    List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
+    for (RawRecord record : records) {
+      sent.add(producer.send(new ProducerRecord<>(topic, record.key(), record.value())));
+    }
+    List<RecordMetadata> acknowledged = new ArrayList<>(sent.size());
+    try {
+      for (Future<RecordMetadata> future : sent) {
+        acknowledged.add(future.get(30, TimeUnit.SECONDS));
+      }
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("producing to " + topic + " failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while producing to " + topic, e);
+    }
+    return acknowledged;
+  }
+
+  /** Sends valid samples, each keyed by its model id. */
+  List<RecordMetadata> produceSamples(String topic, List<SampleRow> rows) {
+    return produce(topic, rows.stream().map(row -> new RawRecord(row.key(), row.avro())).toList());
+  }
+
+  CommittedTopicReader<ModelRelease> releasesReader(Topics topics) {
+    return reader(topics.releases().name(), topics.releases().valueSerde().deserializer());
+  }
+
+  CommittedTopicReader<RejectedRecord> rejectedReader(Topics topics) {
+    return reader(topics.rejected().name(), topics.rejected().valueSerde().deserializer());
+  }
+
+  private <V> CommittedTopicReader<V> reader(String topic, Deserializer<V> values) {
+    return new CommittedTopicReader<>(kafka.bootstrapServers(), topic, ItModels.SAMPLE_PARTITIONS, values);
+  }
+
+  @Override
+  public void close() {
+    try {
+      producer.close();
+    } finally {
+      kafka.close();
+    }
+  }
+
+  /** A record as bytes: what a producer the service does not control may send (null key included). */
+  record RawRecord(byte[] key, byte[] value) {}
+}
