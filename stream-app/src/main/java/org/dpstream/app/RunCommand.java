@@ -30,14 +30,24 @@ final class RunCommand implements Callable<Integer> {
     ServiceConfig serviceConfig = ConfigLoader.load(config);
     NoiseKey key = NoiseKey.fromEnvironment(System.getenv());
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    CountDownLatch stopped = new CountDownLatch(1);
-    try (MetricsServer metrics = serviceConfig.metricsPort() > 0 ? MetricsServer.start(registry, serviceConfig.metricsPort()) : null;
-        DpstreamService service = DpstreamService.start(serviceConfig, key, registry)) {
-      System.err.printf("dpstream running: %d model(s), application %s%s%n", serviceConfig.models().size(),
-          serviceConfig.applicationId(), metrics == null ? "" : ", metrics at http://localhost:" + metrics.port() + "/metrics");
-      Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "dpstream-shutdown"));
-      stopped.await();
-    }
+    MetricsServer metrics = serviceConfig.metricsPort() > 0 ? MetricsServer.start(registry, serviceConfig.metricsPort()) : null;
+    DpstreamService service = DpstreamService.start(serviceConfig, key, registry);
+    System.err.printf("dpstream running: %d model(s), application %s%s%n", serviceConfig.models().size(),
+        serviceConfig.applicationId(), metrics == null ? "" : ", metrics at http://localhost:" + metrics.port() + "/metrics");
+    // The JVM waits for shutdown hooks, so closing here (not in the main thread) is what makes SIGTERM and
+    // Ctrl-C a clean stop: the open transaction is committed or aborted, the state checkpointed and the
+    // consumer group left, instead of every stop looking like a crash.
+    CountDownLatch closed = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      System.err.println("dpstream stopping");
+      service.close();
+      System.err.println("dpstream stopped: " + service.state());
+      if (metrics != null) {
+        metrics.close();
+      }
+      closed.countDown();
+    }, "dpstream-shutdown"));
+    closed.await();
     return 0;
   }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.dpstream.app.DpstreamCli;
 import org.dpstream.core.privacy.random.NoiseKey;
@@ -55,6 +56,15 @@ final class ServiceProcess implements AutoCloseable {
 
   boolean isAlive() {
     return process.isAlive();
+  }
+
+  /** SIGTERM, as an operator stops it, and waits (bounded) for the JVM to exit; returns its exit code. */
+  int terminate(Duration timeout) throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new IllegalStateException("the service did not stop within " + timeout + " of SIGTERM\n" + logTail());
+    }
+    return process.exitValue();
   }
 
   /** SIGKILL, and waits until the process is gone. */
