@@ -10,7 +10,6 @@ import picocli.CommandLine.Option;
 /** {@code dpstream demo}: the whole pipeline on one machine, with synthetic data. */
 @Command(
     name = "demo",
-    mixinStandardHelpOptions = true,
     description = {
       "Run the whole pipeline on this machine: a real Kafka broker (KRaft, in-process, temporary directory),"
           + " the service, and a synthetic linear-regression stream (Han et al., section 5.2) for three models"
@@ -21,6 +20,9 @@ import picocli.CommandLine.Option;
 public final class DemoCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+  boolean help;
 
   @Option(names = "--samples", defaultValue = "60000", paramLabel = "N",
       description = "samples per model (also each model's horizon); default ${DEFAULT-VALUE}")
@@ -43,10 +45,10 @@ public final class DemoCommand implements Callable<Integer> {
   int metricsPort;
 
   @Option(names = "--out", defaultValue = "dpstream-demo-out", paramLabel = "DIR",
-      description = "directory for " + DemoRun.PLOT_FILE + "; default ./${DEFAULT-VALUE}")
+      description = "directory for " + DemoRun.PLOT_FILE + " (created if missing); default ${DEFAULT-VALUE}")
   Path outDirectory;
 
-  @Option(names = "--seed", defaultValue = "1",
+  @Option(names = "--seed", defaultValue = "1", paramLabel = "SEED",
       description = "seed of the synthetic data (simulation randomness, not privacy noise); default ${DEFAULT-VALUE}")
   long seed;
 
