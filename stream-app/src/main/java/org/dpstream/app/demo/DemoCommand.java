@@ -24,7 +24,7 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
   boolean help;
 
-  @Option(names = "--samples", defaultValue = "60000", paramLabel = "N",
+  @Option(names = "--samples", defaultValue = "100000", paramLabel = "N",
       description = "samples per model (also each model's horizon); default ${DEFAULT-VALUE}")
   long samplesPerModel;
 
