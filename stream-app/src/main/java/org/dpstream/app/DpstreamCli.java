@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Properties;
+import org.dpstream.app.demo.DemoCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = DpstreamCli.Version.class,
     description = "Differentially private learning from live event streams.",
-    subcommands = {RunCommand.class, DpstreamCli.VersionCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, RunCommand.class, DpstreamCli.VersionCommand.class, CommandLine.HelpCommand.class})
 public final class DpstreamCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

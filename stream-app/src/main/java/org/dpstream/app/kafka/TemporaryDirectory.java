@@ -10,7 +10,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /** A directory under java.io.tmpdir that is deleted, with its contents, on close. */
-final class TemporaryDirectory implements AutoCloseable {
+public final class TemporaryDirectory implements AutoCloseable {
 
   private final Path path;
 
@@ -18,7 +18,7 @@ final class TemporaryDirectory implements AutoCloseable {
     this.path = path;
   }
 
-  static TemporaryDirectory create(String prefix) {
+  public static TemporaryDirectory create(String prefix) {
     try {
       return new TemporaryDirectory(Files.createTempDirectory(prefix));
     } catch (IOException e) {
@@ -26,7 +26,19 @@ final class TemporaryDirectory implements AutoCloseable {
     }
   }
 
-  Path path() {
+  /**
+   * A temporary directory inside {@code parent} instead of java.io.tmpdir, for state that must not
+   * live where the OS may clean up behind a running process (Kafka Streams warns about that).
+   */
+  public static TemporaryDirectory createIn(Path parent, String prefix) {
+    try {
+      return new TemporaryDirectory(Files.createTempDirectory(Files.createDirectories(parent), prefix));
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not create a temporary directory in " + parent, e);
+    }
+  }
+
+  public Path path() {
     return path;
   }
 

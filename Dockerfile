@@ -1,0 +1,25 @@
+# syntax=docker/dockerfile:1
+# The dpstream service (stream-app/target/dpstream.jar), built from this repository.
+#   docker build -t dpstream .
+#   docker run --rm -e DPSTREAM_NOISE_KEY_FILE=/run/secrets/noise_key ... dpstream run --config /config/dpstream.yaml
+# The noise key is never baked into the image: it comes from an env var or a mounted secret at run time.
+
+FROM maven:3.9-eclipse-temurin-17 AS build
+WORKDIR /src
+COPY . .
+# Only the service and the modules it needs (bench is not built). The cache mount keeps ~/.m2 between builds.
+RUN --mount=type=cache,target=/root/.m2 \
+    mvn -B -q -pl stream-app -am package -DskipTests
+
+FROM eclipse-temurin:17-jre
+RUN groupadd --system dpstream \
+    && useradd --system --gid dpstream --home-dir /var/lib/dpstream --shell /usr/sbin/nologin dpstream \
+    && mkdir -p /var/lib/dpstream /config \
+    && chown dpstream:dpstream /var/lib/dpstream
+COPY --from=build /src/stream-app/target/dpstream.jar /app/dpstream.jar
+USER dpstream
+WORKDIR /var/lib/dpstream
+# Prometheus endpoint /metrics (metricsPort in the config file).
+EXPOSE 9400
+ENTRYPOINT ["java", "-jar", "/app/dpstream.jar"]
+CMD ["run", "--config", "/config/dpstream.yaml"]

@@ -1,0 +1,177 @@
+package org.dpstream.app.demo;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.StreamsConfig;
+import org.dpstream.app.config.ModelConfig;
+import org.dpstream.app.config.ServiceConfig;
+import org.dpstream.app.kafka.EmbeddedKafka;
+import org.dpstream.app.kafka.TemporaryDirectory;
+import org.dpstream.app.kafka.TopicNames;
+import org.dpstream.app.kafka.Topics;
+import org.dpstream.app.metrics.MetricsServer;
+import org.dpstream.app.service.DpstreamService;
+import org.dpstream.core.privacy.random.NoiseKey;
+
+/**
+ * Everything a deployment has, on one machine: a real single-node Kafka (KRaft, in this JVM, in a
+ * temporary directory) with dpstream's topics, the service with the demo's models, and /metrics.
+ * {@link #close()} stops it all and deletes every file it wrote.
+ */
+final class DemoCluster implements AutoCloseable {
+
+  static final String APPLICATION_ID = "dpstream-demo";
+  /** Several partitions, so the models are spread over tasks as in a real deployment. */
+  private static final int PARTITIONS = 3;
+  private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
+
+  private final TemporaryDirectory stateDirectory;
+  private final EmbeddedKafka kafka;
+  private final Topics topics;
+  private final MetricsServer metrics;
+  private final DpstreamService service;
+
+  private DemoCluster(TemporaryDirectory stateDirectory, EmbeddedKafka kafka, Topics topics, MetricsServer metrics,
+      DpstreamService service) {
+    this.stateDirectory = stateDirectory;
+    this.kafka = kafka;
+    this.topics = topics;
+    this.metrics = metrics;
+    this.service = service;
+  }
+
+  /**
+   * Starts broker, topics, metrics and service, and returns once the service is running.
+   *
+   * @param horizon samples per model, the models' tree horizon
+   * @param workDirectory where the service's local state lives during the run
+   * @param log where to say what is happening
+   */
+  static DemoCluster start(List<DemoModel> models, long horizon, int metricsPort, Path workDirectory, PrintWriter log)
+      throws InterruptedException {
+    // Kafka Streams keeps local state under state.dir: a fresh one per run, so no earlier run's state
+    // (whose changelogs died with its broker) can be picked up, and deleted on close.
+    TemporaryDirectory stateDirectory = TemporaryDirectory.createIn(workDirectory, "streams-state-");
+    EmbeddedKafka kafka = null;
+    MetricsServer metrics = null;
+    DpstreamService service = null;
+    try {
+      kafka = EmbeddedKafka.start();
+      log.println("Kafka broker (KRaft, in-process, temporary directory) at " + kafka.bootstrapServers());
+      ServiceConfig config = serviceConfig(models, horizon, kafka, stateDirectory, metricsPort);
+      Topics topics = new Topics(config.topics());
+      kafka.createTopics(topics.specs(PARTITIONS));
+      PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      metrics = startMetrics(registry, metricsPort, log);
+      log.println("Prometheus metrics at http://localhost:" + metrics.port() + "/metrics");
+      log.println("Noise key: a random one-off key from SecureRandom, held only in memory (this run's noise cannot"
+          + " be regenerated; the run command reads its key from " + NoiseKey.ENVIRONMENT_VARIABLE + " or "
+          + NoiseKey.FILE_ENVIRONMENT_VARIABLE + ")");
+      NoiseKey key = oneOffKey();
+      try {
+        service = DpstreamService.start(config, key, registry);
+      } finally {
+        key.destroy(); // the service has derived what it needs
+      }
+      if (!service.awaitRunning(STARTUP_TIMEOUT)) {
+        throw new IllegalStateException("the service did not reach RUNNING within " + STARTUP_TIMEOUT
+            + " (state " + service.state() + ")");
+      }
+      log.println("Service running: " + models.size() + " models, topics " + String.join(", ",
+          topics.samples().name(), topics.releases().name(), topics.rejected().name()));
+      log.flush();
+      return new DemoCluster(stateDirectory, kafka, topics, metrics, service);
+    } catch (RuntimeException | InterruptedException | Error e) {
+      closeAll(service, metrics, kafka, stateDirectory);
+      throw e;
+    }
+  }
+
+  private static ServiceConfig serviceConfig(List<DemoModel> models, long horizon, EmbeddedKafka kafka,
+      TemporaryDirectory stateDirectory, int metricsPort) {
+    List<ModelConfig> configs = models.stream().map(m -> m.toConfig(horizon)).toList();
+    Map<String, String> streams = Map.of(
+        StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        StreamsConfig.STATE_DIR_CONFIG, stateDirectory.path().toAbsolutePath().toString());
+    return new ServiceConfig(APPLICATION_ID, TopicNames.defaults(), configs, streams, metricsPort);
+  }
+
+  /** The requested port, or any free one if it is taken: a busy 9400 should not stop a demo. */
+  private static MetricsServer startMetrics(PrometheusMeterRegistry registry, int port, PrintWriter log) {
+    try {
+      try {
+        return MetricsServer.start(registry, port);
+      } catch (BindException taken) {
+        log.println("Port " + port + " is in use; serving metrics on a free port instead (--metrics-port to choose)");
+        return MetricsServer.start(registry, 0);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not serve /metrics", e);
+    }
+  }
+
+  /** 256 random bits; the array is wiped once the key holds its copy. */
+  private static NoiseKey oneOffKey() {
+    byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
+    new SecureRandom().nextBytes(material);
+    try {
+      return NoiseKey.ofBytes(material);
+    } finally {
+      Arrays.fill(material, (byte) 0);
+    }
+  }
+
+  Topics topics() {
+    return topics;
+  }
+
+  /** Settings every client of the embedded broker needs. */
+  Map<String, Object> clientConfig() {
+    return kafka.clientConfig();
+  }
+
+  String bootstrapServers() {
+    return kafka.bootstrapServers();
+  }
+
+  int metricsPort() {
+    return metrics.port();
+  }
+
+  @Override
+  public void close() {
+    closeAll(service, metrics, kafka, stateDirectory);
+  }
+
+  /** Closes in order (service before broker), each even if an earlier one failed. */
+  private static void closeAll(AutoCloseable... resources) {
+    RuntimeException failure = null;
+    for (AutoCloseable resource : resources) {
+      if (resource == null) {
+        continue;
+      }
+      try {
+        resource.close();
+      } catch (Exception e) {
+        if (failure == null) {
+          failure = new IllegalStateException("shutting the demo down failed", e);
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

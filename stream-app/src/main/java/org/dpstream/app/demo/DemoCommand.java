@@ -1,0 +1,71 @@
+package org.dpstream.app.demo;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code dpstream demo}: the whole pipeline on one machine, with synthetic data. */
+@Command(
+    name = "demo",
+    description = {
+      "Run the whole pipeline on this machine: a real Kafka broker (KRaft, in-process, temporary directory),"
+          + " the service, and a synthetic linear-regression stream (Han et al., section 5.2) for three models"
+          + " (p = 1.5, inf, 1). Shows progress, serves /metrics, and ends with a summary and a PNG of the"
+          + " test risk of the released models.",
+      "The noise key is a random one-off key; nothing is kept after the run except the PNG."
+    })
+public final class DemoCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+  boolean help;
+
+  @Option(names = "--samples", defaultValue = "100000", paramLabel = "N",
+      description = "samples per model (also each model's horizon); default ${DEFAULT-VALUE}")
+  long samplesPerModel;
+
+  @Option(names = "--duration", defaultValue = "60s", paramLabel = "TIME", converter = DurationConverter.class,
+      description = "stop streaming after this long even if samples are left, e.g. 90s, 5m; default ${DEFAULT-VALUE}")
+  Duration duration;
+
+  @Option(names = "--rate", defaultValue = "0", paramLabel = "SAMPLES_PER_S",
+      description = "total send rate over all models; 0 = as fast as the service takes them (default)")
+  double samplesPerSecond;
+
+  @Option(names = "--keep-running",
+      description = "after the summary, keep broker, service and /metrics up until Ctrl-C")
+  boolean keepRunning;
+
+  @Option(names = "--metrics-port", defaultValue = "9400", paramLabel = "PORT",
+      description = "port of http://localhost:PORT/metrics (a free one if taken; 0 = any); default ${DEFAULT-VALUE}")
+  int metricsPort;
+
+  @Option(names = "--out", defaultValue = "dpstream-demo-out", paramLabel = "DIR",
+      description = "directory for " + DemoRun.PLOT_FILE + " (created if missing); default ${DEFAULT-VALUE}")
+  Path outDirectory;
+
+  @Option(names = "--seed", defaultValue = "1", paramLabel = "SEED",
+      description = "seed of the synthetic data (simulation randomness, not privacy noise); default ${DEFAULT-VALUE}")
+  long seed;
+
+  @Option(names = "--test-size", defaultValue = "4000", paramLabel = "N",
+      description = "held-out points per model for the test risk; default ${DEFAULT-VALUE}")
+  int testSetSize;
+
+  @Override
+  public Integer call() throws Exception {
+    CommandLine commandLine = spec.commandLine();
+    DemoOptions options;
+    try {
+      options = new DemoOptions(samplesPerModel, duration, samplesPerSecond, keepRunning, metricsPort, outDirectory,
+          seed, testSetSize);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(commandLine, e.getMessage(), e);
+    }
+    return new DemoRun(options, DemoModel.defaults(), commandLine.getOut(), commandLine.getErr()).execute();
+  }
+}

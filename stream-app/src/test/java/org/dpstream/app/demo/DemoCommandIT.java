@@ -1,0 +1,49 @@
+package org.dpstream.app.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.dpstream.app.DpstreamCli;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The demo end to end on a real embedded broker, with a tiny stream. */
+@Timeout(90)
+class DemoCommandIT {
+
+  @Test
+  void aShortDemoExitsCleanlyWithASummaryOfEveryModelAndAPlot(@TempDir Path out) throws Exception {
+    CommandLine cli = DpstreamCli.commandLine();
+    StringWriter stdout = new StringWriter();
+    StringWriter stderr = new StringWriter();
+    cli.setOut(new PrintWriter(stdout));
+    cli.setErr(new PrintWriter(stderr));
+
+    int exitCode = cli.execute("demo", "--samples", "300", "--duration", "30s", "--metrics-port", "0",
+        "--test-size", "500", "--out", out.toString());
+
+    String summary = stdout.toString();
+    assertEquals(0, exitCode, () -> "stdout:\n" + summary + "\nstderr:\n" + stderr);
+    Path plot = out.resolve(DemoRun.PLOT_FILE);
+    assertTrue(Files.size(plot) > 10_000, "a PNG with content at " + plot);
+    for (DemoModel model : DemoModel.defaults()) {
+      assertTrue(summary.contains(model.id()), model.id() + " missing from the summary:\n" + summary);
+    }
+    assertTrue(summary.contains("dp-tofw") && summary.contains("dp-pofw"), summary);
+    // Every kind of bad input came back on dp.rejected with its reason.
+    for (String reason : List.of("UNDECODABLE", "MISSING_FIELD", "WRONG_DIMENSION", "UNKNOWN_MODEL")) {
+      assertTrue(summary.contains(reason), reason + " missing from the summary:\n" + summary);
+    }
+    try (Stream<Path> left = Files.list(out)) {
+      assertEquals(List.of(plot), left.toList(), "only the plot is left behind");
+    }
+  }
+}
