@@ -1,0 +1,334 @@
+package org.dpstream.bandit.hdb;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.Optional;
+import org.dpstream.bandit.BanditPolicy;
+import org.dpstream.bandit.Decision;
+import org.dpstream.core.loss.InverseLink;
+import org.dpstream.core.online.OnlineEstimator;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+
+/**
+ * DP-HDB, Algorithm 3 of Han et al.: a private high-dimensional GLM bandit with one DP-POFW estimator
+ * (Algorithm 2, l1 ball) per arm, split into {@link #decide} and {@link #update} because a service
+ * receives the reward after the decision.
+ *
+ * <p><b>Rounds</b> are counted from 0 by {@link #rounds()}.
+ *
+ * <ul>
+ *   <li>Warm-up (forced sampling), rounds [0, K t0): round s pulls arm floor(s / t0), whatever the
+ *       context. Arm i's parameters at the end of its block, round (i + 1) t0, are frozen as the
+ *       forced-sampling estimator theta_{t0,i}.
+ *   <li>Greedy, rounds &gt;= K t0: pre-select K^ = {i : zeta(x' theta_{t0,i}) &gt; max_j zeta(x'
+ *       theta_{t0,j}) - h_sub / 2} with the frozen estimators, then choose argmax over K^ of
+ *       zeta(x' theta_{t,i}) with the current ones (ties to the smallest index).
+ *   <li>Every round, in both phases, every arm steps: the chosen arm on the real (x, r), the others
+ *       on the synthetic (0, zeta(0)). So every arm's step counter equals the round, and the released
+ *       sequences do not depend on how many samples each arm got.
+ * </ul>
+ *
+ * <p>Reading of the paper: lines 3-10 step only the pulled arm during forced sampling, with the arm's
+ * own counter t = 1..t0, while line 17 steps arm i with the global t; the two indices do not agree. We
+ * step every arm every round from round 0 (the synthetic update in the warm-up costs no privacy, since
+ * there the pulled arm does not depend on data), which makes the step index the global round
+ * throughout and keeps the arms' epochs and ledgers in lockstep. The price: arm i enters its forced
+ * block after i t0 synthetic steps, whose zero gradients dilute its recursive gradient by about
+ * 1/(i + 1) at the end of the block.
+ *
+ * <p><b>Privacy</b> (see {@link JointDpCalibration}): each arm is calibrated to (epsilon / 2, delta / 2)
+ * because one user's (context, reward) can change which arm receives the real sample, so two arms'
+ * streams differ between neighbours. The release of all arms' parameters is then (epsilon, delta)-DP,
+ * and other users' decisions, post-processing of it plus their own contexts, are (epsilon, delta)-joint
+ * DP. {@link #decide} reads only released parameters and the context it is given.
+ *
+ * <p>Not thread-safe.
+ */
+public final class DpHdbPolicy implements BanditPolicy {
+
+  static final byte STATE_VERSION = 1;
+  public static final String NAME = "dp-hdb";
+
+  private final DpHdbSpec spec;
+  private final InverseLink link;
+  private final OnlineEstimator[] arms;
+  /** The released theta_{t,i}: a copy of each arm's parameters after its latest step. */
+  private final double[][] released;
+  /** theta_{t0,i}, null until arm i's forced-sampling block has ended. */
+  private final double[][] forcedSampling;
+  private final double[] syntheticContext;
+  private final double syntheticReward;
+  private final double[] forcedSamplingMeans;
+  private long rounds;
+
+  private DpHdbPolicy(DpHdbSpec spec, OnlineEstimator[] arms, double[][] forcedSampling, long rounds) {
+    this.spec = spec;
+    this.link = spec.link();
+    this.arms = arms;
+    this.forcedSampling = forcedSampling;
+    this.rounds = rounds;
+    this.released = new double[arms.length][];
+    for (int i = 0; i < arms.length; i++) {
+      released[i] = arms[i].parameters();
+    }
+    this.syntheticContext = new double[spec.dimension()];
+    this.syntheticReward = spec.syntheticReward();
+    this.forcedSamplingMeans = new double[arms.length];
+  }
+
+  /** A fresh bandit: every arm's DP-POFW at theta = 0, noise keyed by the arm's model id. */
+  public static DpHdbPolicy start(DpHdbSpec spec, KeyedNoiseSource source) {
+    return start(spec, source, ArmEstimators.PRIVATE);
+  }
+
+  static DpHdbPolicy start(DpHdbSpec spec, KeyedNoiseSource source, ArmEstimators estimators) {
+    Objects.requireNonNull(source, "source");
+    OnlineEstimator[] arms = new OnlineEstimator[spec.arms()];
+    for (int i = 0; i < arms.length; i++) {
+      arms[i] = estimators.start(spec.armSpec(i), source);
+    }
+    return new DpHdbPolicy(spec, arms, new double[spec.arms()][], 0);
+  }
+
+  /**
+   * Resumes a bandit from {@link #writeState}; a continued run releases bit-identical parameters.
+   *
+   * @throws IOException if the state is corrupt, of another version, or written under another spec
+   */
+  public static DpHdbPolicy restore(DpHdbSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {
+    return restore(spec, in, source, ArmEstimators.PRIVATE);
+  }
+
+  static DpHdbPolicy restore(DpHdbSpec spec, DataInput in, KeyedNoiseSource source, ArmEstimators estimators)
+      throws IOException {
+    HdbStateFormat.readHeader(in, STATE_VERSION, spec);
+    long rounds = in.readLong();
+    if (rounds < 0) {
+      throw new IOException("corrupt DP-HDB state: rounds=" + rounds);
+    }
+    double[][] forcedSampling = new double[spec.arms()][];
+    for (int i = 0; i < forcedSampling.length; i++) {
+      if (forcedSamplingBlockEnded(spec, i, rounds)) {
+        forcedSampling[i] = HdbStateFormat.readVector(in, spec.dimension());
+      }
+    }
+    OnlineEstimator[] arms = new OnlineEstimator[spec.arms()];
+    for (int i = 0; i < arms.length; i++) {
+      arms[i] = estimators.restore(spec.armSpec(i), in, source);
+      if (arms[i].steps() != rounds) {
+        throw new IOException("corrupt DP-HDB state: arm " + i + " has " + arms[i].steps()
+            + " steps, the bandit " + rounds + " rounds");
+      }
+    }
+    return new DpHdbPolicy(spec, arms, forcedSampling, rounds);
+  }
+
+  private static boolean forcedSamplingBlockEnded(DpHdbSpec spec, int arm, long rounds) {
+    return rounds >= (arm + 1) * spec.warmUpRoundsPerArm();
+  }
+
+  @Override
+  public int arms() {
+    return spec.arms();
+  }
+
+  @Override
+  public int dimension() {
+    return spec.dimension();
+  }
+
+  @Override
+  public long rounds() {
+    return rounds;
+  }
+
+  /** The phase the next decision is made in. */
+  public Decision.Phase phase() {
+    return rounds < spec.warmUpRounds() ? Decision.Phase.WARM_UP : Decision.Phase.GREEDY;
+  }
+
+  /**
+   * Lines 5-6 or 12-14 of Algorithm 3 for one context: a function of the released parameters and of
+   * this context only, so it changes no state and leaks nothing beyond the releases to other users.
+   *
+   * @throws IllegalArgumentException on a context of the wrong dimension or with non-finite values
+   */
+  @Override
+  public Decision decide(double[] context) {
+    requireContext(context);
+    if (phase() == Decision.Phase.WARM_UP) {
+      return new Decision((int) (rounds / spec.warmUpRoundsPerArm()), Decision.Phase.WARM_UP, rounds);
+    }
+    return new Decision(greedyArm(context), Decision.Phase.GREEDY, rounds);
+  }
+
+  private int greedyArm(double[] context) {
+    double bestForcedSamplingMean = Double.NEGATIVE_INFINITY;
+    for (int i = 0; i < arms.length; i++) {
+      forcedSamplingMeans[i] = link.mean(dot(forcedSampling[i], context));
+      bestForcedSamplingMean = Math.max(bestForcedSamplingMean, forcedSamplingMeans[i]);
+    }
+    // Strict inequality as printed; h_sub > 0 keeps the forced-sampling argmax in the set.
+    double preSelectionThreshold = bestForcedSamplingMean - spec.preSelectionGap() / 2;
+    int chosen = -1;
+    double chosenMean = Double.NEGATIVE_INFINITY;
+    for (int i = 0; i < arms.length; i++) {
+      if (forcedSamplingMeans[i] > preSelectionThreshold) {
+        double mean = link.mean(dot(released[i], context));
+        if (chosen < 0 || mean > chosenMean) {
+          chosen = i;
+          chosenMean = mean;
+        }
+      }
+    }
+    return chosen;
+  }
+
+  /**
+   * Lines 7-8 or 15-17 of Algorithm 3: the real sample to the decided arm, the synthetic (0, zeta(0))
+   * to every other arm, and one DP-POFW step of every arm.
+   *
+   * <p>The decision may come from an earlier round (a late reward): the arm it names gets the sample.
+   * All arms share one calibration and step count, so a budget refusal happens at the first arm,
+   * before anything changed.
+   *
+   * @throws IllegalArgumentException on a decision for an unknown arm or a future round, a context of
+   *     the wrong dimension or non-finite values, or a reward the link does not admit (logistic:
+   *     [0, 1]); nothing changes
+   * @throws org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException if a step would exceed
+   *     the arms' budget; nothing changes
+   */
+  @Override
+  public void update(Decision decision, double[] context, double reward) {
+    Objects.requireNonNull(decision, "decision");
+    if (decision.arm() >= arms.length) {
+      throw new IllegalArgumentException("decision for arm " + decision.arm() + " of a " + arms.length + "-arm bandit");
+    }
+    if (decision.round() > rounds) {
+      throw new IllegalArgumentException("decision of round " + decision.round() + " after " + rounds + " rounds");
+    }
+    requireContext(context);
+    if (!Double.isFinite(reward)) {
+      throw new IllegalArgumentException("reward is not finite: " + reward);
+    }
+    link.requireLabel(reward);
+
+    for (int i = 0; i < arms.length; i++) {
+      if (i == decision.arm()) {
+        arms[i].step(context, reward);
+      } else {
+        arms[i].step(syntheticContext, syntheticReward);
+      }
+      released[i] = arms[i].parameters();
+    }
+    rounds++;
+    freezeForcedSamplingEstimatorAtBlockEnd();
+  }
+
+  private void freezeForcedSamplingEstimatorAtBlockEnd() {
+    long t0 = spec.warmUpRoundsPerArm();
+    if (rounds <= spec.warmUpRounds() && rounds % t0 == 0) {
+      int arm = (int) (rounds / t0) - 1;
+      forcedSampling[arm] = released[arm].clone();
+    }
+  }
+
+  /** The released theta_{t,i} of an arm (a copy). */
+  public double[] armParameters(int arm) {
+    return released[checkedArm(arm)].clone();
+  }
+
+  /** The frozen forced-sampling estimator theta_{t0,i} (a copy), once arm i's block has ended. */
+  public Optional<double[]> forcedSamplingParameters(int arm) {
+    double[] frozen = forcedSampling[checkedArm(arm)];
+    return frozen == null ? Optional.empty() : Optional.of(frozen.clone());
+  }
+
+  /** Steps arm i's estimator has taken; equals {@link #rounds()} for every arm. */
+  public long armSteps(int arm) {
+    return arms[checkedArm(arm)].steps();
+  }
+
+  /** Arm i's own ledger, calibrated to {@link DpHdbSpec#armBudget()}. */
+  public PrivacyLedger armLedger(int arm) {
+    return arms[checkedArm(arm)].ledger();
+  }
+
+  /** The joint privacy loss so far with respect to one user: the two largest arm ledgers added. */
+  public JointPrivacyLoss privacySpent() {
+    PrivacyLedger[] ledgers = new PrivacyLedger[arms.length];
+    for (int i = 0; i < arms.length; i++) {
+      ledgers[i] = arms[i].ledger();
+    }
+    return JointDpCalibration.spent(spec.budget(), ledgers);
+  }
+
+  /** Each arm's mechanism as released, e.g. {@code dp-pofw/paper-thm-3.4/laplace-report-noisy-min}. */
+  public String armMechanism() {
+    return arms[0].mechanism();
+  }
+
+  public DpHdbSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /**
+   * Writes the state: version byte, spec fingerprint, rounds, the frozen forced-sampling estimators
+   * of the arms whose block has ended, then each arm's DP-POFW state. It holds raw data (the arms'
+   * exact gradient sums): store it with the access control of the input. No key material or noise.
+   */
+  public void writeState(DataOutput out) throws IOException {
+    HdbStateFormat.writeHeader(out, STATE_VERSION, spec);
+    out.writeLong(rounds);
+    for (int i = 0; i < arms.length; i++) {
+      if (forcedSamplingBlockEnded(spec, i, rounds)) {
+        HdbStateFormat.writeVector(out, forcedSampling[i]);
+      }
+    }
+    for (OnlineEstimator arm : arms) {
+      arm.writeState(out);
+    }
+  }
+
+  private void requireContext(double[] context) {
+    Objects.requireNonNull(context, "context");
+    if (context.length != spec.dimension()) {
+      throw new IllegalArgumentException(
+          "bandit " + spec.banditId() + " has dimension " + spec.dimension() + ", the context " + context.length);
+    }
+    for (int j = 0; j < context.length; j++) {
+      if (!Double.isFinite(context[j])) {
+        throw new IllegalArgumentException("context[" + j + "] is not finite: " + context[j]);
+      }
+    }
+  }
+
+  private int checkedArm(int arm) {
+    if (arm < 0 || arm >= arms.length) {
+      throw new IllegalArgumentException("arm must be in [0, " + arms.length + "): " + arm);
+    }
+    return arm;
+  }
+
+  private static double dot(double[] theta, double[] x) {
+    double sum = 0;
+    for (int j = 0; j < x.length; j++) {
+      sum += theta[j] * x[j];
+    }
+    return sum;
+  }
+
+  @Override
+  public String toString() {
+    return "DpHdbPolicy[" + spec.banditId() + ", K=" + arms.length + ", d=" + spec.dimension() + ", rounds=" + rounds
+        + ", " + phase() + "]";
+  }
+}

@@ -1,0 +1,135 @@
+package org.dpstream.bandit.hdb;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Objects;
+import org.dpstream.core.geometry.LpBall;
+import org.dpstream.core.loss.DataBounds;
+import org.dpstream.core.loss.GlmLoss;
+import org.dpstream.core.loss.InverseLink;
+import org.dpstream.core.online.AccountantChoice;
+import org.dpstream.core.online.OnlineModelSpec;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
+
+/**
+ * Everything that defines one DP-HDB bandit (Han et al., Algorithm 3). All of it is public
+ * configuration: the data bounds are declared, never measured on the private data.
+ *
+ * @param banditId names the bandit; arm i's DP-POFW model (and its noise stream) is
+ *     {@code banditId + "/arm-" + i}, so no two arms share noise
+ * @param dimension d, the context dimension
+ * @param arms K &gt;= 1
+ * @param link the inverse link zeta (identity or logistic); the arms learn its matching GLM loss
+ * @param radius r of the l1 ball every arm's parameters live in (diameter 2r)
+ * @param preSelectionGap h_sub &gt; 0 of Assumption 4.1: arms whose forced-sampling mean is within
+ *     h_sub / 2 of the best are pre-selected; {@code +infinity} pre-selects every arm
+ * @param warmUpRoundsPerArm t0 &gt;= 1, forced-sampling rounds per arm
+ * @param budget (epsilon, delta) of the whole release (all arms' parameters) with respect to one
+ *     user's (context, reward); the arms get {@link #armBudget()}
+ * @param horizon T &gt;= 2, the rounds the calibration is made for (DP-POFW's horizon n per arm,
+ *     since every arm steps at every round)
+ * @param data ||x||_inf &lt;= X (the dual norm of l1) and |r| &lt;= Y, declared
+ */
+public record DpHdbSpec(
+    String banditId,
+    int dimension,
+    int arms,
+    InverseLink link,
+    double radius,
+    double preSelectionGap,
+    long warmUpRoundsPerArm,
+    PrivacyBudget budget,
+    long horizon,
+    DataBounds data) {
+
+  public DpHdbSpec {
+    Objects.requireNonNull(banditId, "banditId");
+    Objects.requireNonNull(link, "link");
+    Objects.requireNonNull(budget, "budget");
+    Objects.requireNonNull(data, "data");
+    if (banditId.isBlank()) {
+      throw new IllegalArgumentException("banditId must not be blank");
+    }
+    if (dimension <= 0 || arms <= 0) {
+      throw new IllegalArgumentException("dimension and arms must be positive: d=" + dimension + ", K=" + arms);
+    }
+    if (!(radius > 0) || Double.isInfinite(radius)) {
+      throw new IllegalArgumentException("radius must be positive and finite: " + radius);
+    }
+    if (!(preSelectionGap > 0)) {
+      throw new IllegalArgumentException(
+          "h_sub must be positive (with h_sub = 0 no arm is pre-selected): " + preSelectionGap);
+    }
+    if (warmUpRoundsPerArm < 1 || warmUpRoundsPerArm > Long.MAX_VALUE / arms) {
+      throw new IllegalArgumentException("t0 must be at least 1 and K t0 must fit a long: " + warmUpRoundsPerArm);
+    }
+    if (horizon < 2) {
+      throw new IllegalArgumentException("horizon must be at least 2: " + horizon);
+    }
+  }
+
+  /** A spec with t0 = {@link #defaultWarmUpRoundsPerArm} for d, T and the budget's epsilon. */
+  public static DpHdbSpec withDefaultWarmUp(String banditId, int dimension, int arms, InverseLink link,
+      double radius, double preSelectionGap, PrivacyBudget budget, long horizon, DataBounds data) {
+    return new DpHdbSpec(banditId, dimension, arms, link, radius, preSelectionGap,
+        defaultWarmUpRoundsPerArm(dimension, horizon, budget.epsilon()), budget, horizon, data);
+  }
+
+  /**
+   * t0 = max(1, floor(ln(d T) ln(T) / epsilon^2)), the authors' code (brief-ofw section 6). Theorem
+   * 4.2 asks for t0 = O(ln(d T / alpha) ln(T) / epsilon^2); the code drops alpha and the constant.
+   * Epsilon is the bandit's total epsilon, as in the authors' code.
+   */
+  public static long defaultWarmUpRoundsPerArm(int dimension, long horizon, double epsilon) {
+    double t0 = Math.log((double) dimension * horizon) * Math.log(horizon) / (epsilon * epsilon);
+    return Math.max(1, (long) t0);
+  }
+
+  /** K t0: rounds [0, K t0) are the forced-sampling warm-up. */
+  public long warmUpRounds() {
+    return arms * warmUpRoundsPerArm;
+  }
+
+  /** The budget each arm's DP-POFW is calibrated to: see {@link JointDpCalibration#armBudget}. */
+  public PrivacyBudget armBudget() {
+    return JointDpCalibration.armBudget(budget, arms);
+  }
+
+  /** The GLM loss of the link: squared for identity, logistic for logistic. */
+  public GlmLoss loss() {
+    return GlmLoss.of(link);
+  }
+
+  /** The synthetic label zeta(0) fed to the arms not chosen (with the all-zero context). */
+  public double syntheticReward() {
+    return link.mean(0);
+  }
+
+  /**
+   * The DP-POFW spec of arm i: l1 ball of the radius, the arm budget, the horizon, and clip bounds
+   * derived from the declared data bounds (so every sample, real or not, has the calibrated
+   * sensitivity).
+   */
+  public OnlineModelSpec armSpec(int arm) {
+    if (arm < 0 || arm >= arms) {
+      throw new IllegalArgumentException("arm must be in [0, " + arms + "): " + arm);
+    }
+    // The accountant choice only concerns DP-TOFW's tree; DP-POFW (p = 1) ignores it.
+    return OnlineModelSpec.withDerivedClipping(banditId + "/arm-" + arm, dimension, loss(),
+        LpBall.of(1, radius), armBudget(), horizon, data, AccountantChoice.AUTO);
+  }
+
+  /** A SHA-256 digest of every field; saved state carries it so it is never resumed under another spec. */
+  public byte[] fingerprint() {
+    String canonical = String.join("|", "dp-hdb-spec-v1", banditId, Integer.toString(dimension),
+        Integer.toString(arms), link.toString(), Double.toString(radius), Double.toString(preSelectionGap),
+        Long.toString(warmUpRoundsPerArm), Double.toString(budget.epsilon()), Double.toString(budget.delta()),
+        Long.toString(horizon), Double.toString(data.featureDualNorm()), Double.toString(data.labelBound()));
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
+  }
+}
