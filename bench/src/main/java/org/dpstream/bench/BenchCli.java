@@ -2,6 +2,7 @@ package org.dpstream.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.dpstream.bench.bandit.BanditExperimentCommand;
 import org.dpstream.bench.ofw.OfwExperimentCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,7 +13,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "dpstream-bench",
     description = "Benchmarks (JMH) and paper-reproduction experiments for dpstream.",
-    subcommands = {BenchCli.JmhCommand.class, OfwExperimentCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {BenchCli.JmhCommand.class, OfwExperimentCommand.class, BanditExperimentCommand.class,
+        CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
