@@ -2,6 +2,7 @@ package org.dpstream.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.dpstream.bench.bandit.BanditExperimentCommand;
 import org.dpstream.bench.e2e.EndToEndBenchmarkCommand;
 import org.dpstream.bench.ofw.OfwExperimentCommand;
 import picocli.CommandLine;
@@ -14,8 +15,8 @@ import picocli.CommandLine.Command;
     version = "dpstream-bench",
     description = "Benchmarks (JMH) and paper-reproduction experiments for dpstream.",
     subcommands = {
-      BenchCli.JmhCommand.class, OfwExperimentCommand.class, EndToEndBenchmarkCommand.class,
-      CommandLine.HelpCommand.class})
+      BenchCli.JmhCommand.class, OfwExperimentCommand.class, BanditExperimentCommand.class,
+      EndToEndBenchmarkCommand.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -8,13 +8,13 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 
 /**
- * Noise keys of the experiments. The experiments use a <b>fixed, public experiment secret</b> so that
+ * Noise keys of the experiments (ofw and bandit). The experiments use a <b>fixed, public experiment secret</b> so that
  * every run is reproducible bit for bit: the key of seed s is SHA-256(secret || s). That is fine for
  * synthetic data, where nobody's privacy is at stake, and it does not change the noise distribution.
  * It would be wrong for real data: anyone with this source could regenerate and subtract the noise.
  * Production keys come from the environment ({@link NoiseKey#fromEnvironment}), never from code.
  */
-final class ExperimentKeys {
+public final class ExperimentKeys {
 
   /** Public on purpose; see the class comment. */
   private static final byte[] EXPERIMENT_SECRET =
@@ -22,7 +22,7 @@ final class ExperimentKeys {
 
   private ExperimentKeys() {}
 
-  static KeyedNoiseSource forSeed(long seed) {
+  public static KeyedNoiseSource forSeed(long seed) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       sha.update(EXPERIMENT_SECRET);

@@ -3,7 +3,7 @@ package org.dpstream.bench.ofw;
 import java.math.BigDecimal;
 
 /** Text forms of numbers in file names, CSV cells and tables. */
-final class Formats {
+public final class Formats {
 
   private Formats() {}
 
@@ -11,7 +11,7 @@ final class Formats {
    * A parameter (p, epsilon, delta) in its shortest plain form: {@code inf} for infinity, {@code 2}
    * not {@code 2.0}, {@code 0.0001} not {@code 1.0E-4}.
    */
-  static String parameter(double value) {
+  public static String parameter(double value) {
     if (value == Double.POSITIVE_INFINITY) {
       return "inf";
     }
@@ -26,12 +26,12 @@ final class Formats {
   }
 
   /** A measurement: {@link Double#toString}, which reads back to the same double. */
-  static String measurement(double value) {
+  public static String measurement(double value) {
     return Double.toString(value);
   }
 
   /** A measurement for people: four significant digits. */
-  static String brief(double value) {
+  public static String brief(double value) {
     return String.format(java.util.Locale.ROOT, "%.4g", value);
   }
 }

@@ -8,7 +8,7 @@ import java.util.function.LongSupplier;
  * one line redrawn with {@code \r}; otherwise (logs, CI, tests: {@code System.console() == null}) it
  * prints a plain line at every 10% so the log stays readable.
  */
-final class ProgressBar {
+public final class ProgressBar {
 
   private static final int WIDTH = 30;
 
@@ -32,12 +32,12 @@ final class ProgressBar {
   }
 
   /** A bar on the given stream, interactive iff the JVM has a console. */
-  static ProgressBar forStream(PrintWriter out, int total) {
+  public static ProgressBar forStream(PrintWriter out, int total) {
     return new ProgressBar(out, total, System.console() != null, System::nanoTime);
   }
 
   /** Records one finished run; {@code label} names it. */
-  void advance(String label) {
+  public void advance(String label) {
     done = Math.min(total, done + 1);
     if (interactive) {
       out.print("\r" + line() + "  " + label + "\u001b[K");

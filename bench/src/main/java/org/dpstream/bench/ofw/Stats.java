@@ -1,11 +1,11 @@
 package org.dpstream.bench.ofw;
 
 /** Mean and sample standard deviation. */
-final class Stats {
+public final class Stats {
 
   private Stats() {}
 
-  static double mean(double[] values) {
+  public static double mean(double[] values) {
     if (values.length == 0) {
       throw new IllegalArgumentException("no values");
     }
@@ -17,7 +17,7 @@ final class Stats {
   }
 
   /** Sample standard deviation (divisor n - 1); 0 for a single value. */
-  static double std(double[] values) {
+  public static double std(double[] values) {
     if (values.length < 2) {
       return 0;
     }

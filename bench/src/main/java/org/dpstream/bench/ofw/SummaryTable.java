@@ -60,33 +60,8 @@ final class SummaryTable {
   }
 
   private static String align(List<String[]> rows) {
+    // Text columns left-aligned, numbers right-aligned.
     int columns = HEADER.length;
-    int[] width = new int[columns];
-    for (String[] row : rows) {
-      for (int c = 0; c < columns; c++) {
-        width[c] = Math.max(width[c], row[c].length());
-      }
-    }
-    StringBuilder out = new StringBuilder();
-    for (String[] row : rows) {
-      StringBuilder line = new StringBuilder();
-      for (int c = 0; c < columns; c++) {
-        if (c > 0) {
-          line.append("  ");
-        }
-        // Text columns left-aligned, numbers right-aligned; the last column is not padded.
-        boolean text = c <= 1 || c >= columns - 2;
-        String cell = row[c];
-        if (c == columns - 1) {
-          line.append(cell);
-        } else if (text) {
-          line.append(cell).append(" ".repeat(width[c] - cell.length()));
-        } else {
-          line.append(" ".repeat(width[c] - cell.length())).append(cell);
-        }
-      }
-      out.append(line.toString().stripTrailing()).append('\n');
-    }
-    return out.toString();
+    return TextTable.align(rows, c -> c <= 1 || c >= columns - 2);
   }
 }

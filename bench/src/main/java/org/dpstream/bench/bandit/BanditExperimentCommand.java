@@ -1,0 +1,184 @@
+package org.dpstream.bench.bandit;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.dpstream.bandit.env.BanditEnvironment;
+import org.dpstream.bandit.env.FashionMnist;
+import org.dpstream.bandit.env.MissingDatasetException;
+import org.dpstream.bench.ofw.ExperimentKeys;
+import org.dpstream.bench.ofw.ProgressBar;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * {@code dpstream-bench bandit}: the bandit experiment of Han et al., section 5 (Figure 5.1: DP-HDB
+ * against DP-UCB, T = 10000, d = 50, K = 2, epsilon = 1), on the synthetic environment or on
+ * Fashion-MNIST as a 10-armed bandit. Every run is (epsilon, delta)-JDP at the stated level; the seed
+ * determines the environment and the noise key (a fixed public experiment secret: reproducible, not for
+ * private data).
+ */
+@Command(
+    name = "bandit",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Reproduce the bandit experiment of Han et al. (section 5, Figure 5.1): private contextual bandits.",
+      "Writes DIR/results.csv, DIR/cumulative_regret.png and DIR/summary.txt; prints the summary."
+    },
+    footer = {"", "Example: bandit --env synthetic --d 50 --K 2 --T 10000 --seeds 5 --epsilon 1"
+        + " --algorithms dphdb,dpucb --out /tmp/bandit"})
+public final class BanditExperimentCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--env", paramLabel = "ENV", defaultValue = BanditEnvironments.SYNTHETIC,
+      description = "synthetic (section 5) or fashion-mnist (10 arms, reward 1 for the true class). Default: ${DEFAULT-VALUE}.")
+  String env;
+
+  @Option(names = "--d", paramLabel = "D",
+      description = "Context dimension (synthetic; default 50). Fashion-MNIST fixes d = (28 / pool)^2.")
+  Integer d;
+
+  @Option(names = "--K", paramLabel = "K",
+      description = "Number of arms (synthetic; default 2). Fashion-MNIST fixes K = 10.")
+  Integer arms;
+
+  @Option(names = "--T", paramLabel = "T", defaultValue = "10000", description = "Rounds. Default: ${DEFAULT-VALUE}.")
+  int horizon;
+
+  @Option(names = "--seeds", paramLabel = "N", defaultValue = "5",
+      description = "Number of seeds; seeds 1..N (environment and noise key). Default: ${DEFAULT-VALUE}.")
+  int seeds;
+
+  @Option(names = "--epsilon", paramLabel = "EPS", defaultValue = "1", description = "Privacy epsilon > 0. Default: ${DEFAULT-VALUE}.")
+  double epsilon;
+
+  @Option(names = "--delta", paramLabel = "DELTA", description = "Privacy delta in (0, 1). Default: 1/T, as in the paper.")
+  Double delta;
+
+  @Option(names = "--algorithms", split = ",", paramLabel = "ALG", defaultValue = "dphdb,dpucb",
+      description = "Algorithms: dphdb, dpucb. Default: ${DEFAULT-VALUE}.")
+  List<String> algorithms;
+
+  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if missing).")
+  Path out;
+
+  @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = FashionMnist.DEFAULT_DIRECTORY_NAME,
+      description = "Fashion-MNIST IDX files (Debian package " + FashionMnist.DEBIAN_PACKAGE + "). Default: ${DEFAULT-VALUE}.")
+  Path dataDirectory;
+
+  @Option(names = "--pool", paramLabel = "P", defaultValue = "1",
+      description = "Fashion-MNIST: average P x P pixel blocks (1, 2, 4, 7, 14, 28); DP-UCB costs O(K d^3) per round. Default: ${DEFAULT-VALUE}.")
+  int pool;
+
+  @Override
+  public Integer call() throws IOException {
+    List<BanditAlgorithm> algorithmList = parseAlgorithms();
+    PrintWriter stdout = spec.commandLine().getOut();
+    PrintWriter stderr = spec.commandLine().getErr();
+    BanditEnvironments environments;
+    try {
+      environments = environments();
+    } catch (MissingDatasetException e) {
+      stderr.println("bandit: " + e.getMessage());
+      stderr.flush();
+      return 1;
+    }
+    int dValue = resolve(d, 50, environments.fixedDimension(), "--d");
+    int kValue = resolve(arms, 2, environments.fixedArms(), "--K");
+    validateNumbers(dValue, kValue);
+    double deltaValue = delta != null ? delta : 1.0 / horizon;
+
+    Files.createDirectories(out);
+    int total = seeds * algorithmList.size();
+    stderr.println("bandit: " + total + " runs into " + out.toAbsolutePath()
+        + " (noise keys from the fixed experiment secret: reproducible, not for private data)");
+    stderr.flush();
+    ProgressBar progress = ProgressBar.forStream(stderr, total);
+    List<BanditRunResult> results = new ArrayList<>();
+    for (long seed = 1; seed <= seeds; seed++) {
+      for (BanditAlgorithm algorithm : algorithmList) {
+        BanditRunSpec run = new BanditRunSpec(algorithm, environments.name(), dValue, kValue, horizon, epsilon,
+            deltaValue, seed);
+        BanditEnvironment environment = environments.create(dValue, kValue, seed);
+        results.add(BanditRunner.run(run, environment,
+            BanditPolicies.create(run, environment.bounds(), ExperimentKeys.forSeed(seed))));
+        progress.advance(run.label());
+      }
+    }
+
+    Path csv = BanditResultsCsv.write(out, results);
+    Path plot = RegretPlot.write(out, results);
+    String summary = BanditSummary.render(results) + "\n"
+        + "regret = sum_t max_a mean_{t,a} - mean_{t,a_t}; accuracy = fraction of rounds whose arm was optimal"
+        + " (the true class on fashion-mnist); std over seeds (n - 1); seconds = policy time per run.\n";
+    Path summaryFile = Files.writeString(out.resolve(BanditSummary.FILE_NAME), summary);
+    stdout.println();
+    stdout.print(summary);
+    stdout.println("wrote " + csv + ", " + plot + " and " + summaryFile);
+    stdout.flush();
+    return 0;
+  }
+
+  private BanditEnvironments environments() throws IOException {
+    return switch (env.strip()) {
+      case BanditEnvironments.SYNTHETIC -> BanditEnvironments.synthetic();
+      case BanditEnvironments.FASHION_MNIST -> {
+        require(pool >= 1 && 28 % pool == 0, "--pool: must divide 28, got " + pool);
+        yield BanditEnvironments.fashionMnist(dataDirectory, pool);
+      }
+      default -> throw new ParameterException(spec.commandLine(),
+          "--env: unknown environment '" + env + "'; expected synthetic or fashion-mnist");
+    };
+  }
+
+  /** The value the data fixes (if any; a different --option is an error), else the option or the default. */
+  private int resolve(Integer option, int defaultValue, int fixedByData, String name) {
+    if (fixedByData > 0) {
+      require(option == null || option == fixedByData,
+          name + ": " + env + " fixes it to " + fixedByData + ", got " + option);
+      return fixedByData;
+    }
+    return option != null ? option : defaultValue;
+  }
+
+  private List<BanditAlgorithm> parseAlgorithms() {
+    List<BanditAlgorithm> parsed = new ArrayList<>();
+    for (String name : algorithms) {
+      BanditAlgorithm algorithm;
+      try {
+        algorithm = BanditAlgorithm.parse(name);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--algorithms: " + e.getMessage());
+      }
+      if (!parsed.contains(algorithm)) {
+        parsed.add(algorithm);
+      }
+    }
+    return parsed;
+  }
+
+  private void validateNumbers(int dValue, int kValue) {
+    require(dValue >= 1, "--d: the dimension must be >= 1, got " + dValue);
+    require(kValue >= 2, "--K: need at least 2 arms, got " + kValue);
+    require(horizon >= 2, "--T: need at least 2 rounds, got " + horizon);
+    require(seeds >= 1, "--seeds: need at least one seed, got " + seeds);
+    require(epsilon > 0 && Double.isFinite(epsilon), "--epsilon: must be positive and finite, got " + epsilon);
+    if (delta != null) {
+      require(delta > 0 && delta < 1, "--delta: must be in (0, 1), got " + delta);
+    }
+  }
+
+  private void require(boolean condition, String message) {
+    if (!condition) {
+      throw new ParameterException(spec.commandLine(), message);
+    }
+  }
+}

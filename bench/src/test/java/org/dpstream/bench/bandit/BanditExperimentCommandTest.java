@@ -1,0 +1,80 @@
+package org.dpstream.bench.bandit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.dpstream.bench.BenchCli;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class BanditExperimentCommandTest {
+
+  private record Outcome(int exitCode, String out, String err) {}
+
+  private static Outcome run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchCli());
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    int code = cli.execute(args);
+    return new Outcome(code, out.toString(), err.toString());
+  }
+
+  /** Every algorithm of the command. */
+  private static String availableAlgorithms() {
+    return "dphdb,dpucb";
+  }
+
+  @Test
+  void endToEndOnATinySettingWritesTheCsvThePlotAndTheSummary(@TempDir Path dir) throws Exception {
+    String algorithms = availableAlgorithms();
+    Outcome outcome = run("bandit", "--env", "synthetic", "--d", "5", "--K", "2", "--T", "300", "--seeds", "2",
+        "--epsilon", "1", "--algorithms", algorithms, "--out", dir.toString());
+    assertEquals(0, outcome.exitCode(), outcome.err());
+
+    List<String> lines = Files.readAllLines(dir.resolve("results.csv"));
+    assertEquals("algorithm,env,d,K,T,epsilon,seed,cumulative_regret,seconds", lines.get(0));
+    List<String> rows = lines.subList(1, lines.size());
+    int algorithmCount = algorithms.split(",").length;
+    assertEquals(2 * algorithmCount, rows.size(), rows.toString());
+    for (String row : rows) {
+      String[] cells = row.split(",");
+      assertEquals(9, cells.length, row);
+      assertTrue(algorithms.contains(cells[0]), row);
+      assertEquals(List.of("synthetic", "5", "2", "300", "1"), List.of(cells).subList(1, 6), row);
+      double regret = Double.parseDouble(cells[7]);
+      assertTrue(regret >= 0 && regret <= 300 * 2, "regret per round is at most 2 here: " + row);
+      assertTrue(Double.parseDouble(cells[8]) >= 0, row);
+    }
+
+    Path png = dir.resolve("cumulative_regret.png");
+    assertTrue(Files.size(png) > 1000);
+    assertTrue(ImageIO.read(png.toFile()).getWidth() > 0);
+    String summary = Files.readString(dir.resolve("summary.txt"));
+    assertTrue(summary.contains("regret mean") && summary.contains("accuracy") && summary.contains("dpucb"), summary);
+    assertTrue(outcome.out().contains(summary.lines().findFirst().orElseThrow()), outcome.out());
+  }
+
+  @Test
+  void fashionMnistWithoutItsFilesSaysWhichPackageToInstall(@TempDir Path dir) {
+    Outcome outcome = run("bandit", "--env", "fashion-mnist", "--T", "10", "--seeds", "1", "--algorithms", "dpucb",
+        "--data-dir", dir.resolve("absent").toString(), "--out", dir.resolve("out").toString());
+    assertEquals(1, outcome.exitCode());
+    assertTrue(outcome.err().contains("apt-get install dataset-fashion-mnist"), outcome.err());
+  }
+
+  @Test
+  void fashionMnistFixesTheDimensionAndTheArms(@TempDir Path dir) {
+    Outcome outcome = run("bandit", "--env", "fashion-mnist", "--K", "3", "--T", "10", "--algorithms", "dpucb",
+        "--out", dir.toString());
+    assertTrue(outcome.exitCode() != 0);
+  }
+}
