@@ -67,11 +67,11 @@ final class LinearMinimizer {
     double sum = 0;
     for (int j = 0; j < g.length; j++) {
       double weight = Math.abs(g[j]) / max;
-      double powered = Math.pow(weight, exponent);
+      double powered = Powers.of(weight, exponent);
       sum += powered * weight;
       out[j] = Math.copySign(powered, g[j]);
     }
-    double scale = -radius / Math.pow(sum, 1 / p);
+    double scale = -radius / Powers.root(sum, p);
     for (int j = 0; j < out.length; j++) {
       out[j] *= scale;
     }

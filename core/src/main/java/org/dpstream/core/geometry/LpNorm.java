@@ -125,9 +125,9 @@ public final class LpNorm {
       return max * Math.sqrt(sum);
     }
     for (double value : x) {
-      sum += Math.pow(Math.abs(value * factor) / max, p);
+      sum += Powers.of(Math.abs(value * factor) / max, p);
     }
-    return max * Math.pow(sum, 1 / p);
+    return max * Powers.root(sum, p);
   }
 
   static double requireExponent(double p) {
