@@ -5,15 +5,15 @@ import java.io.DataOutput;
 import java.io.IOException;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
-import org.dpstream.core.privacy.accounting.ReportNoisyMaxCalibration;
-import org.dpstream.core.privacy.noise.LaplaceVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
 
 /**
  * DP-POFW, Algorithm 2 of Han et al. (private polyhedral online Frank-Wolfe) for p = 1: the recursive
- * gradient d_t is kept exactly (no tree) and only the choice of vertex is private, by report-noisy-min
- * with Laplace noise over the 2d vertices {+-r e_j} of the l1 ball.
+ * gradient d_t is kept exactly (no tree) and only the choice of vertex among the 2d vertices {+-r e_j}
+ * of the l1 ball is private: by Laplace report-noisy-min as printed ({@link AccountantChoice#PAPER}), or
+ * by the exponential mechanism accounted in zCDP, which spends the same budget on less noise
+ * ({@link VertexChoice}).
  *
  * <p>Readings of the paper, stated because they matter for privacy:
  *
@@ -35,9 +35,8 @@ public final class DpPofw implements OnlineEstimator {
   static final String ALGORITHM = "dp-pofw";
 
   private final OnlineModelSpec spec;
-  private final ReportNoisyMaxCalibration calibration;
+  private final VertexChoice vertexChoice;
   private final NoiseStream bits;
-  private final LaplaceVectorNoise unitLaplace;
   private final ClippedIncrement clippedIncrement;
   private final FrankWolfeIterates iterates;
   /** sum of the clipped g_i of the current epoch: raw data. */
@@ -56,10 +55,9 @@ public final class DpPofw implements OnlineEstimator {
       throw new IllegalArgumentException("DP-POFW is for p = 1; got p = " + spec.p());
     }
     this.spec = spec;
-    this.calibration = calibrate(spec);
+    this.vertexChoice = VertexChoice.of(spec);
     this.bits = bits;
     int d = spec.dimension();
-    this.unitLaplace = new LaplaceVectorNoise(2 * d, 1.0);
     this.clippedIncrement = new ClippedIncrement(spec);
     this.iterates = iterates;
     this.incrementSum = incrementSum;
@@ -71,13 +69,6 @@ public final class DpPofw implements OnlineEstimator {
     this.vertexNoise = new double[2 * d];
   }
 
-  static ReportNoisyMaxCalibration calibrate(OnlineModelSpec spec) {
-    double diameter = spec.domain().diameter();
-    // The calibration takes beta and L; our clip bounds are L and beta D.
-    return ReportNoisyMaxCalibration.of(spec.budget(), spec.horizon(), diameter,
-        spec.clipBounds().difference() / diameter, spec.clipBounds().gradient());
-  }
-
   private static NoiseStream bitsFor(OnlineModelSpec spec, KeyedNoiseSource source) {
     return source.forStream("report-noisy-max", spec.modelId());
   }
@@ -85,7 +76,7 @@ public final class DpPofw implements OnlineEstimator {
   public static DpPofw start(OnlineModelSpec spec, KeyedNoiseSource source) {
     int d = spec.dimension();
     return new DpPofw(spec, bitsFor(spec, source), FrankWolfeIterates.atOrigin(d), new double[d], 0, 0, 0,
-        PrivacyLedger.open(calibrate(spec)));
+        PrivacyLedger.open(VertexChoice.of(spec).calibration()));
   }
 
   public static DpPofw restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {
@@ -113,12 +104,12 @@ public final class DpPofw implements OnlineEstimator {
 
     clippedIncrement.compute(iterates, features, label, k, increment);
 
-    PrivacyLedger reserved = (newEpoch ? ledger.startEpoch() : ledger).reserve(calibration.spentAfter(k));
+    PrivacyLedger reserved =
+        (newEpoch ? ledger.startEpoch() : ledger).reserve(vertexChoice.calibration().spentAfter(k));
 
-    // Report noisy min over the vertices s r e_j: score s r d_j + Laplace(b_k), d = sum / (k + 1).
+    // Noisy argmin over the vertices s r e_j of the score s r d_j + noise, d = sum / (k + 1).
     UniformRandomProvider noiseBits = bits.at(currentEpoch, k);
-    unitLaplace.sample(noiseBits, vertexNoise);
-    double scale = calibration.laplaceScaleAt(k);
+    vertexChoice.perturbations(noiseBits, k, vertexNoise);
     double radius = spec.domain().radius();
     int bestCoordinate = 0;
     double bestSign = 1;
@@ -128,7 +119,7 @@ public final class DpPofw implements OnlineEstimator {
       double dj = (previousSum + increment[j]) / (k + 1);
       for (int s = 0; s < 2; s++) {
         double sign = s == 0 ? 1 : -1;
-        double score = sign * radius * dj + scale * vertexNoise[2 * j + s];
+        double score = sign * radius * dj + vertexNoise[2 * j + s];
         if (score < bestScore) {
           bestScore = score;
           bestCoordinate = j;
@@ -179,7 +170,7 @@ public final class DpPofw implements OnlineEstimator {
 
   @Override
   public String mechanism() {
-    return ALGORITHM + "/" + calibration.accountant() + "/laplace-report-noisy-min";
+    return ALGORITHM + "/" + vertexChoice.describe();
   }
 
   @Override

@@ -1,0 +1,70 @@
+package org.dpstream.core.online;
+
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpstream.core.privacy.accounting.ExponentialMechanismCalibration;
+import org.dpstream.core.privacy.accounting.PrivacyCalibration;
+import org.dpstream.core.privacy.accounting.ReportNoisyMaxCalibration;
+import org.dpstream.core.privacy.noise.GumbelVectorNoise;
+import org.dpstream.core.privacy.noise.LaplaceVectorNoise;
+
+/**
+ * How DP-POFW chooses its vertex privately: noise added to each vertex's score &lt;d_t, v&gt; before the
+ * argmin, and the calibration that prices it. {@link AccountantChoice#PAPER} is Algorithm 2 as printed
+ * (Laplace report-noisy-min, advanced composition); every other choice is the exponential mechanism
+ * (Gumbel-max) accounted in zCDP, which spends the same budget on several times less noise.
+ */
+sealed interface VertexChoice {
+
+  PrivacyCalibration calibration();
+
+  /** Writes the noise of the 2d vertex scores at step k of the epoch (entry 2j: +r e_j, 2j + 1: -r e_j). */
+  void perturbations(UniformRandomProvider bits, long k, double[] out);
+
+  String describe();
+
+  static VertexChoice of(OnlineModelSpec spec) {
+    double diameter = spec.domain().diameter();
+    // The calibrations take beta and L; our clip bounds are L and beta D.
+    double smoothness = spec.clipBounds().difference() / diameter;
+    double lipschitz = spec.clipBounds().gradient();
+    return spec.accountant() == AccountantChoice.PAPER
+        ? new Laplace(ReportNoisyMaxCalibration.of(spec.budget(), spec.horizon(), diameter, smoothness, lipschitz),
+            new LaplaceVectorNoise(2 * spec.dimension(), 1.0))
+        : new Gumbel(ExponentialMechanismCalibration.of(spec.budget(), spec.horizon(), diameter, smoothness, lipschitz),
+            new GumbelVectorNoise(2 * spec.dimension(), 1.0));
+  }
+
+  /** Algorithm 2, line 8: Lap(b_k) added to each score. */
+  record Laplace(ReportNoisyMaxCalibration calibration, LaplaceVectorNoise unit) implements VertexChoice {
+    @Override
+    public void perturbations(UniformRandomProvider bits, long k, double[] out) {
+      unit.sample(bits, out);
+      double scale = calibration.laplaceScaleAt(k);
+      for (int i = 0; i < out.length; i++) {
+        out[i] *= scale;
+      }
+    }
+
+    @Override
+    public String describe() {
+      return calibration.accountant() + "/laplace-report-noisy-min";
+    }
+  }
+
+  /** argmin(&lt;d, v&gt; - G_v) = argmax(-&lt;d, v&gt; + G_v), G_v ~ Gumbel(beta_k): the exponential mechanism. */
+  record Gumbel(ExponentialMechanismCalibration calibration, GumbelVectorNoise unit) implements VertexChoice {
+    @Override
+    public void perturbations(UniformRandomProvider bits, long k, double[] out) {
+      unit.sample(bits, out);
+      double scale = -calibration.gumbelScaleAt(k);
+      for (int i = 0; i < out.length; i++) {
+        out[i] *= scale;
+      }
+    }
+
+    @Override
+    public String describe() {
+      return calibration.accountant() + "/gumbel-max";
+    }
+  }
+}
