@@ -1,0 +1,56 @@
+package org.dpstream.core.erm;
+
+import java.util.Objects;
+import java.util.Optional;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
+
+/**
+ * One training task: data, objective, privacy budget, length in passes, hyper-parameters.
+ *
+ * <p>A pass is the work of one full gradient, n d partial-derivative evaluations: d coordinate updates for
+ * DP-CD, d / E|S| block updates for DP-SkGD, 1/q Poisson-subsampled steps for DP-SGD (brief-dpcd.md
+ * section 5.1), so that curves of all methods share an x-axis.
+ *
+ * @param budget the (epsilon, delta) the run must satisfy under replace-one adjacency for DP-CD and DP-SkGD,
+ *     add/remove for DP-SGD (see {@link org.dpstream.core.erm.privacy.SubsampledGaussianRdp}); null for a
+ *     non-private run (no noise; clipping as configured), for tests and sanity curves only
+ * @param passes &gt;= 1
+ */
+public record ErmProblem(ErmDataset dataset, CompositeObjective objective, PrivacyBudget budget, int passes,
+    ErmOptions options) {
+
+  public ErmProblem {
+    Objects.requireNonNull(dataset, "dataset");
+    Objects.requireNonNull(objective, "objective");
+    Objects.requireNonNull(options, "options");
+    if (passes < 1) {
+      throw new IllegalArgumentException("need at least one pass, got " + passes);
+    }
+    objective.requireCompatible(dataset);
+  }
+
+  /** A private problem. */
+  public static ErmProblem of(ErmDataset dataset, CompositeObjective objective, PrivacyBudget budget,
+      int passes, ErmOptions options) {
+    return new ErmProblem(dataset, objective, Objects.requireNonNull(budget, "budget"), passes, options);
+  }
+
+  /** A noise-free problem: the same algorithms with no noise, spending no budget. Not private. */
+  public static ErmProblem nonPrivate(
+      ErmDataset dataset, CompositeObjective objective, int passes, ErmOptions options) {
+    return new ErmProblem(dataset, objective, null, passes, options);
+  }
+
+  public boolean isPrivate() {
+    return budget != null;
+  }
+
+  public Optional<PrivacyBudget> privacyBudget() {
+    return Optional.ofNullable(budget);
+  }
+
+  /** The same problem with other hyper-parameters. */
+  public ErmProblem withOptions(ErmOptions newOptions) {
+    return new ErmProblem(dataset, objective, budget, passes, newOptions);
+  }
+}
