@@ -11,6 +11,7 @@ import org.dpstream.core.loss.InverseLink;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.state.VersionedState;
 
 /**
  * DP-HDB, Algorithm 3 of Han et al.: a private high-dimensional GLM bandit with one DP-POFW estimator
@@ -104,7 +105,7 @@ public final class DpHdbPolicy implements BanditPolicy {
 
   static DpHdbPolicy restore(DpHdbSpec spec, DataInput in, KeyedNoiseSource source, ArmEstimators estimators)
       throws IOException {
-    HdbStateFormat.readHeader(in, STATE_VERSION, spec);
+    VersionedState.readHeader(in, STATE_VERSION, spec.fingerprint(), "DP-HDB state of bandit " + spec.banditId());
     long rounds = in.readLong();
     if (rounds < 0) {
       throw new IOException("corrupt DP-HDB state: rounds=" + rounds);
@@ -112,7 +113,7 @@ public final class DpHdbPolicy implements BanditPolicy {
     double[][] forcedSampling = new double[spec.arms()][];
     for (int i = 0; i < forcedSampling.length; i++) {
       if (forcedSamplingBlockEnded(spec, i, rounds)) {
-        forcedSampling[i] = HdbStateFormat.readVector(in, spec.dimension());
+        forcedSampling[i] = VersionedState.readVector(in, spec.dimension());
       }
     }
     OnlineEstimator[] arms = new OnlineEstimator[spec.arms()];
@@ -286,11 +287,11 @@ public final class DpHdbPolicy implements BanditPolicy {
    * exact gradient sums): store it with the access control of the input. No key material or noise.
    */
   public void writeState(DataOutput out) throws IOException {
-    HdbStateFormat.writeHeader(out, STATE_VERSION, spec);
+    VersionedState.writeHeader(out, STATE_VERSION, spec.fingerprint());
     out.writeLong(rounds);
     for (int i = 0; i < arms.length; i++) {
       if (forcedSamplingBlockEnded(spec, i, rounds)) {
-        HdbStateFormat.writeVector(out, forcedSampling[i]);
+        VersionedState.writeVector(out, forcedSampling[i]);
       }
     }
     for (OnlineEstimator arm : arms) {

@@ -76,7 +76,7 @@ public final class DpPofw implements OnlineEstimator {
   public static DpPofw start(OnlineModelSpec spec, KeyedNoiseSource source) {
     int d = spec.dimension();
     return new DpPofw(spec, bitsFor(spec, source), FrankWolfeIterates.atOrigin(d), new double[d], 0, 0, 0,
-        PrivacyLedger.open(VertexChoice.of(spec).calibration()));
+        PrivacyLedger.open(VertexChoice.of(spec).calibration())); // memoised: the constructor reuses it
   }
 
   public static DpPofw restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {

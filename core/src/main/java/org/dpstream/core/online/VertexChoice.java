@@ -22,7 +22,13 @@ sealed interface VertexChoice {
 
   String describe();
 
+  /** The choice for a spec (memoised: see {@link VertexChoiceMemo}). */
   static VertexChoice of(OnlineModelSpec spec) {
+    return VertexChoiceMemo.of(spec);
+  }
+
+  /** Builds the choice for a spec; {@link VertexChoiceMemo} calls it once per distinct calibration. */
+  static VertexChoice build(OnlineModelSpec spec) {
     double diameter = spec.domain().diameter();
     // The calibrations take beta and L; our clip bounds are L and beta D.
     double smoothness = spec.clipBounds().difference() / diameter;
