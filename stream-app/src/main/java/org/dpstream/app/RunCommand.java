@@ -32,8 +32,8 @@ final class RunCommand implements Callable<Integer> {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     MetricsServer metrics = serviceConfig.metricsPort() > 0 ? MetricsServer.start(registry, serviceConfig.metricsPort()) : null;
     DpstreamService service = DpstreamService.start(serviceConfig, key, registry);
-    System.err.printf("dpstream running: %d model(s), application %s%s%n", serviceConfig.models().size(),
-        serviceConfig.applicationId(), metrics == null ? "" : ", metrics at http://localhost:" + metrics.port() + "/metrics");
+    System.err.printf("dpstream running: %d model(s), %d bandit(s), application %s%s%n",
+        serviceConfig.models().size(), serviceConfig.bandits().size(), serviceConfig.applicationId(), metrics == null ? "" : ", metrics at http://localhost:" + metrics.port() + "/metrics");
     // The JVM waits for shutdown hooks, so closing here (not in the main thread) is what makes SIGTERM and
     // Ctrl-C a clean stop: the open transaction is committed or aborted, the state checkpointed and the
     // consumer group left, instead of every stop looking like a crash.

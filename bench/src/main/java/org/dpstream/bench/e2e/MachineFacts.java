@@ -4,11 +4,11 @@ import java.lang.management.ManagementFactory;
 import java.util.Locale;
 
 /** What a throughput number depends on, printed beside it. */
-final class MachineFacts {
+public final class MachineFacts {
 
   private MachineFacts() {}
 
-  static String describe() {
+  public static String describe() {
     Runtime runtime = Runtime.getRuntime();
     return String.format(Locale.ROOT, "machine: %d cores, %s %s (%s); JVM %s %s, max heap %d MiB, GC %s",
         runtime.availableProcessors(), System.getProperty("os.name"), System.getProperty("os.version"),

@@ -48,6 +48,7 @@ public final class ConfigLoader {
       throw new IllegalArgumentException(source + " is empty");
     }
     config.registry(); // validates every model now rather than at the first sample
+    config.banditRegistry(); // and every bandit
     return config;
   }
 }

@@ -14,13 +14,15 @@ import org.dpstream.app.kafka.TopicNames;
  * @param models the continual-release models
  * @param kafka Kafka client and Streams settings, passed through untouched (SASL/SSL included)
  * @param metricsPort port of the Prometheus endpoint /metrics; 0 disables it; default 9400
+ * @param bandits the DP-HDB bandits (decisions on dp.decisions, per-arm releases on dp.releases)
  */
 public record ServiceConfig(
     String applicationId,
     TopicNames topics,
     List<ModelConfig> models,
     Map<String, String> kafka,
-    Integer metricsPort) {
+    Integer metricsPort,
+    List<BanditConfig> bandits) {
 
   /** Port of /metrics when the file does not say. */
   public static final int DEFAULT_METRICS_PORT = 9400;
@@ -31,6 +33,18 @@ public record ServiceConfig(
     models = List.copyOf(models == null ? List.of() : models);
     kafka = Map.copyOf(kafka == null ? Map.of() : kafka);
     metricsPort = metricsPort == null ? DEFAULT_METRICS_PORT : metricsPort;
+    bandits = List.copyOf(bandits == null ? List.of() : bandits);
+  }
+
+  /** A configuration without bandits (the continual-release models only). */
+  public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
+      Integer metricsPort) {
+    this(applicationId, topics, models, kafka, metricsPort, List.of());
+  }
+
+  /** The same configuration with these bandits. */
+  public ServiceConfig withBandits(List<BanditConfig> newBandits) {
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits);
   }
 
   /** The models' specs by id, each checked; duplicate ids are refused. */
@@ -43,5 +57,28 @@ public record ServiceConfig(
       }
     }
     return new ModelRegistry(entries);
+  }
+
+  /**
+   * The bandits' specs by id, each checked; duplicate ids are refused, and so is a bandit whose arm
+   * model ids ({@code id/arm-i}, the keys of its releases) collide with a model's id.
+   */
+  public BanditRegistry banditRegistry() {
+    Map<String, BanditRegistry.Entry> entries = new LinkedHashMap<>();
+    java.util.Set<String> modelIds = new java.util.HashSet<>();
+    models.forEach(m -> modelIds.add(m.id()));
+    for (BanditConfig bandit : bandits) {
+      BanditRegistry.Entry entry = bandit.toEntry();
+      if (entries.put(entry.spec().banditId(), entry) != null) {
+        throw new IllegalArgumentException("bandit id " + bandit.id() + " is configured twice");
+      }
+      for (int arm = 0; arm < entry.spec().arms(); arm++) {
+        if (modelIds.contains(entry.armModelId(arm))) {
+          throw new IllegalArgumentException("bandit " + bandit.id() + ": arm release id " + entry.armModelId(arm)
+              + " is also a model id");
+        }
+      }
+    }
+    return new BanditRegistry(entries);
   }
 }

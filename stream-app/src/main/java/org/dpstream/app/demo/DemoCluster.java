@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.StreamsConfig;
+import org.dpstream.app.config.BanditConfig;
 import org.dpstream.app.config.ModelConfig;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.EmbeddedKafka;
@@ -57,7 +58,8 @@ final class DemoCluster implements AutoCloseable {
    * @param workDirectory where the service's local state lives during the run
    * @param log where to say what is happening
    */
-  static DemoCluster start(List<DemoModel> models, long horizon, int metricsPort, Path workDirectory, PrintWriter log)
+  static DemoCluster start(List<DemoModel> models, List<BanditConfig> bandits, long horizon, int metricsPort,
+      Path workDirectory, PrintWriter log)
       throws InterruptedException {
     // Kafka Streams keeps local state under state.dir: a fresh one per run, so no earlier run's state
     // (whose changelogs died with its broker) can be picked up, and deleted on close.
@@ -68,7 +70,7 @@ final class DemoCluster implements AutoCloseable {
     try {
       kafka = EmbeddedKafka.start();
       log.println("Kafka broker (KRaft, in-process, temporary directory) at " + kafka.bootstrapServers());
-      ServiceConfig config = serviceConfig(models, horizon, kafka, stateDirectory, metricsPort);
+      ServiceConfig config = serviceConfig(models, horizon, kafka, stateDirectory, metricsPort).withBandits(bandits);
       Topics topics = new Topics(config.topics());
       kafka.createTopics(topics.specs(PARTITIONS));
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -87,7 +89,8 @@ final class DemoCluster implements AutoCloseable {
         throw new IllegalStateException("the service did not reach RUNNING within " + STARTUP_TIMEOUT
             + " (state " + service.state() + ")");
       }
-      log.println("Service running: " + models.size() + " models, topics " + String.join(", ",
+      log.println("Service running: " + models.size() + " models, " + bandits.size() + " bandit(s), topics "
+          + String.join(", ",
           topics.samples().name(), topics.releases().name(), topics.rejected().name()));
       log.flush();
       return new DemoCluster(stateDirectory, kafka, topics, metrics, service);

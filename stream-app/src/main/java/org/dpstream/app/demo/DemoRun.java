@@ -32,14 +32,16 @@ final class DemoRun {
 
   private final DemoOptions options;
   private final List<DemoModel> models;
+  private final int banditRequests;
   private final PrintWriter out;
   private final PrintWriter err;
   private final CountDownLatch stopRequested = new CountDownLatch(1);
   private final CountDownLatch finished = new CountDownLatch(1);
 
-  DemoRun(DemoOptions options, List<DemoModel> models, PrintWriter out, PrintWriter err) {
+  DemoRun(DemoOptions options, List<DemoModel> models, int banditRequests, PrintWriter out, PrintWriter err) {
     this.options = options;
     this.models = List.copyOf(models);
+    this.banditRequests = banditRequests;
     this.out = out;
     this.err = err;
   }
@@ -71,10 +73,19 @@ final class DemoRun {
     }
     StreamProgress progress = new StreamProgress(progressByModel);
 
-    try (DemoCluster cluster = DemoCluster.start(models, options.samplesPerModel(), options.metricsPort(),
+    List<org.dpstream.app.config.BanditConfig> bandits =
+        banditRequests > 0 ? List.of(DemoBandit.config(banditRequests)) : List.of();
+    try (DemoCluster cluster = DemoCluster.start(models, bandits, options.samplesPerModel(), options.metricsPort(),
             options.outDirectory(), err);
         OutputWatcher watcher = OutputWatcher.start(cluster.clientConfig(), cluster.topics(), progress);
-        SampleProducer producer = new SampleProducer(cluster.clientConfig(), cluster.topics().samples().name())) {
+        SampleProducer producer = new SampleProducer(cluster.clientConfig(), cluster.topics().samples().name());
+        DemoBandit bandit = banditRequests > 0
+            ? new DemoBandit(cluster.clientConfig(), cluster.topics(), banditRequests, options.seed() + 1000) : null) {
+      if (bandit != null) {
+        bandit.start();
+        err.printf(Locale.ROOT, "Bandit %s: sending %,d decision requests from a simulated environment%n",
+            DemoBandit.ID, banditRequests);
+      }
       err.printf(Locale.ROOT, "Streaming %,d samples to each of %d models (%s), at most %s%n",
           options.samplesPerModel(), models.size(), rate(), humanDuration(options.duration()));
       err.flush();
@@ -86,6 +97,10 @@ final class DemoRun {
         sent = producer.run(streams, MalformedSamples.aimedAt(models), options.samplesPerModel(),
             options.samplesPerSecond(), started + options.duration().toNanos(), this::isStopRequested);
         complete = awaitAccountedFor(progress, sent);
+        if (bandit != null) {
+          complete &= bandit.awaitDecided(Math.max(started + options.duration().toNanos(),
+              System.nanoTime() + DRAIN_TIMEOUT.toNanos()), this::isStopRequested);
+        }
       }
       double seconds = (System.nanoTime() - started) / 1e9;
       if (!complete && !isStopRequested()) {
@@ -95,6 +110,9 @@ final class DemoRun {
       Path plot = options.outDirectory().resolve(PLOT_FILE);
       List<DemoSummary.Row> rows = summarise(progressByModel, sent, plot);
       DemoSummary.print(out, rows, progress.otherRejections(), seconds, plot);
+      if (bandit != null) {
+        bandit.summarise(out, options.outDirectory().resolve(DemoBandit.PLOT_FILE));
+      }
       if (options.keepRunning() && !isStopRequested()) {
         err.printf("Still running (--keep-running): broker at %s, metrics at http://localhost:%d/metrics."
             + " Ctrl-C to stop.%n", cluster.bootstrapServers(), cluster.metricsPort());

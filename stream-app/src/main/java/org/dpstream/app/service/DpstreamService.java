@@ -5,6 +5,10 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
+import org.dpstream.app.bandit.BanditTopology;
+import org.dpstream.app.config.BanditRegistry;
+import org.dpstream.app.metrics.MicrometerBanditMetrics;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.Topics;
@@ -16,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running service: the continual-release topology on Kafka Streams, with its metrics bound to a
+ * The running service: the continual-release topology (and the bandits, if configured) on Kafka Streams, with its metrics bound to a
  * registry. Bad input never reaches this level (the topology rejects it); an unexpected exception
  * replaces the stream thread, which resumes from the last committed transaction.
  */
@@ -39,10 +43,7 @@ public final class DpstreamService implements AutoCloseable {
       LOG.warn("processing.guarantee is not exactly_once_v2: after a crash a sample can be counted twice"
           + " in a model's state; releases stay private (noise is keyed) but the model can drift");
     }
-    Topics topics = new Topics(config.topics());
-    KafkaStreams streams = new KafkaStreams(
-        ContinualReleaseTopology.build(config.registry(), topics, new KeyedNoiseSource(key), new MicrometerModelMetrics(registry)),
-        properties);
+    KafkaStreams streams = new KafkaStreams(topology(config, new KeyedNoiseSource(key), registry), properties);
     streams.setUncaughtExceptionHandler(exception -> {
       LOG.error("stream thread failed; replacing it", exception);
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -51,6 +52,24 @@ public final class DpstreamService implements AutoCloseable {
     streamsMetrics.bindTo(registry);
     streams.start();
     return new DpstreamService(streams, streamsMetrics);
+  }
+
+  /**
+   * The service's one topology: the continual release and, when bandits are configured, the bandit
+   * sub-topology next to it. One Kafka Streams instance (one application id, one consumer group, one
+   * exactly-once producer per thread, one /metrics binding) runs both; they share no topic as input, so
+   * they are separate sub-topologies with separate tasks and never wait for each other's partitions.
+   * Without bandits the topology is exactly the continual release, which reads no bandit topic.
+   */
+  public static Topology topology(ServiceConfig config, KeyedNoiseSource noise, MeterRegistry registry) {
+    Topics topics = new Topics(config.topics());
+    Topology topology = ContinualReleaseTopology.build(config.registry(), topics, noise,
+        new MicrometerModelMetrics(registry));
+    BanditRegistry bandits = config.banditRegistry();
+    if (!bandits.isEmpty()) {
+      BanditTopology.addTo(topology, bandits, topics, noise, new MicrometerBanditMetrics(registry));
+    }
+    return topology;
   }
 
   public KafkaStreams.State state() {

@@ -6,11 +6,11 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.dpstream.schemas.RejectedRecord;
 
 /** Builds the dp.rejected record for the input record being processed: reason, message, original bytes. */
-final class Rejections {
+public final class Rejections {
 
   private Rejections() {}
 
-  static RejectedRecord of(ProcessorContext<?, ?> context, String reason, String message, byte[] key, byte[] value) {
+  public static RejectedRecord of(ProcessorContext<?, ?> context, String reason, String message, byte[] key, byte[] value) {
     RecordMetadata metadata = context.recordMetadata().orElse(null);
     return RejectedRecord.newBuilder()
         .setReason(reason)

@@ -28,7 +28,7 @@ class DemoCommandIT {
     cli.setErr(new PrintWriter(stderr));
 
     int exitCode = cli.execute("demo", "--samples", "300", "--duration", "30s", "--metrics-port", "0",
-        "--test-size", "500", "--out", out.toString());
+        "--test-size", "500", "--bandit-requests", "400", "--out", out.toString());
 
     String summary = stdout.toString();
     assertEquals(0, exitCode, () -> "stdout:\n" + summary + "\nstderr:\n" + stderr);
@@ -42,8 +42,11 @@ class DemoCommandIT {
     for (String reason : List.of("UNDECODABLE", "MISSING_FIELD", "WRONG_DIMENSION", "UNKNOWN_MODEL")) {
       assertTrue(summary.contains(reason), reason + " missing from the summary:\n" + summary);
     }
+    Path regret = out.resolve(DemoBandit.PLOT_FILE);
+    assertTrue(Files.size(regret) > 10_000, "a PNG of the bandit's regret at " + regret);
+    assertTrue(summary.contains("Bandit " + DemoBandit.ID) && summary.contains("cumulative reward"), summary);
     try (Stream<Path> left = Files.list(out)) {
-      assertEquals(List.of(plot), left.toList(), "only the plot is left behind");
+      assertEquals(java.util.Set.of(plot, regret), java.util.Set.copyOf(left.toList()), "only the plots are left behind");
     }
   }
 }

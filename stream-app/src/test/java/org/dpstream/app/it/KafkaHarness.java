@@ -16,6 +16,7 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.dpstream.app.kafka.EmbeddedKafka;
 import org.dpstream.app.kafka.TopicNames;
 import org.dpstream.app.kafka.Topics;
+import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
 
@@ -90,6 +91,31 @@ final class KafkaHarness implements AutoCloseable {
     return produce(topic, rows.stream().map(row -> new RawRecord(row.key(), row.avro())).toList());
   }
 
+  /** Sends records with explicit timestamps, in order (the bandit tests fix the cross-topic interleaving by them). */
+  List<RecordMetadata> produceTimed(List<TimedRecord> records) {
+    List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
+    for (TimedRecord record : records) {
+      sent.add(producer.send(new ProducerRecord<>(record.topic(), null, record.timestamp(), record.key(),
+          record.value())));
+    }
+    List<RecordMetadata> acknowledged = new ArrayList<>(sent.size());
+    try {
+      for (Future<RecordMetadata> future : sent) {
+        acknowledged.add(future.get(30, TimeUnit.SECONDS));
+      }
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("producing failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while producing", e);
+    }
+    return acknowledged;
+  }
+
+  CommittedTopicReader<DecisionResponse> decisionsReader(Topics topics) {
+    return reader(topics.decisions().name(), topics.decisions().valueSerde().deserializer());
+  }
+
   CommittedTopicReader<ModelRelease> releasesReader(Topics topics) {
     return reader(topics.releases().name(), topics.releases().valueSerde().deserializer());
   }
@@ -113,4 +139,7 @@ final class KafkaHarness implements AutoCloseable {
 
   /** A record as bytes: what a producer the service does not control may send (null key included). */
   record RawRecord(byte[] key, byte[] value) {}
+
+  /** A record for a given topic with its timestamp. */
+  record TimedRecord(String topic, long timestamp, byte[] key, byte[] value) {}
 }

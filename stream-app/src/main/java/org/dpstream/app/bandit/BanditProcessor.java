@@ -1,0 +1,389 @@
+package org.dpstream.app.bandit;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.dpstream.app.config.BanditConfig;
+import org.dpstream.app.config.BanditRegistry;
+import org.dpstream.app.metrics.BanditMetrics;
+import org.dpstream.app.serde.DecodeResult;
+import org.dpstream.app.serde.DpSerdes;
+import org.dpstream.app.serde.RejectReason;
+import org.dpstream.app.serde.SchemaSerde;
+import org.dpstream.app.topology.Rejections;
+import org.dpstream.bandit.Decision;
+import org.dpstream.bandit.hdb.DpHdbPolicy;
+import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.schemas.DecisionPhase;
+import org.dpstream.schemas.DecisionRequest;
+import org.dpstream.schemas.DecisionResponse;
+import org.dpstream.schemas.Reward;
+
+/**
+ * The one processor that owns every bandit of its task: it reads both dp.contexts and dp.rewards
+ * (co-partitioned by bandit id), decides, keeps each decision pending until its reward comes, joins
+ * rewards into DP-HDB rounds, releases the arms' parameters, and expires decisions whose reward does
+ * not come.
+ *
+ * <p><b>Stores</b> (all changelogged, so with exactly-once they commit with the outputs and offsets):
+ * <ul>
+ *   <li>{@value BanditTopology#STATE_STORE}: bandit id -&gt; DP-HDB state ({@link DpHdbPolicy#writeState}),
+ *       written after every round;
+ *   <li>{@value BanditTopology#PENDING_STORE}: {@code banditId NUL requestId} -&gt; {@link PendingRequest}:
+ *       the decision and the user's context until the reward comes or the request expires, then a
+ *       completion marker (no context) until its purge time, so a duplicate or late reward is rejected;
+ *   <li>{@value BanditTopology#DEADLINES_STORE}: {@code banditId NUL hex(time) NUL requestId}: an index of
+ *       every request's next due time (deadline while pending, purge time after), scanned in time order;
+ *   <li>{@value BanditTopology#CLOCK_STORE}: bandit id -&gt; the bandit's stream time, the largest
+ *       record timestamp of its contexts and rewards so far.
+ * </ul>
+ *
+ * <p><b>Expiry is part of processing, not a punctuator.</b> Before a bandit's record is handled, the
+ * bandit's stream time advances to the record's timestamp and every request of that bandit whose
+ * deadline ({@code context timestamp + rewardTimeout}) has passed is expired, in (deadline, request id)
+ * order, with the configured policy. Kafka Streams runs stream-time punctuators after a batch of
+ * records whose size depends on timing, so expiry done there would land at a timing-dependent place
+ * in the sequence of rounds (and decide whether a reward near its deadline joins): a replay after a
+ * crash could then learn differently from the run it replaces. Done here, the outputs are a function
+ * of the bandit's record sequence alone. As with a stream-time punctuator, time advances only as the
+ * bandit's records arrive: a bandit that receives nothing expires nothing.
+ *
+ * <p><b>Replay.</b> Decisions are a deterministic function of the state and the context; rounds draw
+ * noise keyed by (arm, step). Live policies are cached in memory and the cache is dropped whenever
+ * Streams (re)initialises or closes the task, as in the continual-release learner.
+ */
+final class BanditProcessor implements Processor<byte[], byte[], String, Object> {
+
+  private static final char SEPARATOR = '\u0000';
+  private static final byte[] PRESENT = {1};
+
+  private final BanditRegistry bandits;
+  private final KeyedNoiseSource noise;
+  private final BanditMetrics metrics;
+  private final String contextsTopic;
+  private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
+  private final SchemaSerde<Reward> rewards = DpSerdes.reward();
+  private final Map<String, Live> live = new HashMap<>();
+  private final ByteArrayOutputStream stateBuffer = new ByteArrayOutputStream();
+  private ProcessorContext<String, Object> context;
+  private KeyValueStore<String, byte[]> states;
+  private KeyValueStore<String, byte[]> pending;
+  private KeyValueStore<String, byte[]> deadlines;
+  private KeyValueStore<String, Long> clocks;
+
+  /** A loaded bandit: its policy, its stream time and the earliest due time in its index (derived). */
+  private static final class Live {
+    final BanditRegistry.Entry entry;
+    final DpHdbPolicy policy;
+    long clock;
+    long nextDue;
+
+    Live(BanditRegistry.Entry entry, DpHdbPolicy policy, long clock, long nextDue) {
+      this.entry = entry;
+      this.policy = policy;
+      this.clock = clock;
+      this.nextDue = nextDue;
+    }
+  }
+
+  BanditProcessor(BanditRegistry bandits, KeyedNoiseSource noise, BanditMetrics metrics, String contextsTopic) {
+    this.bandits = bandits;
+    this.noise = noise;
+    this.metrics = metrics;
+    this.contextsTopic = contextsTopic;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Object> context) {
+    this.context = context;
+    this.states = context.getStateStore(BanditTopology.STATE_STORE);
+    this.pending = context.getStateStore(BanditTopology.PENDING_STORE);
+    this.deadlines = context.getStateStore(BanditTopology.DEADLINES_STORE);
+    this.clocks = context.getStateStore(BanditTopology.CLOCK_STORE);
+    live.clear();
+  }
+
+  @Override
+  public void process(Record<byte[], byte[]> record) {
+    boolean isContext = context.recordMetadata().map(m -> m.topic().equals(contextsTopic)).orElse(true);
+    String banditId = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+    if (banditId == null || banditId.isBlank()) {
+      reject(record, null, BanditRejection.MISSING_KEY.name(), "a bandit record's key must name its bandit");
+      return;
+    }
+    BanditRegistry.Entry entry = bandits.find(banditId).orElse(null);
+    if (entry == null) {
+      reject(record, null, BanditRejection.UNKNOWN_BANDIT.name(), "no bandit '" + banditId + "' is configured");
+      return;
+    }
+    Live bandit = live.computeIfAbsent(banditId, id -> load(entry));
+    advanceClock(banditId, bandit, record.timestamp());
+    if (isContext) {
+      onContext(record, banditId, bandit);
+    } else {
+      onReward(record, banditId, bandit);
+    }
+  }
+
+  private void onContext(Record<byte[], byte[]> record, String banditId, Live bandit) {
+    DecodeResult<DecisionRequest> decoded = requests.decode(record.value());
+    if (decoded instanceof DecodeResult.Rejected<DecisionRequest> rejected) {
+      reject(record, banditId, rejected.reason().name(), rejected.message());
+      return;
+    }
+    DecisionRequest request = ((DecodeResult.Decoded<DecisionRequest>) decoded).value();
+    String requestId = request.getRequestId();
+    if (requestId == null || requestId.isEmpty()) {
+      reject(record, banditId, BanditRejection.MISSING_REQUEST_ID.name(), "a decision request needs a request id");
+      return;
+    }
+    int dimension = bandit.entry.spec().dimension();
+    List<Double> values = request.getContext();
+    if (values.size() != dimension) {
+      reject(record, banditId, BanditRejection.WRONG_DIMENSION.name(),
+          "bandit " + banditId + " has dimension " + dimension + ", the context " + values.size());
+      return;
+    }
+    double[] x = new double[dimension];
+    for (int j = 0; j < dimension; j++) {
+      x[j] = values.get(j);
+      if (!Double.isFinite(x[j])) { // the decoder refuses these already; kept as a guard
+        reject(record, banditId, RejectReason.NON_FINITE_NUMBER.name(), "context[" + j + "] is not finite");
+        return;
+      }
+    }
+    String pendingKey = pendingKey(banditId, requestId);
+    if (pending.get(pendingKey) != null) {
+      reject(record, banditId, BanditRejection.DUPLICATE_REQUEST.name(),
+          "request " + requestId + " was already decided by bandit " + banditId);
+      return;
+    }
+    Decision decision = bandit.policy.decide(x);
+    DecisionResponse response = DecisionResponse.newBuilder()
+        .setRequestId(requestId)
+        .setArm(decision.arm())
+        .setPhase(decision.phase() == Decision.Phase.WARM_UP ? DecisionPhase.WARM_UP : DecisionPhase.GREEDY)
+        .setModelStep(decision.round())
+        .build();
+    context.forward(new Record<String, Object>(banditId, response, record.timestamp()), BanditTopology.DECISIONS_SINK);
+    long timestamp = Math.max(0, record.timestamp());
+    long timeout = bandit.entry.rewardTimeout().toMillis();
+    long deadline = saturatedAdd(timestamp, timeout);
+    PendingRequest decided = new PendingRequest(PendingRequest.Status.PENDING, decision.arm(), decision.phase(),
+        decision.round(), timestamp, deadline, saturatedAdd(deadline, timeout), x);
+    pending.put(pendingKey, decided.encode());
+    index(banditId, bandit, deadline, requestId);
+    metrics.decided(banditId, decision, (System.currentTimeMillis() - record.timestamp()) * 1_000_000L);
+  }
+
+  private void onReward(Record<byte[], byte[]> record, String banditId, Live bandit) {
+    DecodeResult<Reward> decoded = rewards.decode(record.value());
+    if (decoded instanceof DecodeResult.Rejected<Reward> rejected) {
+      reject(record, banditId, rejected.reason().name(), rejected.message());
+      return;
+    }
+    Reward reward = ((DecodeResult.Decoded<Reward>) decoded).value();
+    String requestId = reward.getRequestId();
+    if (requestId == null || requestId.isEmpty()) {
+      reject(record, banditId, BanditRejection.MISSING_REQUEST_ID.name(), "a reward needs a request id");
+      return;
+    }
+    String pendingKey = pendingKey(banditId, requestId);
+    byte[] stored = pending.get(pendingKey);
+    if (stored == null) {
+      reject(record, banditId, BanditRejection.UNKNOWN_REQUEST.name(),
+          "bandit " + banditId + " has no pending request " + requestId);
+      return;
+    }
+    PendingRequest request = PendingRequest.decode(stored);
+    switch (request.status()) {
+      case JOINED -> {
+        reject(record, banditId, BanditRejection.DUPLICATE_REWARD.name(),
+            "request " + requestId + " already has its reward");
+        return;
+      }
+      case EXPIRED -> {
+        reject(record, banditId, BanditRejection.EXPIRED_REQUEST.name(),
+            "request " + requestId + " expired before its reward came");
+        return;
+      }
+      case PENDING -> { }
+    }
+    double r = reward.getReward();
+    try {
+      bandit.entry.spec().link().requireLabel(r);
+    } catch (IllegalArgumentException e) {
+      reject(record, banditId, BanditRejection.INVALID_REWARD.name(), e.getMessage());
+      return;
+    }
+    try {
+      learn(banditId, bandit, request, r, record.timestamp());
+    } catch (PrivacyBudgetExceededException e) {
+      reject(record, banditId, BanditRejection.BUDGET_EXHAUSTED.name(), e.getMessage());
+      return;
+    }
+    complete(banditId, bandit, requestId, request, PendingRequest.Status.JOINED);
+    metrics.joined(banditId, r, bandit.policy.rounds(), bandit.policy.privacySpent());
+  }
+
+  /** One DP-HDB round, the state written and the arms' parameters released every k-th round. */
+  private void learn(String banditId, Live bandit, PendingRequest request, double reward, long timestamp) {
+    bandit.policy.update(request.decision(), request.context(), reward);
+    states.put(banditId, serialize(bandit.policy));
+    if (bandit.policy.rounds() % bandit.entry.releaseEvery() == 0) {
+      for (int arm = 0; arm < bandit.entry.spec().arms(); arm++) {
+        context.forward(new Record<String, Object>(bandit.entry.armModelId(arm), BanditReleases.of(bandit.policy, arm),
+            timestamp), BanditTopology.RELEASES_SINK);
+      }
+    }
+  }
+
+  /** The pending request becomes a completion marker (context dropped), due for purging at its purge time. */
+  private void complete(String banditId, Live bandit, String requestId, PendingRequest request,
+      PendingRequest.Status outcome) {
+    deadlines.delete(indexKey(banditId, request.dueAt(), requestId));
+    PendingRequest done = request.completed(outcome);
+    pending.put(pendingKey(banditId, requestId), done.encode());
+    index(banditId, bandit, done.dueAt(), requestId);
+  }
+
+  /** Advances the bandit's stream time and handles everything due by then. */
+  private void advanceClock(String banditId, Live bandit, long timestamp) {
+    if (timestamp > bandit.clock) {
+      bandit.clock = timestamp;
+      clocks.put(banditId, timestamp);
+    }
+    // Expiring a request makes its completion marker due at its purge time, which may itself have
+    // passed: repeat until nothing is due.
+    while (bandit.nextDue <= bandit.clock) {
+      List<String> due = new ArrayList<>();
+      try (KeyValueIterator<String, byte[]> it =
+          deadlines.range(banditId + SEPARATOR, indexPrefix(banditId, bandit.clock) + '\u0001')) {
+        while (it.hasNext()) {
+          due.add(it.next().key);
+        }
+      }
+      for (String key : due) {
+        String requestId = key.substring(key.indexOf(SEPARATOR, banditId.length() + 1) + 1);
+        String pendingKey = pendingKey(banditId, requestId);
+        byte[] stored = pending.get(pendingKey);
+        if (stored == null) {
+          deadlines.delete(key);
+          continue;
+        }
+        PendingRequest request = PendingRequest.decode(stored);
+        if (request.status() == PendingRequest.Status.PENDING) {
+          expire(banditId, bandit, requestId, request, timestamp);
+        } else {
+          deadlines.delete(key);
+          pending.delete(pendingKey);
+        }
+      }
+      bandit.nextDue = firstDue(banditId);
+    }
+  }
+
+  /** The missing-reward policy: drop (no round) or impute (one round with the public default reward). */
+  private void expire(String banditId, Live bandit, String requestId, PendingRequest request, long timestamp) {
+    boolean imputed = false;
+    if (bandit.entry.missingReward() == BanditConfig.MissingReward.IMPUTE) {
+      try {
+        learn(banditId, bandit, request, bandit.entry.defaultReward(), timestamp);
+        imputed = true;
+      } catch (PrivacyBudgetExceededException e) {
+        // No budget for the imputed round: the decision is dropped instead (counted as such).
+      }
+    }
+    complete(banditId, bandit, requestId, request, PendingRequest.Status.EXPIRED);
+    metrics.expired(banditId, imputed, bandit.policy.rounds(), bandit.policy.privacySpent());
+  }
+
+  private void index(String banditId, Live bandit, long dueAt, String requestId) {
+    deadlines.put(indexKey(banditId, dueAt, requestId), PRESENT);
+    bandit.nextDue = Math.min(bandit.nextDue, dueAt);
+  }
+
+  private long firstDue(String banditId) {
+    try (KeyValueIterator<String, byte[]> it = deadlines.range(banditId + SEPARATOR, banditId + '\u0001')) {
+      if (!it.hasNext()) {
+        return Long.MAX_VALUE;
+      }
+      String key = it.next().key;
+      int from = banditId.length() + 1;
+      return Long.parseUnsignedLong(key.substring(from, from + 16), 16);
+    }
+  }
+
+  private Live load(BanditRegistry.Entry entry) {
+    String banditId = entry.spec().banditId();
+    byte[] state = states.get(banditId);
+    DpHdbPolicy policy;
+    if (state == null) {
+      policy = DpHdbPolicy.start(entry.spec(), noise);
+    } else {
+      try {
+        policy = DpHdbPolicy.restore(entry.spec(), new DataInputStream(new ByteArrayInputStream(state)), noise);
+      } catch (IOException e) {
+        // Starting over would silently reset the accounting of a bandit whose releases are public.
+        throw new IllegalStateException("cannot resume bandit " + banditId + ": " + e.getMessage(), e);
+      }
+    }
+    Long clock = clocks.get(banditId);
+    return new Live(entry, policy, clock == null ? Long.MIN_VALUE : clock, firstDue(banditId));
+  }
+
+  private byte[] serialize(DpHdbPolicy policy) {
+    stateBuffer.reset();
+    try {
+      policy.writeState(new DataOutputStream(stateBuffer));
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory cannot fail", e);
+    }
+    return stateBuffer.toByteArray();
+  }
+
+  private void reject(Record<byte[], byte[]> record, String banditId, String reason, String message) {
+    metrics.rejected(banditId, reason);
+    String outKey = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+    context.forward(new Record<String, Object>(outKey,
+        Rejections.of(context, reason, message, record.key(), record.value()), record.timestamp()),
+        BanditTopology.REJECTED_SINK);
+  }
+
+  static String pendingKey(String banditId, String requestId) {
+    return banditId + SEPARATOR + requestId;
+  }
+
+  private static String indexPrefix(String banditId, long time) {
+    return banditId + SEPARATOR + String.format(Locale.ROOT, "%016x", Math.max(0, time));
+  }
+
+  static String indexKey(String banditId, long time, String requestId) {
+    return indexPrefix(banditId, time) + SEPARATOR + requestId;
+  }
+
+  private static long saturatedAdd(long a, long b) {
+    long sum = a + b;
+    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+  }
+
+  @Override
+  public void close() {
+    live.clear();
+  }
+}

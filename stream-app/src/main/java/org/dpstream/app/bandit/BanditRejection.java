@@ -1,0 +1,29 @@
+package org.dpstream.app.bandit;
+
+/**
+ * Why a well-formed context or reward cannot be used by its bandit. Like the decoder's
+ * {@link org.dpstream.app.serde.RejectReason}, these codes go to dp.rejected and to the metrics' reason
+ * tag: renaming one is a breaking change.
+ */
+public enum BanditRejection {
+  /** No key: the key names the bandit. */
+  MISSING_KEY,
+  /** The key names no configured bandit. */
+  UNKNOWN_BANDIT,
+  /** An empty request id. */
+  MISSING_REQUEST_ID,
+  /** A context whose length is not the bandit's dimension. */
+  WRONG_DIMENSION,
+  /** A context whose request id this bandit has already decided (pending or recently completed). */
+  DUPLICATE_REQUEST,
+  /** A reward for a request id the bandit has no record of (never seen, or completed long ago). */
+  UNKNOWN_REQUEST,
+  /** A reward for a request that has already expired (its timeout passed in stream time). */
+  EXPIRED_REQUEST,
+  /** A second reward for a request whose reward was already joined. */
+  DUPLICATE_REWARD,
+  /** A reward the bandit's link does not admit (logistic: [0, 1]); the request stays pending. */
+  INVALID_REWARD,
+  /** The arms' privacy budget allows no further round. */
+  BUDGET_EXHAUSTED
+}

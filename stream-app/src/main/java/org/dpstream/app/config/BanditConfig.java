@@ -1,0 +1,154 @@
+package org.dpstream.app.config;
+
+import java.time.Duration;
+import java.util.Locale;
+import org.dpstream.bandit.hdb.DpHdbSpec;
+import org.dpstream.core.loss.CanonicalLink;
+import org.dpstream.core.loss.DataBounds;
+import org.dpstream.core.loss.InverseLink;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
+
+/**
+ * One DP-HDB bandit as written in the service's config file (under {@code bandits:}). Everything here
+ * is public configuration; the bounds are declared, never measured on the private stream.
+ *
+ * @param id bandit id: the key of its contexts, rewards and decisions; arm i is released as model
+ *     {@code id/arm-i}
+ * @param dimension d, the context dimension
+ * @param arms K
+ * @param link {@code identity} (squared loss) or {@code logistic} (rewards in [0, 1])
+ * @param radius of the l1 ball every arm's parameters live in; default 1
+ * @param preSelectionGap h_sub &gt; 0 of Assumption 4.1 ({@code inf} pre-selects every arm)
+ * @param t0 forced-sampling rounds per arm; null: the authors' ln(d T) ln(T) / eps^2
+ * @param epsilon budget of the release of all arms' parameters w.r.t. one user's (context, reward)
+ * @param delta budget
+ * @param horizon T, the rounds the arms' calibration is made for (past it a new epoch starts)
+ * @param contextBound declared ||x||_inf bound (the dual norm of l1); default 1
+ * @param rewardBound declared |r| bound
+ * @param rewardTimeout how long (in stream time, i.e. record timestamps) a decision waits for its
+ *     reward, e.g. {@code 30s}, {@code 500ms}, {@code 5m}
+ * @param missingReward what an expired decision does: {@code drop} (no round) or {@code impute}
+ *     (one round with {@code defaultReward}); default drop
+ * @param defaultReward the public reward imputed for an expired decision (required with impute)
+ * @param releaseEvery publish the arms' parameters every k-th round; default 1
+ */
+public record BanditConfig(
+    String id,
+    int dimension,
+    int arms,
+    String link,
+    Double radius,
+    String preSelectionGap,
+    Long t0,
+    double epsilon,
+    double delta,
+    long horizon,
+    Double contextBound,
+    double rewardBound,
+    String rewardTimeout,
+    String missingReward,
+    Double defaultReward,
+    Integer releaseEvery) {
+
+  public BanditConfig {
+    radius = radius == null ? 1.0 : radius;
+    contextBound = contextBound == null ? 1.0 : contextBound;
+    missingReward = missingReward == null ? "drop" : missingReward;
+    releaseEvery = releaseEvery == null ? 1 : releaseEvery;
+  }
+
+  /** What happens to a decision whose reward did not come within the timeout. */
+  public enum MissingReward {
+    /** No round: nothing is learnt from the decision. */
+    DROP,
+    /** One round with the configured public default reward, on the decision's real context. */
+    IMPUTE
+  }
+
+  /** Parses and checks everything; messages name the bandit and the field. */
+  public BanditRegistry.Entry toEntry() {
+    try {
+      String banditId = require(id, "id");
+      if (banditId.indexOf('\u0000') >= 0) {
+        throw new IllegalArgumentException("id must not contain NUL");
+      }
+      InverseLink inverseLink = switch (require(link, "link").toLowerCase(Locale.ROOT)) {
+        case "identity", "linear" -> CanonicalLink.IDENTITY;
+        case "logistic" -> CanonicalLink.LOGISTIC;
+        default -> throw new IllegalArgumentException("link must be identity or logistic, got " + link);
+      };
+      double gap = parseGap(require(preSelectionGap, "preSelectionGap"));
+      PrivacyBudget budget = new PrivacyBudget(epsilon, delta);
+      DataBounds bounds = new DataBounds(contextBound, rewardBound);
+      long warmUp = t0 == null ? DpHdbSpec.defaultWarmUpRoundsPerArm(dimension, horizon, epsilon) : t0;
+      DpHdbSpec spec = new DpHdbSpec(banditId, dimension, arms, inverseLink, radius, gap, warmUp, budget, horizon,
+          bounds);
+      Duration timeout = parseDuration(require(rewardTimeout, "rewardTimeout"));
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("rewardTimeout must be positive, got " + rewardTimeout);
+      }
+      MissingReward policy;
+      try {
+        policy = MissingReward.valueOf(missingReward.trim().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("missingReward must be drop or impute, got " + missingReward);
+      }
+      double imputed = Double.NaN;
+      if (policy == MissingReward.IMPUTE) {
+        if (defaultReward == null) {
+          throw new IllegalArgumentException("missingReward: impute needs a defaultReward");
+        }
+        imputed = defaultReward;
+        if (!Double.isFinite(imputed)) {
+          throw new IllegalArgumentException("defaultReward must be finite, got " + imputed);
+        }
+        inverseLink.requireLabel(imputed);
+      } else if (defaultReward != null) {
+        throw new IllegalArgumentException("defaultReward is only used with missingReward: impute");
+      }
+      if (releaseEvery < 1) {
+        throw new IllegalArgumentException("releaseEvery must be at least 1, got " + releaseEvery);
+      }
+      return new BanditRegistry.Entry(spec, timeout, policy, imputed, releaseEvery);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("bandit " + id + ": " + e.getMessage(), e);
+    }
+  }
+
+  static double parseGap(String text) {
+    String trimmed = text.trim();
+    if (trimmed.equalsIgnoreCase("inf") || trimmed.equalsIgnoreCase("infinity")) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return Double.parseDouble(trimmed);
+  }
+
+  /** {@code 250ms}, {@code 30s}, {@code 5m}, {@code 2h}, or an ISO-8601 duration ({@code PT30S}). */
+  static Duration parseDuration(String text) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    try {
+      if (t.startsWith("pt") || t.startsWith("p")) {
+        return Duration.parse(text.trim());
+      }
+      if (t.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).trim()));
+      }
+      long amount = Long.parseLong(t.substring(0, t.length() - 1).trim());
+      return switch (t.charAt(t.length() - 1)) {
+        case 's' -> Duration.ofSeconds(amount);
+        case 'm' -> Duration.ofMinutes(amount);
+        case 'h' -> Duration.ofHours(amount);
+        default -> throw new IllegalArgumentException("unit");
+      };
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("not a duration (e.g. 500ms, 30s, 5m, 1h): " + text);
+    }
+  }
+
+  private static String require(String value, String field) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(field + " is required");
+    }
+    return value;
+  }
+}

@@ -1,0 +1,242 @@
+package org.dpstream.app.demo;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.dpstream.app.config.BanditConfig;
+import org.dpstream.app.kafka.Topics;
+import org.dpstream.app.serde.DpSerdes;
+import org.dpstream.bandit.env.BanditRound;
+import org.dpstream.bandit.env.SyntheticLinearEnvironment;
+import org.dpstream.schemas.DecisionRequest;
+import org.dpstream.schemas.DecisionResponse;
+import org.dpstream.schemas.Reward;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * The demo's bandit: a simulated environment (the synthetic linear bandit of Han et al., section 5)
+ * that sends contexts to dp.contexts, reads its decisions from dp.decisions (read_committed) and
+ * answers each with its reward after a random delay, leaving some unanswered (they expire in the
+ * service). Tracks cumulative reward and regret, and plots the regret over time.
+ */
+final class DemoBandit implements AutoCloseable {
+
+  static final String ID = "demo-bandit";
+  static final String PLOT_FILE = "bandit-regret.png";
+  static final int DIMENSION = 10;
+  static final int ARMS = 3;
+  /** Requests in flight (sent, decision not yet read): the simulated users waiting. */
+  private static final int WINDOW = 200;
+  private static final double NEVER_ANSWERED = 0.03;
+  private static final int MAX_DELAY_MS = 300;
+
+  private final Map<String, Object> clientConfig;
+  private final Topics topics;
+  private final int requests;
+  private final SyntheticLinearEnvironment environment;
+  private final UniformRandomProvider random;
+  private final Map<Integer, BanditRound> rounds = new ConcurrentHashMap<>();
+  private final Semaphore inFlight = new Semaphore(WINDOW);
+  private final ScheduledExecutorService answers = Executors.newSingleThreadScheduledExecutor();
+  private final KafkaProducer<byte[], byte[]> producer;
+  private final KafkaConsumer<String, byte[]> consumer;
+  private final Thread sender;
+  private final Thread reader;
+  private final AtomicLong sent = new AtomicLong();
+  private final AtomicLong unanswered = new AtomicLong();
+  private final List<Double> cumulativeRegret = new ArrayList<>();
+  private final List<Double> cumulativeRandomRegret = new ArrayList<>();
+  private final Map<Integer, Long> perArm = new HashMap<>();
+  private double cumulativeReward;
+  private volatile boolean stopping;
+
+  /** The bandit as configured in the service: eps = 1, horizon = the requests, unanswered dropped after 5 s. */
+  static BanditConfig config(int requests) {
+    return new BanditConfig(ID, DIMENSION, ARMS, "identity", 1.0, "0.1", null, DemoModel.EPSILON, DemoModel.DELTA,
+        Math.max(2, requests), 1.0, 1.2, "5s", "drop", null, 1);
+  }
+
+  DemoBandit(Map<String, Object> clientConfig, Topics topics, int requests, long seed) {
+    this.clientConfig = clientConfig;
+    this.topics = topics;
+    this.requests = requests;
+    this.environment = new SyntheticLinearEnvironment(DIMENSION, ARMS, seed);
+    this.random = RandomSource.XO_RO_SHI_RO_128_PP.create(seed + 1); // simulation only
+    Map<String, Object> producerConfig = new HashMap<>(clientConfig);
+    producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, 2);
+    producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer());
+    Map<String, Object> consumerConfig = new HashMap<>(clientConfig);
+    consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new ByteArrayDeserializer());
+    sender = new Thread(this::send, "dpstream-demo-bandit-sender");
+    reader = new Thread(this::read, "dpstream-demo-bandit-reader");
+  }
+
+  void start() {
+    List<TopicPartition> partitions = consumer.partitionsFor(topics.decisions().name()).stream()
+        .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+    consumer.assign(partitions);
+    consumer.seekToBeginning(partitions);
+    sender.start();
+    reader.start();
+  }
+
+  private void send() {
+    byte[] key = ID.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    try {
+      for (int i = 0; i < requests && !stopping; i++) {
+        BanditRound round = environment.nextRound();
+        List<Double> context = new ArrayList<>(DIMENSION);
+        for (double v : round.context()) {
+          context.add(v);
+        }
+        rounds.put(i, round);
+        while (!inFlight.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+          if (stopping) {
+            return;
+          }
+        }
+        producer.send(new ProducerRecord<>(topics.contexts().name(), key, DpSerdes.decisionRequest().encode(
+            DecisionRequest.newBuilder().setRequestId("req-" + i).setContext(context).build())));
+        sent.incrementAndGet();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void read() {
+    byte[] key = ID.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    try {
+      while (!stopping) {
+        for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+          DecisionResponse decision = DpSerdes.decisionResponse().decodeOrThrow(record.value());
+          int i = Integer.parseInt(decision.getRequestId().substring(4));
+          BanditRound round = rounds.remove(i);
+          inFlight.release();
+          if (round == null) {
+            continue;
+          }
+          int arm = decision.getArm();
+          synchronized (this) {
+            double previous = cumulativeRegret.isEmpty() ? 0 : cumulativeRegret.get(cumulativeRegret.size() - 1);
+            cumulativeRegret.add(previous + round.regretOf(arm));
+            double randomRegret = 0;
+            for (int a = 0; a < ARMS; a++) {
+              randomRegret += round.regretOf(a) / ARMS;
+            }
+            double previousRandom = cumulativeRandomRegret.isEmpty()
+                ? 0 : cumulativeRandomRegret.get(cumulativeRandomRegret.size() - 1);
+            cumulativeRandomRegret.add(previousRandom + randomRegret);
+            perArm.merge(arm, 1L, Long::sum);
+            cumulativeReward += round.observedReward(arm);
+          }
+          if (random.nextDouble() < NEVER_ANSWERED) {
+            unanswered.incrementAndGet();
+            continue;
+          }
+          byte[] reward = DpSerdes.reward().encode(Reward.newBuilder().setRequestId(decision.getRequestId())
+              .setReward(round.observedReward(arm)).build());
+          answers.schedule(() -> producer.send(new ProducerRecord<>(topics.rewards().name(), key, reward)),
+              random.nextInt(MAX_DELAY_MS + 1), TimeUnit.MILLISECONDS);
+        }
+      }
+    } catch (WakeupException closing) {
+      // close()
+    }
+  }
+
+  synchronized long decided() {
+    return cumulativeRegret.size();
+  }
+
+  /** Waits until every request is decided, the deadline passes or {@code stop} says so. */
+  boolean awaitDecided(long deadlineNanos, java.util.function.BooleanSupplier stop) throws InterruptedException {
+    while (decided() < requests) {
+      if (System.nanoTime() > deadlineNanos || stop.getAsBoolean()) {
+        return false;
+      }
+      Thread.sleep(50);
+    }
+    return true;
+  }
+
+  synchronized void summarise(PrintWriter out, Path plot) throws IOException {
+    long decisions = cumulativeRegret.size();
+    double regret = decisions == 0 ? 0 : cumulativeRegret.get(cumulativeRegret.size() - 1);
+    double randomRegret = decisions == 0 ? 0 : cumulativeRandomRegret.get(cumulativeRandomRegret.size() - 1);
+    out.printf(Locale.ROOT, "Bandit %s (DP-HDB, d=%d, K=%d, eps=%s): %,d requests sent, %,d decided, %,d left"
+        + " unanswered (expire after 5 s of stream time)%n", ID, DIMENSION, ARMS, PlainNumbers.of(DemoModel.EPSILON),
+        sent.get(), decisions, unanswered.get());
+    out.printf(Locale.ROOT, "  cumulative reward %.2f; cumulative regret %.2f (uniformly random arms: %.2f);"
+        + " decisions per arm %s%n", cumulativeReward, regret, randomRegret, new java.util.TreeMap<>(perArm));
+    out.println("Bandit regret over time: " + plot.toAbsolutePath().normalize());
+    out.flush();
+    XYChart chart = new XYChartBuilder().width(900).height(600)
+        .title("dpstream demo: cumulative regret of the bandit's decisions (DP-HDB, eps = 1)")
+        .xAxisTitle("decision").yAxisTitle("cumulative regret").build();
+    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+    if (decisions > 0) {
+      double[] x = new double[(int) decisions];
+      for (int i = 0; i < x.length; i++) {
+        x[i] = i + 1;
+      }
+      XYSeries dp = chart.addSeries("DP-HDB via the service", x,
+          cumulativeRegret.stream().mapToDouble(Double::doubleValue).toArray());
+      dp.setMarker(SeriesMarkers.NONE);
+      XYSeries uniform = chart.addSeries("uniformly random arms", x,
+          cumulativeRandomRegret.stream().mapToDouble(Double::doubleValue).toArray());
+      uniform.setMarker(SeriesMarkers.NONE);
+    }
+    try (OutputStream file = Files.newOutputStream(plot)) {
+      BitmapEncoder.saveBitmap(chart, file, BitmapEncoder.BitmapFormat.PNG);
+    }
+  }
+
+  @Override
+  public void close() {
+    stopping = true;
+    consumer.wakeup();
+    try {
+      sender.join(5_000);
+      reader.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    answers.shutdownNow();
+    producer.close(Duration.ofSeconds(5));
+    consumer.close(Duration.ofSeconds(5));
+  }
+}

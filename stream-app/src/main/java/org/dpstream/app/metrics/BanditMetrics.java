@@ -1,0 +1,38 @@
+package org.dpstream.app.metrics;
+
+import org.dpstream.bandit.Decision;
+import org.dpstream.bandit.hdb.JointPrivacyLoss;
+
+/** What the bandit topology reports per bandit; implemented on Micrometer for Prometheus. */
+public interface BanditMetrics {
+
+  /**
+   * A decision was made and sent.
+   *
+   * @param latencyNanos from the context record's timestamp to the decision (wall clock; 0 if negative)
+   */
+  void decided(String banditId, Decision decision, long latencyNanos);
+
+  /** A reward was joined and one round learnt. */
+  void joined(String banditId, double reward, long rounds, JointPrivacyLoss spent);
+
+  /** A decision's reward did not come in time; {@code imputed}: a round was learnt with the default reward. */
+  void expired(String banditId, boolean imputed, long rounds, JointPrivacyLoss spent);
+
+  /** An input was rejected; {@code banditId} is null when the bandit is unknown or missing. */
+  void rejected(String banditId, String reason);
+
+  BanditMetrics NONE = new BanditMetrics() {
+    @Override
+    public void decided(String banditId, Decision decision, long latencyNanos) {}
+
+    @Override
+    public void joined(String banditId, double reward, long rounds, JointPrivacyLoss spent) {}
+
+    @Override
+    public void expired(String banditId, boolean imputed, long rounds, JointPrivacyLoss spent) {}
+
+    @Override
+    public void rejected(String banditId, String reason) {}
+  };
+}

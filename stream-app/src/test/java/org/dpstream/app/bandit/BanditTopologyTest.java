@@ -1,0 +1,323 @@
+package org.dpstream.app.bandit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.dpstream.app.config.BanditConfig;
+import org.dpstream.app.config.BanditRegistry;
+import org.dpstream.app.config.ServiceConfig;
+import org.dpstream.app.kafka.Topics;
+import org.dpstream.app.metrics.BanditMetrics;
+import org.dpstream.app.metrics.MicrometerBanditMetrics;
+import org.dpstream.app.serde.DpSerdes;
+import org.dpstream.bandit.Decision;
+import org.dpstream.bandit.hdb.DpHdbPolicy;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKey;
+import org.dpstream.schemas.DecisionPhase;
+import org.dpstream.schemas.DecisionRequest;
+import org.dpstream.schemas.DecisionResponse;
+import org.dpstream.schemas.ModelRelease;
+import org.dpstream.schemas.RejectedRecord;
+import org.dpstream.schemas.Reward;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The bandit sub-topology on a TopologyTestDriver: decide, join, learn, expire, reject. */
+class BanditTopologyTest {
+
+  static final int D = 3;
+  static final long TIMEOUT_MS = 10_000;
+  /** Dropped when expired; t0 = 4 so a short stream reaches the greedy phase. */
+  static final BanditConfig DROP = new BanditConfig("drop-bandit", D, 2, "identity", 1.0, "0.1", 4L, 1, 1e-5, 200,
+      1.0, 1.0, "10s", "drop", null, 1);
+  /** Imputes reward 0 when expired; releases every second round. */
+  static final BanditConfig IMPUTE = new BanditConfig("impute-bandit", D, 3, "identity", 1.0, "inf", 2L, 1, 1e-5, 200,
+      1.0, 1.0, "10s", "impute", 0.0, 2);
+  static final ServiceConfig CONFIG =
+      new ServiceConfig("bandit-test", null, List.of(), Map.of(), 0, List.of(DROP, IMPUTE));
+
+  @TempDir Path stateDir;
+
+  static NoiseKey key() {
+    byte[] material = new byte[32];
+    for (int i = 0; i < material.length; i++) {
+      material[i] = (byte) (5 * i + 3);
+    }
+    return NoiseKey.ofBytes(material);
+  }
+
+  static double[] context(int i) {
+    return new double[] {Math.sin(0.7 * i), Math.cos(1.3 * i), 0.5 * Math.sin(0.2 * i + 1)};
+  }
+
+  static double reward(int i) {
+    return 0.6 * Math.sin(0.7 * i) - 0.3 * Math.cos(1.3 * i);
+  }
+
+  /** A TopologyTestDriver around the bandit topology. */
+  final class Fixture implements AutoCloseable {
+    final BanditRegistry registry = CONFIG.banditRegistry();
+    final Topics topics = Topics.defaults();
+    final TopologyTestDriver driver;
+    final TestInputTopic<byte[], byte[]> contexts;
+    final TestInputTopic<byte[], byte[]> rewards;
+    final TestOutputTopic<String, DecisionResponse> decisions;
+    final TestOutputTopic<String, ModelRelease> releases;
+    final TestOutputTopic<String, RejectedRecord> rejected;
+
+    Fixture(BanditMetrics metrics) {
+      Properties properties = new Properties();
+      properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "bandit-test");
+      properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+      properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+      properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+      driver = new TopologyTestDriver(
+          BanditTopology.build(registry, topics, new KeyedNoiseSource(key()), metrics), properties);
+      contexts = driver.createInputTopic(topics.contexts().name(), new ByteArraySerializer(), new ByteArraySerializer());
+      rewards = driver.createInputTopic(topics.rewards().name(), new ByteArraySerializer(), new ByteArraySerializer());
+      decisions = driver.createOutputTopic(topics.decisions().name(), Serdes.String().deserializer(),
+          topics.decisions().valueSerde().deserializer());
+      releases = driver.createOutputTopic(topics.releases().name(), Serdes.String().deserializer(),
+          topics.releases().valueSerde().deserializer());
+      rejected = driver.createOutputTopic(topics.rejected().name(), Serdes.String().deserializer(),
+          topics.rejected().valueSerde().deserializer());
+    }
+
+    void context(String bandit, long timestamp, String requestId, double[] x) {
+      List<Double> values = new ArrayList<>();
+      for (double v : x) {
+        values.add(v);
+      }
+      byte[] value = DpSerdes.decisionRequest().encode(
+          DecisionRequest.newBuilder().setRequestId(requestId).setContext(values).build());
+      contexts.pipeInput(new TestRecord<>(bytes(bandit), value, null, timestamp));
+    }
+
+    void reward(String bandit, long timestamp, String requestId, double r) {
+      byte[] value = DpSerdes.reward().encode(Reward.newBuilder().setRequestId(requestId).setReward(r).build());
+      rewards.pipeInput(new TestRecord<>(bytes(bandit), value, null, timestamp));
+    }
+
+    void apply(String bandit, BanditReference.Event event) {
+      if (event.isContext()) {
+        context(bandit, event.timestamp(), event.requestId(), event.context());
+      } else {
+        reward(bandit, event.timestamp(), event.requestId(), event.reward());
+      }
+    }
+
+    List<String> rejectionReasons() {
+      return rejected.readValuesToList().stream().map(RejectedRecord::getReason).toList();
+    }
+
+    @Override
+    public void close() {
+      driver.close();
+    }
+  }
+
+  static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  static double[] parameters(ModelRelease release) {
+    return release.getParameters().stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  @Test
+  void aContextIsDecidedAndItsRewardIsOneRoundOfEveryArm() {
+    BanditRegistry.Entry entry = CONFIG.banditRegistry().find("drop-bandit").orElseThrow();
+    DpHdbPolicy direct = DpHdbPolicy.start(entry.spec(), new KeyedNoiseSource(key()));
+    try (Fixture fixture = new Fixture(BanditMetrics.NONE)) {
+      fixture.context("drop-bandit", 1_000, "req-1", context(1));
+      TestRecord<String, DecisionResponse> decision = fixture.decisions.readRecord();
+      assertEquals("drop-bandit", decision.key());
+      assertEquals("req-1", decision.value().getRequestId());
+      assertEquals(0, decision.value().getArm()); // warm-up: round 0 pulls arm 0
+      assertEquals(DecisionPhase.WARM_UP, decision.value().getPhase());
+      assertEquals(0, decision.value().getModelStep());
+      assertTrue(fixture.releases.isEmpty(), "no round before the reward");
+
+      fixture.reward("drop-bandit", 2_000, "req-1", reward(1));
+      direct.update(new Decision(0, Decision.Phase.WARM_UP, 0), context(1), reward(1));
+      List<TestRecord<String, ModelRelease>> released = fixture.releases.readRecordsToList();
+      assertEquals(2, released.size(), "one release per arm");
+      for (int arm = 0; arm < 2; arm++) {
+        ModelRelease release = released.get(arm).value();
+        assertEquals("drop-bandit/arm-" + arm, released.get(arm).key());
+        assertEquals("drop-bandit/arm-" + arm, release.getModelId());
+        assertEquals(1, release.getStep());
+        assertArrayEquals(direct.armParameters(arm), parameters(release));
+        assertTrue(release.getAlgorithm().startsWith("dp-hdb/dp-pofw"), release.getAlgorithm());
+        assertEquals(1.0, release.getLedger().getEpsilon());
+        assertEquals(direct.privacySpent().epsilon(), release.getLedger().getEpsilonSpent());
+      }
+      assertTrue(fixture.rejected.isEmpty());
+    }
+  }
+
+  /**
+   * A fixed stream with rewards answered out of order, some late, some never, and junk in between:
+   * the decisions and releases equal those of DP-HDB run directly (the reference), record for record.
+   */
+  @Test
+  void decisionsAndReleasesEqualThePolicyRunDirectly() {
+    for (BanditConfig config : List.of(DROP, IMPUTE)) {
+      BanditRegistry.Entry entry = CONFIG.banditRegistry().find(config.id()).orElseThrow();
+      List<BanditReference.Event> events = stream(300, 41);
+      BanditReference reference = new BanditReference(entry, new KeyedNoiseSource(key()));
+      events.forEach(reference::accept);
+      try (Fixture fixture = new Fixture(BanditMetrics.NONE)) {
+        events.forEach(e -> fixture.apply(config.id(), e));
+        List<DecisionResponse> decisions = fixture.decisions.readValuesToList();
+        List<ModelRelease> releases = fixture.releases.readValuesToList();
+        assertEquals(reference.decisions(), decisions, config.id());
+        assertEquals(encoded(reference.releases()), encoded(releases), config.id());
+        assertTrue(reference.expired() > 5 && reference.joined() > 100,
+            "the stream exercises both paths: " + reference.expired() + " expired, " + reference.joined() + " joined");
+        assertTrue(decisions.stream().anyMatch(d -> d.getPhase() == DecisionPhase.GREEDY));
+        assertTrue(decisions.stream().map(DecisionResponse::getArm).distinct().count() > 1);
+      }
+    }
+  }
+
+  static List<String> encoded(List<ModelRelease> releases) {
+    return releases.stream().map(r -> java.util.HexFormat.of().formatHex(DpSerdes.modelRelease().encode(r))).toList();
+  }
+
+  /**
+   * Contexts every 100 ms; request i is answered after a lag of 1 to 40 contexts (4 s at most, some
+   * overtaking others), every 7th is never answered and so expires after 10 s of stream time.
+   */
+  static List<BanditReference.Event> stream(int n, long seed) {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(seed); // simulation only
+    List<long[]> answers = new ArrayList<>();
+    List<BanditReference.Event> events = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      if (i % 7 != 3) {
+        answers.add(new long[] {i * 100L + 100L * (1 + random.nextInt(40)) + 50, i});
+      }
+    }
+    answers.sort((a, b) -> Long.compare(a[0], b[0]));
+    int next = 0;
+    for (int i = 0; i < n; i++) {
+      long t = i * 100L;
+      while (next < answers.size() && answers.get(next)[0] < t) {
+        long[] a = answers.get(next++);
+        events.add(BanditReference.Event.reward(a[0], "r" + a[1], reward((int) a[1])));
+      }
+      events.add(BanditReference.Event.context(t, "r" + i, context(i)));
+    }
+    // Then time passes (a context of another request far later) so the rest expire.
+    events.add(BanditReference.Event.context(n * 100L + 3 * TIMEOUT_MS, "tail", context(n)));
+    return events;
+  }
+
+  @Test
+  void aDecisionWithoutRewardExpiresOnStreamTimeAndIsDroppedOrImputed() {
+    BanditRegistry.Entry imputeEntry = CONFIG.banditRegistry().find("impute-bandit").orElseThrow();
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    try (Fixture fixture = new Fixture(new MicrometerBanditMetrics(meters))) {
+      for (String bandit : List.of("drop-bandit", "impute-bandit")) {
+        fixture.context(bandit, 0, "a", context(1));
+        fixture.context(bandit, 1_000, "b", context(2));
+        // Stream time 9.999 s: nothing has expired yet, so a's reward still joins.
+        fixture.reward(bandit, 9_999, "a", reward(1));
+        // Stream time 11 s passes b's deadline (1 s + 10 s): b expires before this record is handled.
+        fixture.context(bandit, 11_000, "c", context(3));
+        fixture.reward(bandit, 11_001, "b", reward(2));
+      }
+      assertEquals(List.of("EXPIRED_REQUEST", "EXPIRED_REQUEST"), fixture.rejectionReasons());
+      List<TestRecord<String, ModelRelease>> releases = fixture.releases.readRecordsToList();
+      // drop-bandit: one round (a), 2 arms; impute-bandit: rounds a and b (imputed), released at round 2, 3 arms.
+      assertEquals(2 + 3, releases.size());
+      DpHdbPolicy direct = DpHdbPolicy.start(imputeEntry.spec(), new KeyedNoiseSource(key()));
+      Decision first = direct.decide(context(1));
+      Decision second = direct.decide(context(2));
+      direct.update(first, context(1), reward(1));
+      direct.update(second, context(2), 0.0); // the configured default reward
+      for (int arm = 0; arm < 3; arm++) {
+        ModelRelease release = releases.get(2 + arm).value();
+        assertEquals("impute-bandit/arm-" + arm, release.getModelId());
+        assertEquals(2, release.getStep());
+        assertArrayEquals(direct.armParameters(arm), parameters(release));
+      }
+      assertEquals(1.0, meters.get("dpstream.bandit.rewards.expired").tag("bandit", "drop-bandit")
+          .tag("policy", "drop").counter().count());
+      assertEquals(1.0, meters.get("dpstream.bandit.rewards.expired").tag("bandit", "impute-bandit")
+          .tag("policy", "impute").counter().count());
+      assertEquals(2.0, meters.get("dpstream.bandit.rewards.joined").counters().stream()
+          .mapToDouble(c -> c.count()).sum());
+    }
+  }
+
+  @Test
+  void duplicatesUnknownIdsAndBadInputAreRejectedAndNothingCountsTwice() {
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    try (Fixture fixture = new Fixture(new MicrometerBanditMetrics(meters))) {
+      String b = "drop-bandit";
+      fixture.context(b, 0, "x", context(1));
+      fixture.context(b, 10, "x", context(2)); // duplicate request id
+      fixture.reward(b, 20, "nobody", 0.5); // unknown request
+      fixture.reward(b, 30, "x", 0.5); // joins
+      fixture.reward(b, 40, "x", 0.7); // duplicate reward
+      fixture.context(b, 50, "short", new double[] {1, 2}); // wrong dimension
+      fixture.context(b, 60, "nan", new double[] {0.1, Double.NaN, 0.2}); // NaN in Avro
+      fixture.rewards.pipeInput(new TestRecord<>(bytes(b), bytes("{\"requestId\":\"x\",\"reward\":\"NaN\"}"), null, 61L)); // a string
+      fixture.contexts.pipeInput(new TestRecord<>(bytes(b), bytes("not json"), null, 70L));
+      fixture.context("no-such-bandit", 80, "y", context(1));
+      fixture.contexts.pipeInput(new TestRecord<>((byte[]) null, bytes("{}"), null, 90L));
+      fixture.context(b, 100, "", context(1));
+      // Long after: x's completion marker is purged (deadline + timeout), so its id is unknown by then.
+      fixture.context(b, 25_000, "later", context(3));
+      fixture.reward(b, 25_001, "x", 0.5);
+
+      assertEquals(List.of("DUPLICATE_REQUEST", "UNKNOWN_REQUEST", "DUPLICATE_REWARD", "WRONG_DIMENSION",
+          "NON_FINITE_NUMBER", "WRONG_TYPE", "UNDECODABLE", "UNKNOWN_BANDIT", "MISSING_KEY",
+          "MISSING_REQUEST_ID", "UNKNOWN_REQUEST"), fixture.rejectionReasons());
+      assertEquals(List.of("x", "later"),
+          fixture.decisions.readValuesToList().stream().map(DecisionResponse::getRequestId).toList());
+      List<ModelRelease> releases = fixture.releases.readValuesToList();
+      assertEquals(2, releases.size(), "exactly one round: " + releases);
+      assertTrue(releases.stream().allMatch(r -> r.getStep() == 1));
+      assertEquals(1.0, meters.get("dpstream.bandit.rewards.joined").counter().count());
+      assertEquals(0.5, meters.get("dpstream.bandit.reward.cumulative").gauge().value());
+      Map<String, Double> byReason = meters.find("dpstream.bandit.rejected").counters().stream()
+          .collect(Collectors.toMap(c -> c.getId().getTag("bandit") + ":" + c.getId().getTag("reason"),
+              c -> c.count()));
+      assertEquals(2.0, byReason.get("drop-bandit:UNKNOWN_REQUEST"));
+      assertEquals(1.0, byReason.get(MicrometerBanditMetrics.UNKNOWN_BANDIT + ":UNKNOWN_BANDIT"));
+    }
+  }
+
+  @Test
+  void namesArePinned() {
+    String description = BanditTopology.build(CONFIG.banditRegistry(), Topics.defaults(),
+        new KeyedNoiseSource(key()), BanditMetrics.NONE).describe().toString();
+    for (String name : List.of("bandit-contexts-source", "bandit-rewards-source", "bandit", "decisions-sink",
+        "bandit-releases-sink", "bandit-rejected-sink", "bandit-state", "bandit-pending", "bandit-deadlines",
+        "bandit-clock")) {
+      assertTrue(description.contains(name), name + " in\n" + description);
+    }
+    // Both sources in one sub-topology: one task owns partition p of contexts and of rewards.
+    assertEquals(1, BanditTopology.build(CONFIG.banditRegistry(), Topics.defaults(), new KeyedNoiseSource(key()),
+        BanditMetrics.NONE).describe().subtopologies().size());
+  }
+}

@@ -1,0 +1,78 @@
+package org.dpstream.app.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.dpstream.core.loss.CanonicalLink;
+import org.junit.jupiter.api.Test;
+
+class BanditConfigTest {
+
+  private static final String BASE = """
+      applicationId: app
+      kafka:
+        bootstrap.servers: localhost:9092
+      models:
+        - {id: m, dimension: 2, loss: squared, p: "2", radius: 1, epsilon: 1, delta: 1.0e-5, horizon: 10,
+           featureNormBound: 1, labelBound: 1}
+      bandits:
+      """;
+
+  private static ServiceConfig parse(String bandits) {
+    return ConfigLoader.parse(BASE + bandits, "test.yaml");
+  }
+
+  @Test
+  void theExampleConfigFileHasABandit() {
+    ServiceConfig config = ConfigLoader.load(Path.of("..", "config", "dpstream.yaml"));
+    BanditRegistry.Entry offers = config.banditRegistry().find("offers").orElseThrow();
+    assertEquals(20, offers.spec().dimension());
+    assertEquals(4, offers.spec().arms());
+    assertEquals(Duration.ofSeconds(30), offers.rewardTimeout());
+    assertEquals(BanditConfig.MissingReward.DROP, offers.missingReward());
+    assertEquals("offers/arm-3", offers.armModelId(3));
+    assertEquals(1, config.registry().all().size(), "the models are still read");
+  }
+
+  @Test
+  void aBanditIsReadWithDefaultsAndImpute() {
+    ServiceConfig config = parse("""
+          - {id: b, dimension: 3, arms: 2, link: logistic, preSelectionGap: inf, t0: 7, epsilon: 2, delta: 1.0e-6,
+             horizon: 100, rewardBound: 1, rewardTimeout: 500ms, missingReward: impute, defaultReward: 0.5}
+        """);
+    BanditRegistry.Entry b = config.banditRegistry().find("b").orElseThrow();
+    assertEquals(CanonicalLink.LOGISTIC, b.spec().link());
+    assertEquals(Double.POSITIVE_INFINITY, b.spec().preSelectionGap());
+    assertEquals(7, b.spec().warmUpRoundsPerArm());
+    assertEquals(1.0, b.spec().radius());
+    assertEquals(Duration.ofMillis(500), b.rewardTimeout());
+    assertEquals(BanditConfig.MissingReward.IMPUTE, b.missingReward());
+    assertEquals(0.5, b.defaultReward());
+    assertEquals(1, b.releaseEvery());
+  }
+
+  @Test
+  void badBanditsAreRefusedWithTheirName() {
+    String ok = "{id: b, dimension: 3, arms: 2, link: identity, preSelectionGap: \"0.1\", epsilon: 1, delta: 1.0e-5,"
+        + " horizon: 100, rewardBound: 1, rewardTimeout: 5s";
+    for (String bad : new String[] {
+        ok.replace("identity", "probit") + "}",
+        ok.replace("5s", "5 parsecs") + "}",
+        ok + ", missingReward: impute}",
+        ok + ", missingReward: sometimes}",
+        ok + ", defaultReward: 1}",
+        ok.replace("link: identity", "link: logistic") + ", missingReward: impute, defaultReward: 3}",
+        ok.replace("arms: 2", "arms: 0") + "}",
+        ok + ", colour: blue}"}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse("  - " + bad + "\n"), bad);
+      assertTrue(e.getMessage().contains("b") , e.getMessage());
+    }
+    assertThrows(IllegalArgumentException.class, () -> parse("  - " + ok + "}\n  - " + ok + "}\n"), "duplicate ids");
+    IllegalArgumentException clash = assertThrows(IllegalArgumentException.class,
+        () -> ConfigLoader.parse(BASE.replace("id: m,", "id: b/arm-1,") + "  - " + ok + "}\n", "test.yaml"));
+    assertTrue(clash.getMessage().contains("b/arm-1"), clash.getMessage());
+  }
+}
