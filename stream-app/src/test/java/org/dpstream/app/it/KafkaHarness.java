@@ -27,15 +27,25 @@ import org.dpstream.schemas.RejectedRecord;
  */
 final class KafkaHarness implements AutoCloseable {
 
+  /** Longer than the producer's delivery timeout, so a slow broker fails the send, not the wait. */
+  private static final long ACK_TIMEOUT_SECONDS = 330;
+
   private final EmbeddedKafka kafka;
   private final KafkaProducer<byte[], byte[]> producer;
 
   private KafkaHarness(EmbeddedKafka kafka) {
     this.kafka = kafka;
+    // One request in flight and generous timeouts: on a loaded 2-core machine a request that times out
+    // with several in flight made the idempotent producer resend from a reset sequence, which the
+    // broker refused (OUT_OF_ORDER_SEQUENCE_NUMBER) until the test gave up. Order and no duplicates
+    // still hold (idempotence); the tests produce little, so throughput does not matter.
     this.producer = new KafkaProducer<>(Map.of(
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
         ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
         ProducerConfig.ACKS_CONFIG, "all",
+        ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1,
+        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 120_000,
+        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000,
         ProducerConfig.LINGER_MS_CONFIG, 5), new ByteArraySerializer(), new ByteArraySerializer());
   }
 
@@ -75,7 +85,7 @@ final class KafkaHarness implements AutoCloseable {
     List<RecordMetadata> acknowledged = new ArrayList<>(sent.size());
     try {
       for (Future<RecordMetadata> future : sent) {
-        acknowledged.add(future.get(30, TimeUnit.SECONDS));
+        acknowledged.add(future.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS));
       }
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("producing to " + topic + " failed", e);
@@ -101,7 +111,7 @@ final class KafkaHarness implements AutoCloseable {
     List<RecordMetadata> acknowledged = new ArrayList<>(sent.size());
     try {
       for (Future<RecordMetadata> future : sent) {
-        acknowledged.add(future.get(30, TimeUnit.SECONDS));
+        acknowledged.add(future.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS));
       }
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("producing failed", e);
