@@ -5,6 +5,7 @@ import java.util.List;
 import org.dpstream.bench.bandit.BanditExperimentCommand;
 import org.dpstream.bench.bandite2e.BanditEndToEndCommand;
 import org.dpstream.bench.e2e.EndToEndBenchmarkCommand;
+import org.dpstream.bench.erm.ErmExperimentCommand;
 import org.dpstream.bench.ofw.OfwExperimentCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,7 +18,8 @@ import picocli.CommandLine.Command;
     description = "Benchmarks (JMH) and paper-reproduction experiments for dpstream.",
     subcommands = {
       BenchCli.JmhCommand.class, OfwExperimentCommand.class, BanditExperimentCommand.class,
-      EndToEndBenchmarkCommand.class, BanditEndToEndCommand.class, CommandLine.HelpCommand.class})
+      EndToEndBenchmarkCommand.class, BanditEndToEndCommand.class, ErmExperimentCommand.class,
+      CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

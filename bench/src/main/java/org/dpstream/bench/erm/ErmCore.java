@@ -1,0 +1,49 @@
+package org.dpstream.bench.erm;
+
+import java.util.List;
+import org.dpstream.app.train.ErmSettings;
+import org.dpstream.app.train.ErmTrainer;
+import org.dpstream.core.data.LabelledData;
+import org.dpstream.core.erm.CompositeObjective;
+import org.dpstream.core.erm.ErmDataset;
+import org.dpstream.core.erm.NonPrivateSolver;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+
+/**
+ * The bench's only link to {@code org.dpstream.core.erm} (beyond the train command's translation of the
+ * settings, {@link ErmTrainer}): one prepared problem per data set and objective.
+ */
+final class ErmCore {
+
+  /** A run's released models: w^0, then the model after each pass; and the run's description. */
+  record Run(List<double[]> passWeights, String description) {}
+
+  private final ErmDataset data;
+  private final CompositeObjective objective;
+
+  private ErmCore(ErmDataset data, CompositeObjective objective) {
+    this.data = data;
+    this.objective = objective;
+  }
+
+  /** Prepares the data (which must respect the public bounds) and the objective of {@code settings}. */
+  static ErmCore prepare(LabelledData train, double[] bounds, ErmSettings settings) {
+    return new ErmCore(ErmTrainer.dataset(train, bounds), ErmTrainer.objective(settings));
+  }
+
+  /** F(w) on the training data. */
+  double objective(double[] w) {
+    return objective.value(w, data);
+  }
+
+  /** F* from the non-private reference solver: not private, for the relative error only. */
+  double optimum() {
+    return NonPrivateSolver.solve(data, objective, 1e-10, 20_000).value();
+  }
+
+  /** Trains with the algorithm, budget and hyper-parameters of {@code settings}. */
+  Run run(ErmSettings settings, KeyedNoiseSource source, String runId) {
+    ErmTrainer.Trained trained = ErmTrainer.train(data, settings, source, runId, pass -> { });
+    return new Run(trained.passWeights(), trained.description());
+  }
+}

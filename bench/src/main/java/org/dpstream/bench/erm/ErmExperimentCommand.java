@@ -1,0 +1,362 @@
+package org.dpstream.bench.erm;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.dpstream.app.train.ErmSettings;
+import org.dpstream.app.train.ErmTrainer;
+import org.dpstream.app.train.Evaluation;
+import org.dpstream.app.train.FashionMnistBinary;
+import org.dpstream.app.train.TrainCommand;
+import org.dpstream.bandit.env.FashionMnist;
+import org.dpstream.bandit.env.MissingDatasetException;
+import org.dpstream.bench.ofw.ExperimentKeys;
+import org.dpstream.bench.ofw.Formats;
+import org.dpstream.bench.ofw.ProgressBar;
+import org.dpstream.bench.ofw.Stats;
+import org.dpstream.core.data.LabelledData;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * {@code dpstream-bench erm}: DP-CD, DP-SkGD and DP-SGD on the synthetic data of Mangold et al. (2022)
+ * section 5 or on Fashion-MNIST, relative error against a non-private optimum.
+ */
+@Command(
+    name = "erm",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Private ERM (Mangold et al. 2022 section 5; Maranjyan et al. DP-SkGD): relative error"
+          + " (F(w) - F*) / (F(0) - F*) against a non-private optimum F* computed by the harness, and held-out accuracy.",
+      "Writes DIR/results.csv (one row per algorithm, epsilon and seed), DIR/trajectories.csv (relative error after"
+          + " every pass), DIR/tuning.csv, DIR/relative_error.png and DIR/summary.txt.",
+      "Hyper-parameters: every combination of --clip-fractions and --step-scales is run and, per algorithm and"
+          + " epsilon, the one with the lowest mean final training objective over the seeds is reported, as in the"
+          + " paper (whose privacy cost of tuning is not counted either).",
+      "Synthetic data: n x p standard Gaussian features truncated to [-3, 3], column j scaled by sqrt(s_j) (balanced:"
+          + " s_j = 1; unbalanced: s_j lognormal, exp(N(0, 1))), public bounds b_j = 3 sqrt(s_j), w_true ~ N(0, I);"
+          + " logistic labels sign(x'w_true) flipped with probability 0.2, squared labels x'w_true + N(0, 0.01).",
+      "Noise keys come from a fixed, public experiment secret (reproducible; never for real data)."
+    },
+    footer = {"", "Example: erm --data synthetic-unbalanced --loss logistic --reg l2"
+        + " --algorithms dpcd-smooth,dpcd-uniform,dpsgd --epsilon 1 --seeds 5 --out /tmp/erm"})
+public final class ErmExperimentCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--data", paramLabel = "DATA", defaultValue = "synthetic-unbalanced",
+      description = "synthetic-balanced, synthetic-unbalanced or fashion-mnist. Default: ${DEFAULT-VALUE}.")
+  String data;
+
+  @Option(names = "--loss", paramLabel = "LOSS", defaultValue = "logistic",
+      description = "logistic or squared. Default: ${DEFAULT-VALUE}.")
+  String loss;
+
+  @Option(names = "--reg", paramLabel = "REG", defaultValue = "l2",
+      description = "none, l2 or l1. Default: ${DEFAULT-VALUE}.")
+  String reg;
+
+  @Option(names = "--lambda", paramLabel = "L",
+      description = "Regulariser weight. Default: l2: 2/n (the paper's lambda||w||^2 with lambda = 1/n, i.e. the core's"
+          + " (lambda/2)||w||^2 with 2/n); l1: 0.1 lambda_max, lambda_max = ||X'(y - y0)||_inf / n computed by the harness"
+          + " (the paper's values exist only in its figure).")
+  Double lambda;
+
+  @Option(names = "--algorithms", split = ",", paramLabel = "ALG",
+      defaultValue = "dpcd-smooth,dpcd-uniform,dpskgd-importance,dpskgd-uniform,dpsgd",
+      description = "Any of dpcd-smooth, dpcd-uniform, dpskgd-importance, dpskgd-uniform, dpsgd. Default: all.")
+  List<String> algorithms;
+
+  @Option(names = "--epsilon", split = ",", paramLabel = "EPS", defaultValue = "1",
+      description = "Privacy epsilon(s) (DP-CD / DP-SkGD: the papers' accountant needs <= 1). Default: ${DEFAULT-VALUE}.")
+  List<Double> epsilon;
+
+  @Option(names = "--delta", paramLabel = "DELTA", description = "Privacy delta in (0, 1). Default: 1/n^2, as in the paper.")
+  Double delta;
+
+  @Option(names = "--seeds", paramLabel = "N", defaultValue = "5",
+      description = "Seeds 1..N of the noise (the data set is fixed by --data-seed). Default: ${DEFAULT-VALUE}.")
+  int seeds;
+
+  @Option(names = "--passes", paramLabel = "N", defaultValue = "30", description = "Passes per run. Default: ${DEFAULT-VALUE}.")
+  int passes;
+
+  @Option(names = "--n", paramLabel = "N",
+      description = "Training records. Default: 10000 (synthetic) or every image of the two classes (fashion-mnist).")
+  Integer n;
+
+  @Option(names = "--p", paramLabel = "P", defaultValue = "100", description = "Synthetic: features. Default: ${DEFAULT-VALUE}.")
+  int p;
+
+  @Option(names = "--test-size", paramLabel = "N", defaultValue = "2000",
+      description = "Synthetic: held-out records. Default: ${DEFAULT-VALUE} (fashion-mnist: the official test split).")
+  int testSize;
+
+  @Option(names = "--data-seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the synthetic data. Default: ${DEFAULT-VALUE}.")
+  long dataSeed;
+
+  @Option(names = "--clip-fractions", split = ",", paramLabel = "F", defaultValue = "1,0.3,0.1,0.03",
+      description = "Clipping thresholds C = F ||b||_2 to try (public: b are the declared bounds). Default: ${DEFAULT-VALUE}.")
+  List<Double> clipFractions;
+
+  @Option(names = "--step-scales", split = ",", paramLabel = "S", defaultValue = "1,3,10,30",
+      description = "Step multipliers s to try (s/M_j, s/beta). Default: ${DEFAULT-VALUE}.")
+  List<Double> stepScales;
+
+  @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = FashionMnist.DEFAULT_DIRECTORY_NAME,
+      description = "fashion-mnist: directory of the IDX files. Default: ${DEFAULT-VALUE}.")
+  Path dataDir;
+
+  @Option(names = "--classes", paramLabel = "A,B", defaultValue = "7,9",
+      description = "fashion-mnist: the two classes (0 = A, 1 = B). Default: ${DEFAULT-VALUE}.")
+  String classes;
+
+  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if missing).")
+  Path out;
+
+  private record Prepared(LabelledData train, LabelledData test, double[] bounds) {}
+
+  @Override
+  public Integer call() throws IOException {
+    ErmSettings.Loss lossValue = parse(() -> ErmSettings.Loss.parse(loss), "--loss");
+    ErmSettings.Reg regValue = parse(() -> ErmSettings.Reg.parse(reg), "--reg");
+    require(regValue != ErmSettings.Reg.ELASTIC_NET, "--reg: expected none, l2 or l1");
+    String dataName = data.strip().toLowerCase(Locale.ROOT);
+    require(List.of("synthetic-balanced", "synthetic-unbalanced", "fashion-mnist").contains(dataName),
+        "--data: expected synthetic-balanced, synthetic-unbalanced or fashion-mnist, got '" + data + "'");
+    List<String> algorithmList = new ArrayList<>();
+    for (String name : algorithms) {
+      String a = name.strip().toLowerCase(Locale.ROOT);
+      parse(() -> {
+        ErmTrainer.requireAlgorithm(a);
+        return null;
+      }, "--algorithms");
+      if (!algorithmList.contains(a)) {
+        algorithmList.add(a);
+      }
+    }
+    validateNumbers(dataName);
+    PrintWriter stdout = spec.commandLine().getOut();
+    PrintWriter stderr = spec.commandLine().getErr();
+
+    Prepared prepared;
+    try {
+      prepared = prepare(dataName, lossValue);
+    } catch (MissingDatasetException e) {
+      stderr.println("erm: " + e.getMessage());
+      return 1;
+    }
+    int size = prepared.train().size();
+    double deltaValue = delta != null ? delta : 1.0 / ((double) size * size);
+    double lambdaValue = lambda != null ? lambda : defaultLambda(regValue, prepared.train(), lossValue);
+    double boundNorm = Math.sqrt(Arrays.stream(prepared.bounds()).map(b -> b * b).sum());
+    ErmSettings base = new ErmSettings(algorithmList.get(0), lossValue, regValue, lambdaValue, 0.5, epsilon.get(0),
+        deltaValue, passes, boundNorm, lossValue == ErmSettings.Loss.SQUARED ? 1.0 : Double.NaN, 1.0);
+
+    Files.createDirectories(out);
+    ErmCore core = ErmCore.prepare(prepared.train(), prepared.bounds(), base);
+    long solverStart = System.nanoTime();
+    double optimum = core.optimum();
+    double start = core.objective(new double[prepared.bounds().length]);
+    List<Double> epsilons = distinct(epsilon);
+    List<Double> clips = distinct(clipFractions);
+    List<Double> steps = distinct(stepScales);
+    int total = algorithmList.size() * epsilons.size() * clips.size() * steps.size() * seeds;
+    stderr.printf(Locale.ROOT, "erm: %s, n = %d, d = %d, %s loss, %s (lambda %s), delta %s; F* = %.8g (non-private solver,"
+            + " %.1f s), F(0) = %.8g; %d runs into %s (noise keys from the fixed experiment secret: reproducible, not"
+            + " for real data)%n", dataName, size, prepared.bounds().length, lossValue.cliName(), regValue.cliName(),
+        Formats.brief(lambdaValue), Formats.brief(deltaValue), optimum, (System.nanoTime() - solverStart) / 1e9, start,
+        total, out.toAbsolutePath());
+    stderr.flush();
+
+    ProgressBar progress = ProgressBar.forStream(stderr, total);
+    List<ErmRunResult> chosen = new ArrayList<>();
+    List<String> tuning = new ArrayList<>();
+    tuning.add("algorithm,epsilon,clip_fraction,clip,step_scale,mean_final_objective,mean_relative_error,chosen");
+    for (String algorithm : algorithmList) {
+      for (double eps : epsilons) {
+        Map<String, List<ErmRunResult>> byCombination = new LinkedHashMap<>();
+        List<String> tuningRows = new ArrayList<>();
+        String best = null;
+        double bestObjective = Double.POSITIVE_INFINITY;
+        for (double fraction : clips) {
+          for (double step : steps) {
+            ErmSettings settings = new ErmSettings(algorithm, lossValue, regValue, lambdaValue, 0.5, eps, deltaValue,
+                passes, fraction * boundNorm, base.residualClip(), step);
+            List<ErmRunResult> runs = new ArrayList<>();
+            for (long seed = 1; seed <= seeds; seed++) {
+              runs.add(runOne(core, settings, dataName, seed, optimum, start, prepared.test()));
+              progress.advance(algorithm + " eps=" + Formats.parameter(eps) + " C=" + Formats.brief(fraction)
+                  + "|b| s=" + Formats.parameter(step) + " seed " + seed);
+            }
+            double meanObjective = Stats.mean(runs.stream().mapToDouble(r -> finite(r.finalObjective())).toArray());
+            String key = fraction + "/" + step;
+            byCombination.put(key, runs);
+            tuningRows.add(String.join(",", algorithm, Formats.parameter(eps), Formats.parameter(fraction),
+                Formats.measurement(fraction * boundNorm), Formats.parameter(step), Formats.measurement(meanObjective),
+                Formats.measurement(Stats.mean(runs.stream().mapToDouble(ErmRunResult::relativeError).toArray()))));
+            if (best == null || meanObjective < bestObjective) {
+              best = key;
+              bestObjective = meanObjective;
+            }
+          }
+        }
+        int k = 0;
+        for (String key : byCombination.keySet()) {
+          tuning.add(tuningRows.get(k++) + "," + key.equals(best));
+        }
+        chosen.addAll(byCombination.get(best));
+      }
+    }
+
+    Path csv = ErmOutputs.writeResults(out, chosen);
+    Path trajectories = ErmOutputs.writeTrajectories(out, chosen);
+    Path tuningCsv = out.resolve("tuning.csv");
+    Files.write(tuningCsv, tuning);
+    boolean severalEpsilons = epsilons.size() > 1;
+    String title = dataName + ", " + lossValue.cliName() + " + " + regValue.cliName()
+        + (severalEpsilons ? "" : ", eps = " + Formats.parameter(epsilons.get(0))) + ", delta = " + Formats.brief(deltaValue);
+    Path png = ErmOutputs.writePlot(out, title, chosen, severalEpsilons);
+    String summary = "erm: " + title + ", n = " + size + ", d = " + prepared.bounds().length + ", " + passes
+        + " passes, F* = " + Formats.brief(optimum) + "\n" + ErmOutputs.summary(chosen, severalEpsilons)
+        + "rel.err = (F(w) - F*) / (F(0) - F*) after the last pass (std over seeds, n - 1); test acc = held-out accuracy"
+        + (lossValue == ErmSettings.Loss.SQUARED ? " (NaN: regression labels)" : "")
+        + "; C = chosen clipping threshold, step = chosen step scale (lowest mean training objective).\n";
+    Files.writeString(out.resolve("summary.txt"), summary);
+    stdout.println();
+    stdout.print(summary);
+    stdout.println("wrote " + csv + ", " + trajectories + ", " + tuningCsv + ", " + png + " and " + out.resolve("summary.txt"));
+    stdout.flush();
+    return 0;
+  }
+
+  private ErmRunResult runOne(ErmCore core, ErmSettings settings, String dataName, long seed, double optimum,
+      double start, LabelledData test) {
+    String runId = String.join("/", "erm", dataName, settings.loss().cliName(), settings.reg().cliName(),
+        settings.algorithm(), Formats.parameter(settings.epsilon()), Formats.measurement(settings.clip()),
+        Formats.parameter(settings.stepScale()));
+    long started = System.nanoTime();
+    ErmCore.Run run = core.run(settings, ExperimentKeys.forSeed(seed), runId);
+    double seconds = (System.nanoTime() - started) / 1e9;
+    List<double[]> weights = run.passWeights();
+    double[] relative = new double[weights.size()];
+    double last = Double.NaN;
+    for (int t = 0; t < relative.length; t++) {
+      last = core.objective(weights.get(t));
+      relative[t] = (last - optimum) / (start - optimum);
+    }
+    double[] finalWeights = weights.get(weights.size() - 1);
+    double accuracy = Evaluation.of(test, finalWeights, settings.loss()).accuracy();
+    return new ErmRunResult(settings.algorithm(), dataName, settings.loss().cliName(), settings.reg().cliName(),
+        settings.epsilon(), settings.delta(), seed, weights.size() - 1, settings.clip(), settings.stepScale(), relative,
+        last, accuracy, seconds, run.description());
+  }
+
+  private Prepared prepare(String dataName, ErmSettings.Loss lossValue) throws IOException {
+    if (dataName.equals("fashion-mnist")) {
+      int[] pair = parseClasses();
+      LabelledData train = FashionMnistBinary.load(dataDir, FashionMnist.Split.TRAIN, pair[0], pair[1]);
+      LabelledData test = FashionMnistBinary.load(dataDir, FashionMnist.Split.TEST, pair[0], pair[1]);
+      if (n != null && n < train.size()) {
+        int[] order = TrainCommand.shuffledIndices(train.size(), dataSeed);
+        train = train.select(Arrays.copyOf(order, n));
+      }
+      double[] bounds = new double[train.dimension()];
+      Arrays.fill(bounds, FashionMnistBinary.FEATURE_BOUND);
+      return new Prepared(train, test, bounds);
+    }
+    SyntheticErmData.Generated generated = SyntheticErmData.generate(dataName.equals("synthetic-unbalanced"), lossValue,
+        n != null ? n : 10_000, p, testSize, dataSeed);
+    return new Prepared(generated.train(), generated.test(), generated.bounds());
+  }
+
+  /** See --lambda. */
+  static double defaultLambda(ErmSettings.Reg reg, LabelledData train, ErmSettings.Loss loss) {
+    int size = train.size();
+    return switch (reg) {
+      case NONE -> 0;
+      case L2, ELASTIC_NET -> 2.0 / size;
+      case L1 -> {
+        double center = loss == ErmSettings.Loss.LOGISTIC ? 0.5 : 0;
+        double largest = 0;
+        for (int j = 0; j < train.dimension(); j++) {
+          double sum = 0;
+          for (int i = 0; i < size; i++) {
+            sum += train.feature(i, j) * (train.label(i) - center);
+          }
+          largest = Math.max(largest, Math.abs(sum) / size);
+        }
+        yield 0.1 * largest;
+      }
+    };
+  }
+
+  private int[] parseClasses() {
+    String[] parts = classes.split(",");
+    try {
+      if (parts.length == 2) {
+        int a = Integer.parseInt(parts[0].strip());
+        int b = Integer.parseInt(parts[1].strip());
+        if (a != b && a >= 0 && b >= 0 && a <= 9 && b <= 9) {
+          return new int[] {a, b};
+        }
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new ParameterException(spec.commandLine(), "--classes: two distinct classes in 0..9, e.g. 7,9; got '" + classes + "'");
+  }
+
+  private void validateNumbers(String dataName) {
+    require(seeds >= 1, "--seeds: need at least one seed, got " + seeds);
+    require(passes >= 1, "--passes: need at least one pass, got " + passes);
+    for (double e : epsilon) {
+      require(e > 0 && Double.isFinite(e), "--epsilon: must be positive and finite, got " + e);
+    }
+    require(delta == null || (delta > 0 && delta < 1), "--delta: must be in (0, 1), got " + delta);
+    require(lambda == null || (lambda >= 0 && Double.isFinite(lambda)), "--lambda: must be finite and >= 0, got " + lambda);
+    require(n == null || n >= 2, "--n: need at least 2 records, got " + n);
+    require(p >= 1, "--p: need at least one feature, got " + p);
+    require(testSize >= 1, "--test-size: need at least 1, got " + testSize);
+    for (double f : clipFractions) {
+      require(f > 0 && Double.isFinite(f), "--clip-fractions: must be positive, got " + f);
+    }
+    for (double s : stepScales) {
+      require(s > 0 && Double.isFinite(s), "--step-scales: must be positive, got " + s);
+    }
+  }
+
+  private void require(boolean condition, String message) {
+    if (!condition) {
+      throw new ParameterException(spec.commandLine(), message);
+    }
+  }
+
+  private <T> T parse(java.util.function.Supplier<T> parser, String option) {
+    try {
+      return parser.get();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+    }
+  }
+
+  private static double finite(double v) {
+    return Double.isFinite(v) ? v : Double.MAX_VALUE;
+  }
+
+  private static <T> List<T> distinct(List<T> values) {
+    return new ArrayList<>(new LinkedHashSet<>(values));
+  }
+}

@@ -1,0 +1,112 @@
+package org.dpstream.bench.erm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.dpstream.app.train.ErmSettings;
+import org.dpstream.bench.BenchCli;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class ErmExperimentCommandTest {
+
+  private record Outcome(int exitCode, String out, String err) {}
+
+  private static Outcome run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchCli());
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    int code = cli.execute(args);
+    return new Outcome(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void endToEndOnATinySyntheticSettingWritesTheCsvAndThePlot(@TempDir Path dir) throws Exception {
+    String algorithms = "dpcd-smooth,dpcd-uniform,dpskgd-importance,dpskgd-uniform,dpsgd";
+    Outcome outcome = run("erm", "--data", "synthetic-unbalanced", "--loss", "logistic", "--reg", "l2", "--n", "300",
+        "--p", "5", "--test-size", "100", "--passes", "3", "--seeds", "2", "--epsilon", "1",
+        "--clip-fractions", "1,0.3", "--step-scales", "1", "--algorithms", algorithms, "--out", dir.toString());
+    assertEquals(0, outcome.exitCode(), outcome.err());
+    List<String> lines = Files.readAllLines(dir.resolve("results.csv"));
+    assertEquals("algorithm,data,loss,reg,epsilon,delta,seed,passes,relative_error,test_accuracy,seconds", lines.get(0));
+    List<String> rows = lines.subList(1, lines.size());
+    assertEquals(5 * 2, rows.size(), rows.toString());
+    for (String row : rows) {
+      String[] cells = row.split(",");
+      assertEquals(11, cells.length, row);
+      assertTrue(algorithms.contains(cells[0]), row);
+      assertEquals(List.of("synthetic-unbalanced", "logistic", "l2", "1"), List.of(cells).subList(1, 5), row);
+      assertEquals(1.0 / (300.0 * 300.0), Double.parseDouble(cells[5]), 1e-15, row);
+      assertEquals("3", cells[7], row);
+      double accuracy = Double.parseDouble(cells[9]);
+      assertTrue(accuracy >= 0 && accuracy <= 1, row);
+      assertTrue(Double.isFinite(Double.parseDouble(cells[8])), row);
+    }
+    Path png = dir.resolve("relative_error.png");
+    assertTrue(Files.size(png) > 1000);
+    assertTrue(ImageIO.read(png.toFile()).getWidth() > 0);
+    assertEquals(1 + 5 * 2 * 4, Files.readAllLines(dir.resolve("trajectories.csv")).size());
+    assertEquals(1 + 5 * 2, Files.readAllLines(dir.resolve("tuning.csv")).size());
+    String summary = Files.readString(dir.resolve("summary.txt"));
+    assertTrue(summary.contains("rel.err mean") && summary.contains("dpskgd-importance"), summary);
+    assertTrue(outcome.out().contains(summary.lines().findFirst().orElseThrow()), outcome.out());
+  }
+
+  @Test
+  void squaredLossWithL1OnBalancedData(@TempDir Path dir) throws Exception {
+    Outcome outcome = run("erm", "--data", "synthetic-balanced", "--loss", "squared", "--reg", "l1", "--n", "200",
+        "--p", "4", "--test-size", "50", "--passes", "2", "--seeds", "1", "--clip-fractions", "1",
+        "--step-scales", "1", "--algorithms", "dpcd-smooth,dpsgd", "--out", dir.toString());
+    assertEquals(0, outcome.exitCode(), outcome.err());
+    assertEquals(3, Files.readAllLines(dir.resolve("results.csv")).size());
+  }
+
+  @Test
+  void optionValidation(@TempDir Path dir) {
+    String out = dir.toString();
+    Outcome data = run("erm", "--data", "mnist", "--out", out);
+    assertEquals(2, data.exitCode());
+    assertTrue(data.err().contains("--data: expected synthetic-balanced"), data.err());
+    Outcome algorithm = run("erm", "--algorithms", "dpcd,dpsgd", "--out", out);
+    assertEquals(2, algorithm.exitCode());
+    assertTrue(algorithm.err().contains("unknown ERM algorithm 'dpcd'"), algorithm.err());
+    assertEquals(2, run("erm", "--loss", "hinge", "--out", out).exitCode());
+    assertEquals(2, run("erm", "--reg", "l3", "--out", out).exitCode());
+    assertEquals(2, run("erm", "--seeds", "0", "--out", out).exitCode());
+    assertEquals(2, run("erm", "--epsilon", "-1", "--out", out).exitCode());
+    assertEquals(2, run("erm", "--clip-fractions", "0", "--out", out).exitCode());
+    assertEquals(2, run("erm").exitCode());
+    Outcome missing = run("erm", "--data", "fashion-mnist", "--data-dir", dir.resolve("absent").toString(), "--out", out);
+    assertEquals(1, missing.exitCode());
+    assertTrue(missing.err().contains("apt-get install dataset-fashion-mnist"), missing.err());
+  }
+
+  @Test
+  void syntheticDataFollowTheRecipe() {
+    SyntheticErmData.Generated data = SyntheticErmData.generate(true, ErmSettings.Loss.LOGISTIC, 2000, 20, 10, 3);
+    double positives = 0;
+    for (int j = 0; j < 20; j++) {
+      assertEquals(SyntheticErmData.TRUNCATION * Math.sqrt(data.scales()[j]), data.bounds()[j], 1e-12);
+      for (int i = 0; i < 2000; i++) {
+        assertTrue(Math.abs(data.train().feature(i, j)) <= data.bounds()[j]);
+      }
+    }
+    for (int i = 0; i < 2000; i++) {
+      double y = data.train().label(i);
+      assertTrue(y == 0 || y == 1);
+      positives += y;
+    }
+    assertTrue(positives > 600 && positives < 1400, "roughly balanced labels: " + positives);
+    SyntheticErmData.Generated balanced = SyntheticErmData.generate(false, ErmSettings.Loss.SQUARED, 10, 3, 5, 3);
+    assertEquals(List.of(3.0, 3.0, 3.0), java.util.Arrays.stream(balanced.bounds()).boxed().toList());
+  }
+}

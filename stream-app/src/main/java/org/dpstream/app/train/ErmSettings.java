@@ -1,0 +1,60 @@
+package org.dpstream.app.train;
+
+import java.util.Locale;
+
+/**
+ * What to train, as the command line states it: algorithm, loss, regulariser and its weight, privacy
+ * budget, passes and the algorithms' public hyper-parameters. Plain values, so that the command and its
+ * tests do not depend on the core ERM types ({@link ErmTrainer} translates).
+ *
+ * @param algorithm a registered name: dpcd-smooth, dpcd-uniform, dpskgd-importance, dpskgd-uniform, dpsgd
+ * @param lambda the regulariser weight: l2 (lambda/2)||w||^2, l1 lambda||w||_1, elastic-net
+ *     lambda (a||w||_1 + (1-a)/2 ||w||^2); ignored for none
+ * @param l1Ratio a of the elastic net
+ * @param clip the clipping threshold C (DP-CD: C_j by the rule of the algorithm; DP-SGD: per-sample l2 clip)
+ * @param residualClip DP-SkGD's clip of the per-sample residual; NaN for the loss's bound
+ * @param stepScale s: steps s / M_j (coordinate methods) or s / beta (DP-SGD)
+ */
+public record ErmSettings(String algorithm, Loss loss, Reg reg, double lambda, double l1Ratio, double epsilon,
+    double delta, int passes, double clip, double residualClip, double stepScale) {
+
+  /** The data-fit losses. */
+  public enum Loss {
+    /** log(1 + e^s) - y s with labels in {0, 1} (files may use {-1, +1}). */
+    LOGISTIC,
+    /** (s - y)^2 / 2. */
+    SQUARED;
+
+    public String cliName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static Loss parse(String text) {
+      return switch (text.strip().toLowerCase(Locale.ROOT)) {
+        case "logistic" -> LOGISTIC;
+        case "squared", "square", "least-squares" -> SQUARED;
+        default -> throw new IllegalArgumentException("unknown loss '" + text + "'; expected logistic or squared");
+      };
+    }
+  }
+
+  /** The regularisers. */
+  public enum Reg {
+    NONE, L2, L1, ELASTIC_NET;
+
+    public String cliName() {
+      return this == ELASTIC_NET ? "elastic-net" : name().toLowerCase(Locale.ROOT);
+    }
+
+    public static Reg parse(String text) {
+      return switch (text.strip().toLowerCase(Locale.ROOT)) {
+        case "none" -> NONE;
+        case "l2" -> L2;
+        case "l1" -> L1;
+        case "elastic-net", "elasticnet" -> ELASTIC_NET;
+        default -> throw new IllegalArgumentException(
+            "unknown regulariser '" + text + "'; expected none, l2, l1 or elastic-net");
+      };
+    }
+  }
+}

@@ -1,0 +1,474 @@
+package org.dpstream.app.train;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.Callable;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.bandit.env.FashionMnist;
+import org.dpstream.bandit.env.MissingDatasetException;
+import org.dpstream.core.data.CsvReader;
+import org.dpstream.core.data.DataFormat;
+import org.dpstream.core.data.LabelledData;
+import org.dpstream.core.data.LibSvmReader;
+import org.dpstream.core.data.MalformedDataException;
+import org.dpstream.core.erm.ErmDataset;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKey;
+import org.dpstream.schemas.ModelRelease;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * {@code dpstream train}: one private ERM model from a file, written as a ModelRelease and optionally
+ * published. Only the released model is covered by the privacy guarantee; the objective and accuracy the
+ * command prints are computed from the data, for the data owner's eyes.
+ */
+@Command(
+    name = "train",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Train a differentially private linear model (ERM) on a CSV or LibSVM file, or on Fashion-MNIST.",
+      "Holds out --test-fraction of the records, trains on the rest with the chosen algorithm, loss, regulariser"
+          + " and (epsilon, delta), prints the objective F(w) = f(w) + psi(w) and the held-out accuracy, and writes"
+          + " the model as a ModelRelease (JSON or Avro) to --out; --publish also sends it to dp.releases.",
+      "",
+      "Feature bounds are PUBLIC: every step size, clipping threshold and sampling probability is derived from"
+          + " the declared bounds |x_j| <= b_j (--feature-bound), never from the private data. Declare them from a"
+          + " schema, a normalisation contract or domain knowledge; bounds measured on the data (its max |x_ij|)"
+          + " would leak it and void the guarantee. Records outside the bounds are an error unless"
+          + " --clamp-to-bounds. For Fashion-MNIST the bound is 1 for every pixel (bytes 0..255 divided by 255).",
+      "",
+      "Release fields: modelId, step = number of training records n (each used in every pass), epoch = 0,"
+          + " parameters = the weights (the intercept last with --intercept), algorithm = the run's description,"
+          + " p = 2 (unconstrained Euclidean weights; the field is the lp geometry of the online models),"
+          + " ledger = budget (epsilon, delta), accountant, horizon = n, spent (epsilon, delta).",
+      "Noise key: DPSTREAM_NOISE_KEY or DPSTREAM_NOISE_KEY_FILE if set (reproducible noise), else a random"
+          + " one-off key held only in memory.",
+      "Printed objective and accuracy are NOT private: they are computed from the data."
+    },
+    footer = {"", "Example: train --data data.csv --label-column label --feature-bound 1 --loss logistic --reg l2"
+        + " --algorithm dpcd-smooth --epsilon 1 --out model.json",
+        "         train --data fashion-mnist --classes 7,9 --algorithm dpcd-smooth --out fmnist.json"})
+public final class TrainCommand implements Callable<Integer> {
+
+  static final String FASHION_MNIST = "fashion-mnist";
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--data", required = true, paramLabel = "FILE|fashion-mnist",
+      description = "Training data: a CSV or LibSVM file, or 'fashion-mnist' (Debian package dataset-fashion-mnist).")
+  String data;
+
+  @Option(names = "--format", paramLabel = "FMT", defaultValue = "auto",
+      description = "csv, libsvm or auto (by extension: .csv/.tsv, .libsvm/.svm/.svmlight). Default: ${DEFAULT-VALUE}.")
+  String format;
+
+  @Option(names = "--label-column", paramLabel = "COL",
+      description = "CSV: the label column, by header name, 0-based index, 'first' or 'last'."
+          + " Default: the column named label/y/target/class, else the first.")
+  String labelColumn;
+
+  @Option(names = "--no-header", description = "CSV: the first line is data, not column names.")
+  boolean noHeader;
+
+  @Option(names = "--delimiter", paramLabel = "CHAR", description = "CSV field delimiter: ',' ';' 'tab'. Default: ',' (tab for .tsv).")
+  String delimiter;
+
+  @Option(names = "--dimension", paramLabel = "D", description = "LibSVM: number of features (default: the largest index).")
+  Integer dimension;
+
+  @Option(names = "--feature-bound", paramLabel = "B|FILE",
+      description = "PUBLIC bound(s) |x_j| <= b_j: one number for every feature, or a file of one bound per feature."
+          + " Required for files; fixed at 1 for fashion-mnist. Never compute it from the private data.")
+  String featureBound;
+
+  @Option(names = "--clamp-to-bounds", description = "Clamp features outside the declared bounds instead of failing.")
+  boolean clamp;
+
+  @Option(names = "--intercept", description = "Add a constant feature 1 (bound 1); its weight is the last parameter.")
+  boolean intercept;
+
+  @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = FashionMnist.DEFAULT_DIRECTORY_NAME,
+      description = "fashion-mnist: directory of the IDX files. Default: ${DEFAULT-VALUE}.")
+  Path dataDir;
+
+  @Option(names = "--classes", paramLabel = "A,B", defaultValue = "7,9",
+      description = "fashion-mnist: the two classes (label 0 = A, 1 = B). Default: ${DEFAULT-VALUE} (sneaker vs ankle boot).")
+  String classes;
+
+  @Option(names = "--algorithm", paramLabel = "ALG", defaultValue = "dpcd-smooth",
+      description = "dpcd-smooth, dpcd-uniform, dpskgd-importance, dpskgd-uniform or dpsgd. Default: ${DEFAULT-VALUE}.")
+  String algorithm;
+
+  @Option(names = "--loss", paramLabel = "LOSS", defaultValue = "logistic",
+      description = "logistic (labels 0/1 or -1/+1) or squared. Default: ${DEFAULT-VALUE}.")
+  String loss;
+
+  @Option(names = "--reg", paramLabel = "REG", defaultValue = "l2",
+      description = "none, l2 ((lambda/2)||w||^2), l1 (lambda||w||_1) or elastic-net. Default: ${DEFAULT-VALUE}.")
+  String reg;
+
+  @Option(names = "--lambda", paramLabel = "L", description = "Regulariser weight >= 0. Default: 1/n (n = training records).")
+  Double lambda;
+
+  @Option(names = "--l1-ratio", paramLabel = "A", defaultValue = "0.5",
+      description = "elastic-net: weight a of the l1 part, in [0, 1]. Default: ${DEFAULT-VALUE}.")
+  double l1Ratio;
+
+  @Option(names = "--epsilon", paramLabel = "EPS", defaultValue = "1",
+      description = "Privacy epsilon > 0 (DP-CD/DP-SkGD with the papers' accountant: <= 1). Default: ${DEFAULT-VALUE}.")
+  double epsilon;
+
+  @Option(names = "--delta", paramLabel = "DELTA", description = "Privacy delta in (0, 1). Default: 1/n^2, as in the papers.")
+  Double delta;
+
+  @Option(names = "--passes", paramLabel = "N", defaultValue = "30",
+      description = "Passes over the data (one pass = the work of one full gradient). Default: ${DEFAULT-VALUE}.")
+  int passes;
+
+  @Option(names = "--clip", paramLabel = "C",
+      description = "Clipping threshold C (DP-CD: per-coordinate C_j by the algorithm's rule; DP-SGD: per-sample l2)."
+          + " Default: ||b||_2 from the declared bounds (no clipping bias for the logistic loss).")
+  Double clip;
+
+  @Option(names = "--residual-clip", paramLabel = "R",
+      description = "DP-SkGD: clip of the per-sample residual. Default: the loss's bound (logistic: 1); squared: 1.")
+  Double residualClip;
+
+  @Option(names = "--step-scale", paramLabel = "S", defaultValue = "1",
+      description = "Step multiplier s: steps s/M_j (coordinate methods), s/beta (DP-SGD). Default: ${DEFAULT-VALUE}.")
+  double stepScale;
+
+  @Option(names = "--test-fraction", paramLabel = "F", defaultValue = "0.2",
+      description = "Fraction of the records held out for evaluation, in [0, 1). Default: ${DEFAULT-VALUE}"
+          + " (fashion-mnist: the official test split instead).")
+  double testFraction;
+
+  @Option(names = "--split-seed", paramLabel = "SEED", defaultValue = "1",
+      description = "Seed of the train/test shuffle (not of the privacy noise). Default: ${DEFAULT-VALUE}.")
+  long splitSeed;
+
+  @Option(names = "--model-id", paramLabel = "ID", description = "The release's modelId. Default: the data file's name without extension.")
+  String modelId;
+
+  @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the ModelRelease.")
+  Path out;
+
+  @Option(names = "--output-format", paramLabel = "FMT", defaultValue = "auto",
+      description = "json, avro (single-object encoding) or auto (avro for .avro, else json). Default: ${DEFAULT-VALUE}.")
+  String outputFormat;
+
+  @Option(names = "--publish", description = "Also send the release to --topic (needs --bootstrap-servers).")
+  boolean publish;
+
+  @Option(names = "--bootstrap-servers", paramLabel = "HOSTS", description = "Kafka bootstrap servers for --publish.")
+  String bootstrapServers;
+
+  @Option(names = "--topic", paramLabel = "TOPIC", defaultValue = "dp.releases", description = "Default: ${DEFAULT-VALUE}.")
+  String topic;
+
+  @Option(names = "--producer-property", paramLabel = "KEY=VALUE",
+      description = "Extra Kafka producer setting (repeatable), e.g. security.protocol=SASL_SSL.")
+  Map<String, String> producerProperties = new LinkedHashMap<>();
+
+  /** The data after loading: training and held-out records, public bounds and a name. */
+  record Prepared(LabelledData train, LabelledData test, double[] bounds, String name) {}
+
+  @Override
+  public Integer call() throws IOException {
+    ErmSettings.Loss lossValue = parse(() -> ErmSettings.Loss.parse(loss), "--loss");
+    ErmSettings.Reg regValue = parse(() -> ErmSettings.Reg.parse(reg), "--reg");
+    parse(() -> {
+      ErmTrainer.requireAlgorithm(algorithm.strip());
+      return null;
+    }, "--algorithm");
+    ReleaseOutput.Encoding encoding = encoding();
+    validateNumbers();
+    PrintWriter stdout = spec.commandLine().getOut();
+    PrintWriter stderr = spec.commandLine().getErr();
+
+    Prepared prepared;
+    try {
+      prepared = prepare(lossValue);
+    } catch (MalformedDataException | MissingDatasetException e) {
+      stderr.println("train: " + e.getMessage());
+      return 1;
+    } catch (IllegalArgumentException e) {
+      stderr.println("train: " + e.getMessage());
+      return 1;
+    }
+    int n = prepared.train().size();
+    ErmSettings settings = new ErmSettings(algorithm.strip().toLowerCase(Locale.ROOT), lossValue, regValue,
+        lambda != null ? lambda : 1.0 / n, l1Ratio, epsilon, delta != null ? delta : 1.0 / ((double) n * n), passes,
+        clip != null ? clip : norm(prepared.bounds()),
+        residualClip != null ? residualClip : (lossValue == ErmSettings.Loss.SQUARED ? 1.0 : Double.NaN), stepScale);
+
+    stderr.printf(Locale.ROOT, "train: %s, %d training and %d held-out records, d = %d; %s, %s loss, %s (lambda %s),"
+            + " epsilon %s, delta %s, %d passes%n", prepared.name(), n, prepared.test() == null ? 0 : prepared.test().size(),
+        prepared.train().dimension(), settings.algorithm(), lossValue.cliName(), regValue.cliName(),
+        fmt(settings.lambda()), fmt(epsilon), fmt(settings.delta()), passes);
+    KeyedNoiseSource source = noiseSource(stderr);
+    PassProgress progress = PassProgress.forStream(stderr, passes);
+    long started = System.nanoTime();
+    String id = modelId != null ? modelId : prepared.name();
+    ErmDataset trainSet = ErmTrainer.dataset(prepared.train(), prepared.bounds());
+    ErmDataset testSet = prepared.test() == null ? null : ErmTrainer.dataset(prepared.test(), prepared.bounds());
+    ErmTrainer.Trained trained;
+    try {
+      // Distinct settings or model ids never share noise, even under one key.
+      trained = ErmTrainer.train(trainSet, settings, source, "train/" + id + "/" + settings, progress::passDone);
+    } catch (IllegalArgumentException e) {
+      stderr.println("train: " + e.getMessage());
+      return 1;
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+
+    ModelRelease release = ReleaseOutput.release(id, n, settings, trained);
+    ReleaseOutput.write(release, out, encoding);
+
+    double[] w = trained.weights();
+    stdout.println("algorithm: " + trained.description());
+    stdout.printf(Locale.ROOT, "privacy: epsilon %s, delta %s spent (%s) of the budget (%s, %s)%n",
+        fmt(trained.epsilonSpent()), fmt(trained.deltaSpent()), trained.accountant(), fmt(epsilon), fmt(settings.delta()));
+    stdout.printf(Locale.ROOT, "training objective F(w) = %.6g   (F(0) = %.6g)   %d updates in %.2f s%n",
+        ErmTrainer.objective(trainSet, settings, w),
+        ErmTrainer.objective(trainSet, settings, new double[w.length]), trained.updates(), seconds);
+    if (prepared.test() != null) {
+      stdout.printf(Locale.ROOT, "held-out objective F(w) = %.6g on %d records%n",
+          ErmTrainer.objective(testSet, settings, w), prepared.test().size());
+      Evaluation.Metrics metrics = Evaluation.of(prepared.test(), w, lossValue);
+      stdout.println("held-out " + metrics.describe());
+    }
+    stdout.println("(objective and accuracy are computed from the data and are not private; only the model is)");
+    stdout.println("wrote " + out.toAbsolutePath() + " (" + encoding.name().toLowerCase(Locale.ROOT) + " ModelRelease, model "
+        + id + ")");
+    if (publish) {
+      String where = ReleaseOutput.publish(release, bootstrapServers, topic, producerProperties, Duration.ofSeconds(30));
+      stdout.println("published to " + where);
+    }
+    stdout.flush();
+    return 0;
+  }
+
+  Prepared prepare(ErmSettings.Loss lossValue) throws IOException {
+    LabelledData train;
+    LabelledData test;
+    double[] bounds;
+    String name;
+    if (data.strip().equalsIgnoreCase(FASHION_MNIST)) {
+      if (featureBound != null) {
+        throw new ParameterException(spec.commandLine(),
+            "--feature-bound: fashion-mnist's bound is fixed by the format (pixel/255 in [0, 1])");
+      }
+      int[] pair = parseClasses();
+      train = FashionMnistBinary.load(dataDir, FashionMnist.Split.TRAIN, pair[0], pair[1]);
+      test = FashionMnistBinary.load(dataDir, FashionMnist.Split.TEST, pair[0], pair[1]);
+      bounds = new double[train.dimension()];
+      Arrays.fill(bounds, FashionMnistBinary.FEATURE_BOUND);
+      name = "fashion-mnist-" + pair[0] + "v" + pair[1];
+    } else {
+      if (featureBound == null) {
+        throw new ParameterException(spec.commandLine(), "--feature-bound is required for a data file: declare PUBLIC"
+            + " bounds |x_j| <= b_j (a number or a file of one per feature); they must not be measured on the data");
+      }
+      Path file = Path.of(data);
+      LabelledData all = read(file);
+      bounds = FeatureBoundsOption.resolve(featureBound, all.dimension());
+      all = checkBounds(all, bounds, file);
+      all = Labels.forLoss(all, lossValue, file.toString());
+      int[] order = shuffledIndices(all.size(), splitSeed);
+      int testCount = (int) Math.floor(testFraction * all.size());
+      if (all.size() - testCount < 1) {
+        throw new ParameterException(spec.commandLine(), "--test-fraction leaves no training record");
+      }
+      test = testCount == 0 ? null : all.select(Arrays.copyOfRange(order, 0, testCount));
+      train = all.select(Arrays.copyOfRange(order, testCount, order.length));
+      String fileName = file.getFileName().toString();
+      name = fileName.contains(".") ? fileName.substring(0, fileName.lastIndexOf('.')) : fileName;
+    }
+    if (intercept) {
+      train = Labels.withIntercept(train);
+      test = test == null ? null : Labels.withIntercept(test);
+      bounds = Arrays.copyOf(bounds, bounds.length + 1);
+      bounds[bounds.length - 1] = 1;
+    }
+    return new Prepared(train, test, bounds, name);
+  }
+
+  private LabelledData read(Path file) throws IOException {
+    DataFormat dataFormat = switch (format.strip().toLowerCase(Locale.ROOT)) {
+      case "csv" -> DataFormat.CSV;
+      case "libsvm", "svmlight" -> DataFormat.LIBSVM;
+      case "auto" -> DataFormat.fromFileName(file).orElseThrow(() -> new ParameterException(spec.commandLine(),
+          "--format: cannot tell the format of " + file.getFileName() + " from its name; say --format csv or libsvm"));
+      default -> throw new ParameterException(spec.commandLine(), "--format: expected csv, libsvm or auto, got '" + format + "'");
+    };
+    if (!java.nio.file.Files.isRegularFile(file)) {
+      throw new ParameterException(spec.commandLine(), "--data: no such file: " + file);
+    }
+    if (dataFormat == DataFormat.LIBSVM) {
+      return LibSvmReader.read(file, dimension == null ? OptionalInt.empty() : OptionalInt.of(dimension)).toDense();
+    }
+    CsvReader.Options options = CsvReader.Options.defaults().withHeader(!noHeader)
+        .withDelimiter(delimiterChar(file))
+        .withLabelColumn(labelColumn == null ? null : CsvReader.LabelColumn.parse(labelColumn));
+    return CsvReader.read(file, options);
+  }
+
+  private char delimiterChar(Path file) {
+    if (delimiter == null) {
+      return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".tsv") ? '\t' : ',';
+    }
+    String d = delimiter.equals("\\t") || delimiter.equalsIgnoreCase("tab") ? "\t" : delimiter;
+    if (d.length() != 1) {
+      throw new ParameterException(spec.commandLine(), "--delimiter: one character or 'tab', got '" + delimiter + "'");
+    }
+    return d.charAt(0);
+  }
+
+  /** Rejects (or with --clamp-to-bounds clamps) records outside the declared bounds, naming the first one. */
+  private LabelledData checkBounds(LabelledData all, double[] bounds, Path file) {
+    double[][] x = all.features();
+    int clamped = 0;
+    for (int i = 0; i < x.length; i++) {
+      for (int j = 0; j < bounds.length; j++) {
+        if (Math.abs(x[i][j]) > bounds[j]) {
+          if (!clamp) {
+            throw new ParameterException(spec.commandLine(), file + ": record " + (i + 1) + ", feature " + (j + 1)
+                + " = " + x[i][j] + " is outside the declared bound " + bounds[j]
+                + " (widen --feature-bound or pass --clamp-to-bounds)");
+          }
+          x[i][j] = Math.copySign(bounds[j], x[i][j]);
+          clamped++;
+        }
+      }
+    }
+    if (clamped > 0) {
+      spec.commandLine().getErr().println("clamped " + clamped + " feature value(s) into the declared bounds");
+    }
+    return clamped > 0 ? LabelledData.of(x, all.labels()) : all;
+  }
+
+  private int[] parseClasses() {
+    String[] parts = classes.split(",");
+    try {
+      if (parts.length == 2) {
+        int a = Integer.parseInt(parts[0].strip());
+        int b = Integer.parseInt(parts[1].strip());
+        if (a != b && a >= 0 && b >= 0 && a <= 9 && b <= 9) {
+          return new int[] {a, b};
+        }
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new ParameterException(spec.commandLine(), "--classes: two distinct classes in 0..9, e.g. 7,9; got '" + classes + "'");
+  }
+
+  private ReleaseOutput.Encoding encoding() {
+    return switch (outputFormat.strip().toLowerCase(Locale.ROOT)) {
+      case "json" -> ReleaseOutput.Encoding.JSON;
+      case "avro" -> ReleaseOutput.Encoding.AVRO;
+      case "auto" -> out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".avro")
+          ? ReleaseOutput.Encoding.AVRO : ReleaseOutput.Encoding.JSON;
+      default -> throw new ParameterException(spec.commandLine(),
+          "--output-format: expected json, avro or auto, got '" + outputFormat + "'");
+    };
+  }
+
+  private void validateNumbers() {
+    require(epsilon > 0 && Double.isFinite(epsilon), "--epsilon: must be positive and finite, got " + epsilon);
+    require(delta == null || (delta > 0 && delta < 1), "--delta: must be in (0, 1), got " + delta);
+    require(passes >= 1, "--passes: need at least one pass, got " + passes);
+    require(lambda == null || (lambda >= 0 && Double.isFinite(lambda)), "--lambda: must be finite and >= 0, got " + lambda);
+    require(l1Ratio >= 0 && l1Ratio <= 1, "--l1-ratio: must be in [0, 1], got " + l1Ratio);
+    require(clip == null || (clip > 0 && Double.isFinite(clip)), "--clip: must be positive and finite, got " + clip);
+    require(residualClip == null || (residualClip > 0 && Double.isFinite(residualClip)),
+        "--residual-clip: must be positive and finite, got " + residualClip);
+    require(stepScale > 0 && Double.isFinite(stepScale), "--step-scale: must be positive and finite, got " + stepScale);
+    require(testFraction >= 0 && testFraction < 1, "--test-fraction: must be in [0, 1), got " + testFraction);
+    require(dimension == null || dimension >= 1, "--dimension: must be >= 1, got " + dimension);
+    require(!publish || (bootstrapServers != null && !bootstrapServers.isBlank()),
+        "--publish needs --bootstrap-servers");
+    require(!topic.isBlank(), "--topic: must not be blank");
+  }
+
+  private void require(boolean condition, String message) {
+    if (!condition) {
+      throw new ParameterException(spec.commandLine(), message);
+    }
+  }
+
+  private <T> T parse(java.util.function.Supplier<T> parser, String option) {
+    try {
+      return parser.get();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+    }
+  }
+
+  private static KeyedNoiseSource noiseSource(PrintWriter stderr) {
+    Map<String, String> environment = System.getenv();
+    if (environment.containsKey(NoiseKey.ENVIRONMENT_VARIABLE) || environment.containsKey(NoiseKey.FILE_ENVIRONMENT_VARIABLE)) {
+      NoiseKey key = NoiseKey.fromEnvironment(environment);
+      stderr.println("noise key: from the environment");
+      KeyedNoiseSource source = new KeyedNoiseSource(key);
+      key.destroy();
+      return source;
+    }
+    byte[] material = new byte[32];
+    new SecureRandom().nextBytes(material);
+    NoiseKey key = NoiseKey.ofBytes(material);
+    Arrays.fill(material, (byte) 0);
+    KeyedNoiseSource source = new KeyedNoiseSource(key);
+    key.destroy();
+    stderr.println("noise key: a random one-off key (set " + NoiseKey.ENVIRONMENT_VARIABLE + " for reproducible noise)");
+    return source;
+  }
+
+  /** A seeded Fisher-Yates permutation of 0..n-1 (commons-rng XO_RO_SHI_RO_128_PP). */
+  public static int[] shuffledIndices(int n, long seed) {
+    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
+    int[] order = new int[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    for (int i = n - 1; i > 0; i--) {
+      int k = rng.nextInt(i + 1);
+      int t = order[i];
+      order[i] = order[k];
+      order[k] = t;
+    }
+    return order;
+  }
+
+  private static double norm(double[] v) {
+    double sum = 0;
+    for (double x : v) {
+      sum += x * x;
+    }
+    return Math.sqrt(sum);
+  }
+
+  private static String fmt(double v) {
+    return String.format(Locale.ROOT, "%.4g", v);
+  }
+
+  /** For tests: the accepted algorithm names. */
+  static List<String> algorithms() {
+    return ErmTrainer.ALGORITHMS;
+  }
+}
