@@ -3,6 +3,7 @@ package org.dpstream.bench;
 import java.util.ArrayList;
 import java.util.List;
 import org.dpstream.bench.bandit.BanditExperimentCommand;
+import org.dpstream.bench.dda.DdaExperimentCommand;
 import org.dpstream.bench.e2e.EndToEndBenchmarkCommand;
 import org.dpstream.bench.ofw.OfwExperimentCommand;
 import picocli.CommandLine;
@@ -16,7 +17,7 @@ import picocli.CommandLine.Command;
     description = "Benchmarks (JMH) and paper-reproduction experiments for dpstream.",
     subcommands = {
       BenchCli.JmhCommand.class, OfwExperimentCommand.class, BanditExperimentCommand.class,
-      EndToEndBenchmarkCommand.class, CommandLine.HelpCommand.class})
+      EndToEndBenchmarkCommand.class, DdaExperimentCommand.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
