@@ -29,6 +29,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -130,18 +131,33 @@ public final class EmbeddedKafka implements AutoCloseable {
       throws InterruptedException, ExecutionException, TimeoutException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (true) {
-      Map<String, TopicDescription> descriptions =
-          admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
-      boolean allLed = descriptions.values().stream()
-          .flatMap(d -> d.partitions().stream())
-          .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
-      if (allLed) {
+      if (allPartitionsLed(admin, names)) {
         return;
       }
       if (System.nanoTime() > deadline) {
         throw new TimeoutException("partitions of " + names + " have no leader after 30 s");
       }
       Thread.sleep(20);
+    }
+  }
+
+  /**
+   * Whether every partition has a leader. Just after creation the broker's metadata may not list the
+   * topics yet (UnknownTopicOrPartitionException): that is "not yet", not a failure.
+   */
+  private static boolean allPartitionsLed(Admin admin, List<String> names)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    try {
+      Map<String, TopicDescription> descriptions =
+          admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
+      return descriptions.values().stream()
+          .flatMap(d -> d.partitions().stream())
+          .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+        return false;
+      }
+      throw e;
     }
   }
 
