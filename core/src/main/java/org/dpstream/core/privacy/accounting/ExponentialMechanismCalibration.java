@@ -1,5 +1,9 @@
 package org.dpstream.core.privacy.accounting;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
 /**
  * DP-POFW's noisy vertex choice as the exponential mechanism, accounted in zCDP: an alternative to the
  * Laplace report-noisy-min of Algorithm 2 ({@link ReportNoisyMaxCalibration}) that spends the same
@@ -37,6 +41,13 @@ public final class ExponentialMechanismCalibration implements PrivacyCalibration
   private final ZcdpConversion conversion;
   private final double scheduleConstant; // c of epsilon_t = c / sqrt(t)
   private final double[] harmonicUp = new double[EXACT_PREFIX_STEPS + 1];
+  /**
+   * The privacy map at checkpoints: every t up to 64, then about 1/64 apart in t, and the horizon. The
+   * ledger asks for it at every step and the tight conversion is a numeric search, so it is evaluated
+   * once per checkpoint; a step between checkpoints is charged the next checkpoint's value, never less.
+   */
+  private final long[] checkpoints;
+  private final PrivacyBudget[] spentAtCheckpoints;
 
   private ExponentialMechanismCalibration(PrivacyBudget budget, long horizon, double diameter, double smoothness,
       double lipschitz, ZcdpConversion conversion) {
@@ -56,6 +67,23 @@ public final class ExponentialMechanismCalibration implements PrivacyCalibration
       c = c * SHRINK;
     }
     this.scheduleConstant = c;
+    this.checkpoints = checkpoints(horizon);
+    this.spentAtCheckpoints = new PrivacyBudget[checkpoints.length];
+    for (int i = 0; i < checkpoints.length; i++) {
+      spentAtCheckpoints[i] = spentAfter(checkpoints[i], c);
+    }
+  }
+
+  private static long[] checkpoints(long horizon) {
+    List<Long> points = new ArrayList<>();
+    for (long t = 1; t <= Math.min(64, horizon); t++) {
+      points.add(t);
+    }
+    for (long t = 64; t < horizon; ) {
+      t = Math.min(horizon, Math.max(t + 1, (long) Math.ceil(t * 1.011)));
+      points.add(t);
+    }
+    return points.stream().mapToLong(Long::longValue).distinct().toArray();
   }
 
   private boolean fits(double c) {
@@ -107,10 +135,22 @@ public final class ExponentialMechanismCalibration implements PrivacyCalibration
     return Rounding.up(2 * delta * Math.sqrt(step) / scheduleConstant);
   }
 
-  /** rho(t) = c^2 H_t / 8 converted with the tight conversion at the budget's delta, rounded up. */
+  /**
+   * rho(t) = c^2 H_t / 8 converted with the tight conversion at the budget's delta, rounded up, and
+   * taken at the first checkpoint at or after t (the map is non-decreasing, so that is an upper bound).
+   */
   @Override
   public PrivacyBudget spentAfter(long step) {
     requireStep(step);
+    if (step > horizon) {
+      return spentAfter(step, scheduleConstant);
+    }
+    int index = Arrays.binarySearch(checkpoints, step);
+    return spentAtCheckpoints[index >= 0 ? index : -index - 1];
+  }
+
+  /** The map at t without checkpoints: for tests. */
+  PrivacyBudget exactSpentAfter(long step) {
     return spentAfter(step, scheduleConstant);
   }
 

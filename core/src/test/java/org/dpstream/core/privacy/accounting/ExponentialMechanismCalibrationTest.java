@@ -44,6 +44,24 @@ class ExponentialMechanismCalibrationTest {
   }
 
   /**
+   * The ledger's values come from checkpoints: each must be at least the exact map at its step (never
+   * understate), exact at the horizon, and within a percent of the exact value (checkpoints about 1.1%
+   * apart in t, and epsilon grows more slowly than t).
+   */
+  @Test
+  void checkpointedMapNeverUnderstatesAndStaysClose() {
+    long n = 200_000;
+    ExponentialMechanismCalibration calibration = ExponentialMechanismCalibration.of(BUDGET, n, 4, 1, 3);
+    for (long t = 1; t <= n; t = t < 100 ? t + 1 : t + 997) {
+      double charged = calibration.spentAfter(t).epsilon();
+      double exact = calibration.exactSpentAfter(t).epsilon();
+      assertTrue(charged >= exact, "t=" + t + ": " + charged + " < " + exact);
+      assertTrue(charged <= exact * 1.01, "t=" + t + ": " + charged + " vs " + exact);
+    }
+    assertEquals(calibration.exactSpentAfter(n), calibration.spentAfter(n));
+  }
+
+  /**
    * beta_t = 2 Delta_t / epsilon_t with Delta_t = D (beta D + L) / (t + 1) and epsilon_t = c / sqrt(t);
    * worked by hand from the calibration's own epsilon_t at t = 4: D = 4, beta = 1, L = 3 give
    * Delta_4 = 4 * 7 / 5 = 5.6.
