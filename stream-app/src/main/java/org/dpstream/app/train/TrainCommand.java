@@ -12,7 +12,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
-import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.sampling.ArraySampler;
+import org.apache.commons.rng.sampling.PermutationSampler;
 import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.bandit.env.FashionMnist;
 import org.dpstream.bandit.env.MissingDatasetException;
@@ -439,19 +440,10 @@ public final class TrainCommand implements Callable<Integer> {
     return source;
   }
 
-  /** A seeded Fisher-Yates permutation of 0..n-1 (commons-rng XO_RO_SHI_RO_128_PP). */
+  /** A seeded permutation of 0..n-1 for the train / held-out split (public randomness, not privacy noise). */
   public static int[] shuffledIndices(int n, long seed) {
-    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
-    int[] order = new int[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    for (int i = n - 1; i > 0; i--) {
-      int k = rng.nextInt(i + 1);
-      int t = order[i];
-      order[i] = order[k];
-      order[k] = t;
-    }
+    int[] order = PermutationSampler.natural(n);
+    ArraySampler.shuffle(RandomSource.XO_RO_SHI_RO_128_PP.create(seed), order);
     return order;
   }
 
