@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.dpstream.app.cli.OptionChecks;
 import org.dpstream.bandit.env.BanditEnvironment;
 import org.dpstream.bandit.env.FashionMnist;
 import org.dpstream.bandit.env.MissingDatasetException;
@@ -177,8 +178,6 @@ public final class BanditExperimentCommand implements Callable<Integer> {
   }
 
   private void require(boolean condition, String message) {
-    if (!condition) {
-      throw new ParameterException(spec.commandLine(), message);
-    }
+    OptionChecks.require(spec, condition, message);
   }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.dpstream.app.cli.OptionChecks;
 import org.dpstream.app.train.ErmSettings;
 import org.dpstream.app.train.ErmTrainer;
 import org.dpstream.app.train.Evaluation;
@@ -339,17 +340,11 @@ public final class ErmExperimentCommand implements Callable<Integer> {
   }
 
   private void require(boolean condition, String message) {
-    if (!condition) {
-      throw new ParameterException(spec.commandLine(), message);
-    }
+    OptionChecks.require(spec, condition, message);
   }
 
   private <T> T parse(java.util.function.Supplier<T> parser, String option) {
-    try {
-      return parser.get();
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
-    }
+    return OptionChecks.parse(spec, parser, option);
   }
 
   private static double finite(double v) {

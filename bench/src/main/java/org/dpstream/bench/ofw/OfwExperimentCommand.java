@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.dpstream.app.cli.OptionChecks;
 import org.dpstream.core.online.AccountantChoice;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -237,9 +238,7 @@ public final class OfwExperimentCommand implements Callable<Integer> {
   }
 
   private void require(boolean condition, String message) {
-    if (!condition) {
-      throw new ParameterException(spec.commandLine(), message);
-    }
+    OptionChecks.require(spec, condition, message);
   }
 
   private static <T> List<T> distinct(List<T> values) {

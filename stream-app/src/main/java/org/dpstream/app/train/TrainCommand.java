@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import org.apache.commons.rng.sampling.ArraySampler;
 import org.apache.commons.rng.sampling.PermutationSampler;
 import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.app.cli.OptionChecks;
 import org.dpstream.bandit.env.FashionMnist;
 import org.dpstream.bandit.env.MissingDatasetException;
 import org.dpstream.core.data.CsvReader;
@@ -408,17 +409,11 @@ public final class TrainCommand implements Callable<Integer> {
   }
 
   private void require(boolean condition, String message) {
-    if (!condition) {
-      throw new ParameterException(spec.commandLine(), message);
-    }
+    OptionChecks.require(spec, condition, message);
   }
 
   private <T> T parse(java.util.function.Supplier<T> parser, String option) {
-    try {
-      return parser.get();
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
-    }
+    return OptionChecks.parse(spec, parser, option);
   }
 
   private static KeyedNoiseSource noiseSource(PrintWriter stderr) {
