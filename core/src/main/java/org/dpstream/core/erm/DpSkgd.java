@@ -85,7 +85,8 @@ public final class DpSkgd implements ErmAlgorithm {
         ? BlockSampling.uniform(partition)
         : BlockSampling.importance(partition, smoothness);
     double residualClip = residualClip(problem);
-    double[] blockLipschitz = blockLipschitz(partition, bounds, residualClip);
+    double[] coordinateClips = coordinateClips(problem, problem.objective().coordinateSmoothness(bounds));
+    double[] blockLipschitz = blockSensitivityBounds(partition, bounds, residualClip, coordinateClips);
     long updatesPerPass = Math.max(1, Math.round(d / blocks.expectedBlockSize()));
     LoopSchedule schedule = schedule(problem, blocks, smoothness, blockLipschitz, updatesPerPass);
 
@@ -102,10 +103,8 @@ public final class DpSkgd implements ErmAlgorithm {
         sigmas[j] = calibration.sigmaFor(SafeRounding.up(2 * blockLipschitz[partition.blockOf(j)] / n));
       }
     }
-    double[] noCoordinateClip = new double[d];
-    Arrays.fill(noCoordinateClip, Double.POSITIVE_INFINITY);
     CoordinateUpdateEngine.Plan plan = new CoordinateUpdateEngine.Plan(data, problem.objective(), blocks,
-        steps, sigmas, noCoordinateClip, residualClip, schedule, updatesPerPass, options.initialWeights(d));
+        steps, sigmas, coordinateClips, residualClip, schedule, updatesPerPass, options.initialWeights(d));
     CoordinateUpdateEngine.Outcome outcome =
         CoordinateUpdateEngine.run(plan, source.forStream(PURPOSE, runId), listener);
     PrivacyBudget spent = calibration == null ? null : calibration.spent();
@@ -144,15 +143,39 @@ public final class DpSkgd implements ErmAlgorithm {
     return clip;
   }
 
-  /** L_U = R ||b_U||_2, rounded up (infinite without a residual bound, for non-private runs). */
-  private static double[] blockLipschitz(BlockPartition partition, FeatureBounds bounds, double residualClip) {
+  /**
+   * Per-coordinate clipping thresholds: with {@link ErmOptions#clipNorm} set, the smooth rule of DP-CD,
+   * C_j = sqrt(M_j / tr M) C, so that with b = d blocks and uniform sampling DP-SkGD is DP-CD with smooth
+   * clipping (the special case the paper names); without it, no clipping (the paper's Lipschitz setting).
+   * This is our reading: 000 assumes Lipschitz losses and does not clip; we clip so that a user's clip
+   * norm, not the worst case of the declared bounds, sets the noise.
+   */
+  private static double[] coordinateClips(ErmProblem problem, double[] coordinateSmoothness) {
+    double clipNorm = problem.options().clipNorm();
+    if (Double.isNaN(clipNorm)) {
+      double[] none = new double[coordinateSmoothness.length];
+      Arrays.fill(none, Double.POSITIVE_INFINITY);
+      return none;
+    }
+    return DpCd.ClippingRule.SMOOTH.thresholds(clipNorm, coordinateSmoothness);
+  }
+
+  /**
+   * The l2 bound of one sample's block gradient: L_U = R ||b_U||_2 from the declared bounds, or the
+   * clipped bound sqrt(sum_{j in U} C_j^2) when that is smaller; rounded up (infinite without a residual
+   * bound and without clipping, for non-private runs).
+   */
+  static double[] blockSensitivityBounds(BlockPartition partition, FeatureBounds bounds, double residualClip,
+      double[] coordinateClips) {
     double[] lipschitz = new double[partition.blockCount()];
     for (int u = 0; u < lipschitz.length; u++) {
       double squared = 0;
+      double clippedSquared = 0;
       for (int j : partition.blockView(u)) {
         squared += bounds.bound(j) * bounds.bound(j);
+        clippedSquared += coordinateClips[j] * coordinateClips[j];
       }
-      lipschitz[u] = SafeRounding.up(residualClip * Math.sqrt(squared));
+      lipschitz[u] = SafeRounding.up(Math.min(residualClip * Math.sqrt(squared), Math.sqrt(clippedSquared)));
     }
     return lipschitz;
   }

@@ -133,4 +133,33 @@ class DpSkgdTest {
     assertTrue(run.describe().contains("averaged"), run.describe());
     assertTrue(run.privacySpent().orElseThrow().epsilon() <= 1);
   }
+
+  /**
+   * With single-coordinate blocks and a clip norm, DP-SkGD's per-block sensitivity bounds are DP-CD's
+   * smooth thresholds C_j = sqrt(M_j / tr M) C wherever those are below the declared worst case R b_j:
+   * the b = d special case is DP-CD with smooth clipping. Without a clip norm they are R b_j.
+   */
+  @Test
+  void singleCoordinateBlocksWithAClipNormUseDpCdSmoothThresholds() {
+    FeatureBounds bounds = FeatureBounds.of(BOUNDS);
+    double[] smoothness = new double[BOUNDS.length];
+    for (int j = 0; j < BOUNDS.length; j++) {
+      smoothness[j] = BOUNDS[j] * BOUNDS[j] / 4; // logistic: M_j = b_j^2 / 4
+    }
+    BlockPartition singles = BlockPartition.contiguous(BOUNDS.length, BOUNDS.length);
+    double clipNorm = 0.5;
+    double[] smooth = DpCd.ClippingRule.SMOOTH.thresholds(clipNorm, smoothness);
+    double[] clipped = DpSkgd.blockSensitivityBounds(singles, bounds, 1.0, smooth);
+    for (int j = 0; j < BOUNDS.length; j++) {
+      double expected = Math.min(BOUNDS[j], smooth[j]);
+      assertEquals(expected, clipped[j], expected * 1e-9, "coordinate " + j);
+      assertTrue(clipped[j] >= expected);
+    }
+    double[] unclipped = new double[BOUNDS.length];
+    java.util.Arrays.fill(unclipped, Double.POSITIVE_INFINITY);
+    double[] lipschitz = DpSkgd.blockSensitivityBounds(singles, bounds, 1.0, unclipped);
+    for (int j = 0; j < BOUNDS.length; j++) {
+      assertEquals(BOUNDS[j], lipschitz[j], BOUNDS[j] * 1e-9);
+    }
+  }
 }
