@@ -28,7 +28,6 @@ import org.dpstream.core.data.LabelledData;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 
 /**
  * {@code dpstream-bench erm}: DP-CD, DP-SkGD and DP-SGD on the synthetic data of Mangold et al. (2022)
@@ -267,7 +266,7 @@ public final class ErmExperimentCommand implements Callable<Integer> {
 
   private Prepared prepare(String dataName, ErmSettings.Loss lossValue) throws IOException {
     if (dataName.equals("fashion-mnist")) {
-      int[] pair = parseClasses();
+      int[] pair = parse(() -> FashionMnistBinary.parseClassPair(classes), "--classes");
       LabelledData train = FashionMnistBinary.load(dataDir, FashionMnist.Split.TRAIN, pair[0], pair[1]);
       LabelledData test = FashionMnistBinary.load(dataDir, FashionMnist.Split.TEST, pair[0], pair[1]);
       if (n != null && n < train.size()) {
@@ -302,22 +301,6 @@ public final class ErmExperimentCommand implements Callable<Integer> {
         yield 0.1 * largest;
       }
     };
-  }
-
-  private int[] parseClasses() {
-    String[] parts = classes.split(",");
-    try {
-      if (parts.length == 2) {
-        int a = Integer.parseInt(parts[0].strip());
-        int b = Integer.parseInt(parts[1].strip());
-        if (a != b && a >= 0 && b >= 0 && a <= 9 && b <= 9) {
-          return new int[] {a, b};
-        }
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new ParameterException(spec.commandLine(), "--classes: two distinct classes in 0..9, e.g. 7,9; got '" + classes + "'");
   }
 
   private void validateNumbers(String dataName) {

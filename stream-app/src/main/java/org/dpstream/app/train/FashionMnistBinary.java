@@ -21,6 +21,27 @@ public final class FashionMnistBinary {
   /** |x_j| &lt;= 1 for every pixel / 255. */
   public static final double FEATURE_BOUND = 1.0;
 
+  /**
+   * Parses a pair of distinct classes such as {@code "7,9"}.
+   *
+   * @throws IllegalArgumentException naming what was expected
+   */
+  public static int[] parseClassPair(String text) {
+    String[] parts = text.split(",");
+    try {
+      if (parts.length == 2) {
+        int a = Integer.parseInt(parts[0].strip());
+        int b = Integer.parseInt(parts[1].strip());
+        if (a != b && a >= 0 && b >= 0 && a <= 9 && b <= 9) {
+          return new int[] {a, b};
+        }
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("two distinct classes in 0..9, e.g. 7,9; got '" + text + "'");
+  }
+
   /** The class names of Fashion-MNIST, by label. */
   public static final String[] CLASS_NAMES = {
     "T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"

@@ -275,7 +275,7 @@ public final class TrainCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(),
             "--feature-bound: fashion-mnist's bound is fixed by the format (pixel/255 in [0, 1])");
       }
-      int[] pair = parseClasses();
+      int[] pair = parse(() -> FashionMnistBinary.parseClassPair(classes), "--classes");
       train = FashionMnistBinary.load(dataDir, FashionMnist.Split.TRAIN, pair[0], pair[1]);
       test = FashionMnistBinary.load(dataDir, FashionMnist.Split.TEST, pair[0], pair[1]);
       bounds = new double[train.dimension()];
@@ -362,22 +362,6 @@ public final class TrainCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("clamped " + clamped + " feature value(s) into the declared bounds");
     }
     return clamped > 0 ? LabelledData.of(x, all.labels()) : all;
-  }
-
-  private int[] parseClasses() {
-    String[] parts = classes.split(",");
-    try {
-      if (parts.length == 2) {
-        int a = Integer.parseInt(parts[0].strip());
-        int b = Integer.parseInt(parts[1].strip());
-        if (a != b && a >= 0 && b >= 0 && a <= 9 && b <= 9) {
-          return new int[] {a, b};
-        }
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new ParameterException(spec.commandLine(), "--classes: two distinct classes in 0..9, e.g. 7,9; got '" + classes + "'");
   }
 
   private ReleaseOutput.Encoding encoding() {
