@@ -11,9 +11,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.bandit.env.FashionMnist;
 import org.dpstream.bandit.env.MissingDatasetException;
+import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.bench.ofw.Formats;
 import org.dpstream.bench.ofw.ProgressBar;
 import org.dpstream.bench.ofw.Stats;
@@ -138,11 +138,12 @@ public final class DdaExperimentCommand implements Callable<Integer> {
     StepSchedule schedule = l1 ? StepSchedule.generalConvex(gamma == null ? 0.01 : gamma)
         : StepSchedule.stronglyConvex(gamma == null ? 20 : gamma);
     GossipGraph supergraph = supergraph();
-    GossipSampler.Mode mode = switch (gossip) {
-      case "matching" -> GossipSampler.Mode.RANDOM_MATCHING;
-      case "metropolis" -> GossipSampler.Mode.INDUCED_METROPOLIS;
-      default -> throw new CommandLine.ParameterException(spec.commandLine(), "--gossip must be matching or metropolis");
-    };
+    GossipSampler.Mode mode;
+    try {
+      mode = GossipSampler.Mode.named(gossip);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--gossip: " + e.getMessage());
+    }
     List<DdaRunResult> results = new ArrayList<>();
     ProgressBar progress = ProgressBar.forStream(stderr, seeds * iotas.size() * epsilons.size());
     Map<Long, Double> optimumBySeed = new TreeMap<>();
@@ -168,13 +169,11 @@ public final class DdaExperimentCommand implements Callable<Integer> {
   }
 
   private GossipGraph supergraph() {
-    return switch (graph) {
-      case "complete" -> GossipGraph.complete(nodes);
-      case "ring" -> GossipGraph.ring(nodes);
-      case "grid" -> GossipGraph.squarestGrid(nodes);
-      case "erdos-renyi" -> GossipGraph.erdosRenyi(nodes, edgeProbability, RandomSource.XO_RO_SHI_RO_128_PP.create(0L));
-      default -> throw new CommandLine.ParameterException(spec.commandLine(), "--graph must be complete, ring, grid or erdos-renyi");
-    };
+    try {
+      return GossipGraph.named(graph, nodes, edgeProbability, 0L);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--graph: " + e.getMessage());
+    }
   }
 
   private DdaData load(long seed) throws IOException {

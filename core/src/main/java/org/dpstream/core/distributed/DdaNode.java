@@ -1,6 +1,7 @@
 package org.dpstream.core.distributed;
 
 import java.util.Map;
+import java.util.Set;
 import org.dpstream.core.erm.ErmDataset;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
@@ -129,7 +130,7 @@ public final class DdaNode {
     for (int j = 0; j < message.length; j++) {
       message[j] = dual[j] + at * message[j];
     }
-    transport.send(id, t, message);
+    transport.send(id, t, round.neighboursOf(id), message);
   }
 
   /** Phase 2 of the round (see the class comment). */
@@ -139,14 +140,20 @@ public final class DdaNode {
       throw new IllegalStateException("node " + id + " must broadcast round " + t + " before mixing it");
     }
     if (round.isActive(id)) {
-      Map<Integer, double[]> received = transport.receive(id, t, round.neighboursOf(id));
+      Set<Integer> neighbours = round.neighboursOf(id);
+      Map<Integer, double[]> received = transport.receive(id, t, neighbours);
       double self = round.selfWeight(id);
       for (int j = 0; j < dual.length; j++) {
         dual[j] = self * message[j];
       }
-      for (Map.Entry<Integer, double[]> entry : received.entrySet()) {
-        double w = round.weight(id, entry.getKey());
-        double[] other = entry.getValue();
+      // Summed in the round's (sorted) neighbour order, not the transport's map order: floating-point addition
+      // is not associative, and both modes must produce bit-identical models.
+      for (int sender : neighbours) {
+        double w = round.weight(id, sender);
+        double[] other = received.get(sender);
+        if (other == null || other.length != dual.length) {
+          throw new IllegalStateException("node " + id + " got no usable message of round " + t + " from node " + sender);
+        }
         for (int j = 0; j < dual.length; j++) {
           dual[j] += w * other[j];
         }

@@ -105,6 +105,24 @@ public final class GossipGraph {
     throw new IllegalArgumentException("no connected G(" + nodes + ", " + probability + ") in 1000 draws; raise p");
   }
 
+  /**
+   * A family by the name configs and command lines use: {@code complete}, {@code ring}, {@code grid} (the
+   * squarest grid on n nodes) or {@code erdos-renyi} (G(n, p) drawn from the public {@code seed}, so every
+   * node of a deployment builds the same graph).
+   *
+   * @param edgeProbability p of erdos-renyi, ignored otherwise
+   */
+  public static GossipGraph named(String family, int nodes, double edgeProbability, long seed) {
+    return switch (family) {
+      case "complete" -> complete(nodes);
+      case "ring" -> ring(nodes);
+      case "grid" -> squarestGrid(nodes);
+      case "erdos-renyi" -> erdosRenyi(nodes, edgeProbability,
+          org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
+      default -> throw new IllegalArgumentException("graph must be complete, ring, grid or erdos-renyi, got '" + family + "'");
+    };
+  }
+
   private static List<List<Integer>> empty(int nodes) {
     if (nodes < 1) {
       throw new IllegalArgumentException("a graph needs at least one node: " + nodes);
@@ -153,6 +171,11 @@ public final class GossipGraph {
       }
     }
     return reached == neighbours.length;
+  }
+
+  /** Every node's sorted neighbour list, e.g. "[[1, 2], [0, 2], [0, 1]]": the graph itself, for fingerprints. */
+  public String adjacency() {
+    return Arrays.deepToString(neighbours);
   }
 
   @Override

@@ -29,7 +29,18 @@ import org.apache.commons.rng.sampling.PermutationSampler;
 public final class GossipSampler {
 
   /** How the active nodes' links are activated. */
-  public enum Mode { RANDOM_MATCHING, INDUCED_METROPOLIS }
+  public enum Mode {
+    RANDOM_MATCHING, INDUCED_METROPOLIS;
+
+    /** By the name configs and command lines use: {@code matching} or {@code metropolis}. */
+    public static Mode named(String name) {
+      return switch (name) {
+        case "matching" -> RANDOM_MATCHING;
+        case "metropolis" -> INDUCED_METROPOLIS;
+        default -> throw new IllegalArgumentException("gossip must be matching or metropolis, got '" + name + "'");
+      };
+    }
+  }
 
   private final GossipGraph graph;
   private final double iota;

@@ -9,7 +9,7 @@ import java.util.Set;
  * before any node receives (a synchronous round, as eq. (5) mixes the messages of round t), so a missing
  * message is a protocol error and {@link #receive} fails instead of waiting.
  *
- * <p>Keeps only the latest round: sending for a newer round discards the older messages. Not thread-safe.
+ * <p>Recipients are not needed: whoever receives names the senders it expects. Keeps only the latest round: sending for a newer round discards the older messages. Not thread-safe.
  */
 public final class InMemoryGossipTransport implements GossipTransport {
 
@@ -17,7 +17,7 @@ public final class InMemoryGossipTransport implements GossipTransport {
   private long mailboxRound = Long.MIN_VALUE;
 
   @Override
-  public void send(int fromNode, long round, double[] message) {
+  public void send(int fromNode, long round, Set<Integer> recipients, double[] message) {
     if (round < mailboxRound) {
       throw new IllegalStateException("message of past round " + round + " after round " + mailboxRound);
     }

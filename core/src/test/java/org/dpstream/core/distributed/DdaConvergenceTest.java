@@ -112,9 +112,14 @@ class DdaConvergenceTest {
       double[] expected = meanDual(nodes);
       double[][] before = nodes.stream().map(DdaNode::dual).toArray(double[][]::new);
       transport.sent.clear();
+      transport.recipients.clear();
       nodes.forEach(node -> node.broadcast(round, transport));
       nodes.forEach(node -> node.mix(round, transport));
       assertEquals(round.activeCount(), transport.sent.size(), "exactly the active nodes send");
+      for (var addressed : transport.recipients.entrySet()) {
+        assertEquals(round.neighboursOf(addressed.getKey()), addressed.getValue(),
+            "a message goes to the sender's neighbours of the round, who are the nodes expecting it");
+      }
       for (var message : transport.sent.entrySet()) {
         for (int j = 0; j < expected.length; j++) {
           expected[j] += (message.getValue()[j] - before[message.getKey()][j]) / NODES;
@@ -165,12 +170,14 @@ class DdaConvergenceTest {
   /** The in-memory transport, recording what is sent. */
   private static final class RecordingTransport implements GossipTransport {
     final java.util.Map<Integer, double[]> sent = new java.util.HashMap<>();
+    final java.util.Map<Integer, java.util.Set<Integer>> recipients = new java.util.HashMap<>();
     private final InMemoryGossipTransport delegate = new InMemoryGossipTransport();
 
     @Override
-    public void send(int fromNode, long round, double[] message) {
+    public void send(int fromNode, long round, java.util.Set<Integer> recipients, double[] message) {
       sent.put(fromNode, message.clone());
-      delegate.send(fromNode, round, message);
+      this.recipients.put(fromNode, java.util.Set.copyOf(recipients));
+      delegate.send(fromNode, round, recipients, message);
     }
 
     @Override

@@ -89,7 +89,7 @@ class DdaNodeAuditTest {
     double[] last;
 
     @Override
-    public void send(int fromNode, long round, double[] message) {
+    public void send(int fromNode, long round, Set<Integer> recipients, double[] message) {
       last = message.clone();
     }
 

@@ -24,21 +24,40 @@ public final class ConfigLoader {
   private ConfigLoader() {}
 
   public static ServiceConfig load(Path file) {
+    return validated(read(file, ServiceConfig.class));
+  }
+
+  /** Parses and validates YAML text; {@code source} names it in messages. */
+  public static ServiceConfig parse(String yaml, String source) {
+    return validated(parse(yaml, source, ServiceConfig.class));
+  }
+
+  private static ServiceConfig validated(ServiceConfig config) {
+    config.registry(); // validates every model now rather than at the first sample
+    config.banditRegistry(); // and every bandit
+    return config;
+  }
+
+  /**
+   * Reads a YAML file into {@code type} with the loader's rules (unknown keys and nulls for primitives are
+   * errors); the caller validates the values.
+   */
+  public static <T> T read(Path file, Class<T> type) {
     if (!Files.isRegularFile(file)) {
       throw new IllegalArgumentException("config file " + file + " does not exist");
     }
     try {
-      return parse(Files.readString(file), file.toString());
+      return parse(Files.readString(file), file.toString(), type);
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage(), e);
     }
   }
 
-  /** Parses and validates YAML text; {@code source} names it in messages. */
-  public static ServiceConfig parse(String yaml, String source) {
-    ServiceConfig config;
+  /** {@link #read} on text; {@code source} names it in messages. */
+  public static <T> T parse(String yaml, String source, Class<T> type) {
+    T config;
     try {
-      config = YAML.readValue(yaml, ServiceConfig.class);
+      config = YAML.readValue(yaml, type);
     } catch (JsonMappingException e) {
       throw new IllegalArgumentException(source + ": " + e.getOriginalMessage() + " at " + e.getPathReference(), e);
     } catch (IOException e) {
@@ -47,8 +66,6 @@ public final class ConfigLoader {
     if (config == null) {
       throw new IllegalArgumentException(source + " is empty");
     }
-    config.registry(); // validates every model now rather than at the first sample
-    config.banditRegistry(); // and every bandit
     return config;
   }
 }

@@ -1,5 +1,7 @@
 package org.dpstream.app.serde;
 
+import org.dpstream.schemas.DdaCheckpoint;
+import org.dpstream.schemas.DdaGossipMessage;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
@@ -43,5 +45,14 @@ public final class DpSerdes {
 
   public static SchemaSerde<RejectedRecord> rejectedRecord() {
     return SchemaSerde.of(RejectedRecord.class, NonFiniteNumbers.ALLOW);
+  }
+
+  /** DP-DDA round messages between nodes; a non-finite value would poison every neighbour's consensus. */
+  public static SchemaSerde<DdaGossipMessage> ddaGossipMessage() {
+    return SchemaSerde.of(DdaGossipMessage.class, NonFiniteNumbers.REJECT);
+  }
+
+  public static SchemaSerde<DdaCheckpoint> ddaCheckpoint() {
+    return SchemaSerde.of(DdaCheckpoint.class, NonFiniteNumbers.ALLOW);
   }
 }

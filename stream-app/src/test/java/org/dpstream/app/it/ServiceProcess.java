@@ -30,11 +30,17 @@ final class ServiceProcess implements AutoCloseable {
   }
 
   static ServiceProcess start(Path configFile, Path log) {
+    return startCommand(List.of("run", "--config", configFile.toString()), log);
+  }
+
+  /** Any {@code dpstream} subcommand with its arguments, e.g. {@code dda-node --node-id 1 --config F}. */
+  static ServiceProcess startCommand(List<String> arguments, Path log) {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
         "-cp", testClassPath(),
-        DpstreamCli.class.getName(), "run", "--config", configFile.toString()));
+        DpstreamCli.class.getName()));
+    command.addAll(arguments);
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().remove(NoiseKey.FILE_ENVIRONMENT_VARIABLE);
     builder.environment().put(NoiseKey.ENVIRONMENT_VARIABLE, ItModels.NOISE_KEY_HEX);
@@ -56,6 +62,23 @@ final class ServiceProcess implements AutoCloseable {
 
   boolean isAlive() {
     return process.isAlive();
+  }
+
+  /** Waits (bounded) for the process to exit by itself and returns its exit code. */
+  int awaitExit(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new IllegalStateException("the process did not finish within " + timeout + "\n" + logTail());
+    }
+    return process.exitValue();
+  }
+
+  /** Whether some line of the output so far contains {@code text}. */
+  boolean logContains(String text) {
+    try {
+      return Files.readString(log, StandardCharsets.UTF_8).contains(text);
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** SIGTERM, as an operator stops it, and waits (bounded) for the JVM to exit; returns its exit code. */
