@@ -32,10 +32,12 @@ import org.dpstream.core.erm.ErmDataset;
  * @param constant the noise constant of Theorem 1
  * @param compositionSlack delta' of the composition, or NaN for the paper's choice
  * @param checkpoints number of log-spaced checkpoints
+ * @param calibrateToReport true: sigma such that the reported (exact lemma chain) epsilon is the target, so all
+ *     iota are compared at the guarantee actually obtained; false: Theorem 1's formula with the constant
  */
 record DdaRunner(GossipGraph graph, GossipSampler.Mode gossip, StepSchedule schedule, DualAveragingProx prox,
     double optimum, double epochs, double delta0, DpDdaAccountant.NoiseConstant constant, double compositionSlack,
-    int checkpoints) {
+    int checkpoints, boolean calibrateToReport) {
 
   static final HingeLoss LOSS = HingeLoss.ofRowNormBound(1);
 
@@ -54,7 +56,7 @@ record DdaRunner(GossipGraph graph, GossipSampler.Mode gossip, StepSchedule sche
     List<ErmDataset> shards = DdaSimulation.partition(data.train(), graph.nodeCount());
     int q = shards.get(0).size();
     DpDdaAccountant accountant = accountant(q, iota);
-    double sigma = accountant.calibrateSigma(epsilon, constant);
+    double sigma = calibrateToReport ? accountant.calibrateSigmaToReport(epsilon) : accountant.calibrateSigma(epsilon, constant);
     DpDdaPrivacyReport privacy = accountant.report(sigma, epsilon);
     GossipSampler sampler = new GossipSampler(graph, iota, gossip);
     String runId = String.format(Locale.ROOT, "dda/iota=%s/eps=%s/seed=%d", iota, epsilon, seed);

@@ -148,6 +148,40 @@ public final class DpDdaAccountant {
     return SafeRounding.up(Math.sqrt(variance));
   }
 
+  /**
+   * The sigma whose reported guarantee ({@link #report}: the exact lemma chain, not Theorem 1's formula) has
+   * eps &lt;= {@code targetEpsilon}, found by bisection to a relative 1e-9 and returned from the side that
+   * satisfies it. Unlike {@link #calibrateSigma} it holds for every T, so it lets runs with different iota be
+   * compared at the same guarantee actually obtained. The delta is the report's: with a fixed composition
+   * slack ({@link #withCompositionSlack}) it does not depend on sigma.
+   */
+  public double calibrateSigmaToReport(double targetEpsilon) {
+    SafeRoundingChecks.positiveFinite(targetEpsilon, "epsilon");
+    double high = 1;
+    while (report(high, targetEpsilon).epsilon() > targetEpsilon) {
+      high *= 2;
+      if (high > 1e12) {
+        throw new IllegalArgumentException("no sigma reaches eps = " + targetEpsilon + " (delta too small?)");
+      }
+    }
+    double low = high / 2;
+    while (low > 1e-12 && report(low, targetEpsilon).epsilon() <= targetEpsilon) {
+      high = low;
+      low /= 2;
+    }
+    // invariant: high satisfies the target; the reported epsilon is not monotone where Lemma 4.1 hands over
+    // to the analytic Gaussian mechanism, so high may not be the smallest such sigma, but it is a valid one
+    for (int i = 0; i < 200 && high - low > 1e-9 * high; i++) {
+      double mid = 0.5 * (low + high);
+      if (report(mid, targetEpsilon).epsilon() <= targetEpsilon) {
+        high = mid;
+      } else {
+        low = mid;
+      }
+    }
+    return high;
+  }
+
   /** Remark 3.1(i), eq. (7): the paper's closed-form eps after t of T rounds (valid only under its premises). */
   public static double paperEpsilonAfter(long t, long horizon, double epsilon) {
     double fraction = (double) t / horizon;

@@ -90,6 +90,18 @@ class DpDdaAccountantTest {
   }
 
   @Test
+  void calibrationToTheReportReachesTheTargetEpsilonForAnyHorizon() {
+    // T far below T_min: Theorem 1's sigma then misses the target, the report-calibrated sigma does not
+    for (double iota : new double[] {0.1, 0.2, 1.0}) {
+      DpDdaAccountant shortRun = DpDdaAccountant.of(1, 600, iota, 1e-6, (long) (1800 / iota)).withCompositionSlack(1e-6);
+      double sigma = shortRun.calibrateSigmaToReport(0.5);
+      assertTrue(shortRun.report(sigma, 0.5).epsilon() <= 0.5, "valid at iota = " + iota);
+      assertTrue(shortRun.report(sigma * (1 - 1e-6), 0.5).epsilon() > 0.5, "and tight at iota = " + iota);
+      assertTrue(shortRun.report(sigma, 0.5).delta() < 1e-5, "delta = delta' + T iota delta0 / q, all small");
+    }
+  }
+
+  @Test
   void paperRemarkSevenIsAvailableForComparison() {
     assertEquals(Math.sqrt(0.3) * 0.5 + 0.1 * 0.25, DpDdaAccountant.paperEpsilonAfter(50, 100, 0.5), 1e-15);
   }
