@@ -48,7 +48,13 @@ public final class DdaNodeCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("dda-node: " + e.getMessage());
       return 2;
     }
-    NoiseKey key = NoiseKey.fromEnvironment(System.getenv());
+    NoiseKey key;
+    try {
+      key = NoiseKey.fromEnvironment(System.getenv());
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      spec.commandLine().getErr().println("dda-node: " + e.getMessage());
+      return 2;
+    }
     Thread main = Thread.currentThread();
     CountDownLatch finished = new CountDownLatch(1);
     // SIGTERM interrupts the node between or inside rounds; the clients then close. Its last checkpoint is
