@@ -5,9 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
@@ -32,7 +29,6 @@ import org.dpstream.schemas.DdaCheckpoint;
 final class CheckpointStore {
 
   private static final Duration POLL = Duration.ofMillis(200);
-  private static final long WRITE_TIMEOUT_SECONDS = 300;
 
   /** A node's restored position. */
   record Checkpoint(DdaNodeState state, long gossipOffset) {}
@@ -109,14 +105,8 @@ final class CheckpointStore {
   void write(DdaNodeState state, long gossipOffset) {
     DdaCheckpoint checkpoint = DdaCheckpoint.newBuilder().setRunId(runId).setFingerprint(fingerprint).setNode(node)
         .setState(ByteBuffer.wrap(state.toBytes())).setGossipOffset(gossipOffset).build();
-    try {
-      producer.send(new ProducerRecord<>(topic, key(), serde.encode(checkpoint))).get(WRITE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("could not write the checkpoint of " + key() + " after round " + state.completedRounds(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while writing a checkpoint", e);
-    }
+    Acknowledgements.await(producer.send(new ProducerRecord<>(topic, key(), serde.encode(checkpoint))),
+        "the checkpoint of " + key() + " after round " + state.completedRounds());
   }
 
   private static byte[] toArray(ByteBuffer buffer) {

@@ -6,9 +6,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -132,14 +129,7 @@ final class DdaNodeRunner {
   }
 
   private static void publish(Producer<String, byte[]> producer, String topic, ModelRelease release) {
-    try {
-      producer.send(new ProducerRecord<>(topic, release.getModelId().toString(), DpSerdes.modelRelease().encode(release)))
-          .get(300, TimeUnit.SECONDS);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("could not publish the model to " + topic, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while publishing the model", e);
-    }
+    Acknowledgements.await(producer.send(new ProducerRecord<>(topic, release.getModelId().toString(),
+        DpSerdes.modelRelease().encode(release))), "the model to " + topic);
   }
 }

@@ -10,10 +10,7 @@ import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
@@ -53,7 +50,6 @@ final class KafkaGossipTransport implements GossipTransport {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaGossipTransport.class);
   private static final Duration POLL = Duration.ofMillis(100);
   private static final Duration WAITING_LOG_INTERVAL = Duration.ofSeconds(10);
-  private static final long SEND_TIMEOUT_SECONDS = 300;
 
   private final String topic;
   private final String runId;
@@ -123,14 +119,7 @@ final class KafkaGossipTransport implements GossipTransport {
     // Wait for the acks: a round must not count as sent (nor be checkpointed) before its messages are durable.
     producer.flush();
     for (Future<RecordMetadata> future : sent) {
-      try {
-        future.get(SEND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-      } catch (ExecutionException | TimeoutException e) {
-        throw new IllegalStateException("node " + fromNode + " could not send its message of round " + round, e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while sending round " + round, e);
-      }
+      Acknowledgements.await(future, "node " + fromNode + "'s message of round " + round);
     }
   }
 
