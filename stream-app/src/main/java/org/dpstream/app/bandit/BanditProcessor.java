@@ -6,7 +6,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,6 +19,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.dpstream.app.config.BanditConfig;
 import org.dpstream.app.config.BanditRegistry;
 import org.dpstream.app.metrics.BanditMetrics;
+import org.dpstream.app.routing.PlacedState;
+import org.dpstream.app.routing.Placement;
+import org.dpstream.app.routing.RoutedInput;
 import org.dpstream.app.serde.DecodeResult;
 import org.dpstream.app.serde.DpSerdes;
 import org.dpstream.app.serde.RejectReason;
@@ -35,8 +37,8 @@ import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.Reward;
 
 /**
- * The one processor that owns every bandit of its task: it reads both dp.contexts and dp.rewards
- * (co-partitioned by bandit id), decides, keeps each decision pending until its reward comes, joins
+ * The one processor that owns every bandit of its task: it reads the bandits' contexts and rewards,
+ * routed together by bandit id, decides, keeps each decision pending until its reward comes, joins
  * rewards into DP-HDB rounds, releases the arms' parameters, and expires decisions whose reward does
  * not come.
  *
@@ -67,15 +69,15 @@ import org.dpstream.schemas.Reward;
  * noise keyed by (arm, step). Live policies are cached in memory and the cache is dropped whenever
  * Streams (re)initialises or closes the task, as in the continual-release learner.
  */
-final class BanditProcessor implements Processor<byte[], byte[], String, Object> {
+final class BanditProcessor implements Processor<String, byte[], String, Object> {
 
   private static final char SEPARATOR = '\u0000';
   private static final byte[] PRESENT = {1};
 
   private final BanditRegistry bandits;
+  private final int routingPartitions;
   private final KeyedNoiseSource noise;
   private final BanditMetrics metrics;
-  private final String contextsTopic;
   private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
   private final SchemaSerde<Reward> rewards = DpSerdes.reward();
   private final Map<String, Live> live = new HashMap<>();
@@ -89,23 +91,25 @@ final class BanditProcessor implements Processor<byte[], byte[], String, Object>
   /** A loaded bandit: its policy, its stream time and the earliest due time in its index (derived). */
   private static final class Live {
     final BanditRegistry.Entry entry;
+    final Placement home;
     final DpHdbPolicy policy;
     long clock;
     long nextDue;
 
-    Live(BanditRegistry.Entry entry, DpHdbPolicy policy, long clock, long nextDue) {
+    Live(BanditRegistry.Entry entry, Placement home, DpHdbPolicy policy, long clock, long nextDue) {
       this.entry = entry;
+      this.home = home;
       this.policy = policy;
       this.clock = clock;
       this.nextDue = nextDue;
     }
   }
 
-  BanditProcessor(BanditRegistry bandits, KeyedNoiseSource noise, BanditMetrics metrics, String contextsTopic) {
+  BanditProcessor(BanditRegistry bandits, int routingPartitions, KeyedNoiseSource noise, BanditMetrics metrics) {
     this.bandits = bandits;
+    this.routingPartitions = routingPartitions;
     this.noise = noise;
     this.metrics = metrics;
-    this.contextsTopic = contextsTopic;
   }
 
   @Override
@@ -119,9 +123,10 @@ final class BanditProcessor implements Processor<byte[], byte[], String, Object>
   }
 
   @Override
-  public void process(Record<byte[], byte[]> record) {
-    boolean isContext = context.recordMetadata().map(m -> m.topic().equals(contextsTopic)).orElse(true);
-    String banditId = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+  public void process(Record<String, byte[]> record) {
+    boolean isContext = RoutedInput.input(record.headers()).orElse(BanditTopology.CONTEXTS_INPUT)
+        .equals(BanditTopology.CONTEXTS_INPUT);
+    String banditId = record.key();
     if (banditId == null || banditId.isBlank()) {
       reject(record, null, BanditRejection.MISSING_KEY.name(), "a bandit record's key must name its bandit");
       return;
@@ -131,7 +136,21 @@ final class BanditProcessor implements Processor<byte[], byte[], String, Object>
       reject(record, null, BanditRejection.UNKNOWN_BANDIT.name(), "no bandit '" + banditId + "' is configured");
       return;
     }
-    Live bandit = live.computeIfAbsent(banditId, id -> load(entry));
+    // As for models: a bandit lives only in its home partition, its stored state only where it was created.
+    Placement home = Placement.of(banditId, routingPartitions);
+    int here = context.taskId().partition();
+    if (home.partition() != here) {
+      reject(record, banditId, BanditRejection.MISPLACED_RECORD.name(), "bandit " + banditId + " lives in " + home
+          + "; this record arrived in routing partition " + here + ", which dpstream's routing never writes it to");
+      return;
+    }
+    Live bandit;
+    try {
+      bandit = live.computeIfAbsent(banditId, id -> load(entry, home));
+    } catch (PlacedState.MisplacedStateException e) {
+      reject(record, banditId, BanditRejection.MISPLACED_STATE.name(), e.getMessage());
+      return;
+    }
     advanceClock(banditId, bandit, record.timestamp());
     if (isContext) {
       onContext(record, banditId, bandit);
@@ -140,7 +159,7 @@ final class BanditProcessor implements Processor<byte[], byte[], String, Object>
     }
   }
 
-  private void onContext(Record<byte[], byte[]> record, String banditId, Live bandit) {
+  private void onContext(Record<String, byte[]> record, String banditId, Live bandit) {
     DecodeResult<DecisionRequest> decoded = requests.decode(record.value());
     if (decoded instanceof DecodeResult.Rejected<DecisionRequest> rejected) {
       reject(record, banditId, rejected.reason().name(), rejected.message());
@@ -180,7 +199,7 @@ final class BanditProcessor implements Processor<byte[], byte[], String, Object>
         .setPhase(decision.phase() == Decision.Phase.WARM_UP ? DecisionPhase.WARM_UP : DecisionPhase.GREEDY)
         .setModelStep(decision.round())
         .build();
-    context.forward(new Record<String, Object>(banditId, response, record.timestamp()), BanditTopology.DECISIONS_SINK);
+    context.forward(new Record<String, Object>(banditId, response, record.timestamp()));
     long timestamp = Math.max(0, record.timestamp());
     long timeout = bandit.entry.rewardTimeout().toMillis();
     long deadline = saturatedAdd(timestamp, timeout);
@@ -191,7 +210,7 @@ final class BanditProcessor implements Processor<byte[], byte[], String, Object>
     metrics.decided(banditId, decision, (System.currentTimeMillis() - record.timestamp()) * 1_000_000L);
   }
 
-  private void onReward(Record<byte[], byte[]> record, String banditId, Live bandit) {
+  private void onReward(Record<String, byte[]> record, String banditId, Live bandit) {
     DecodeResult<Reward> decoded = rewards.decode(record.value());
     if (decoded instanceof DecodeResult.Rejected<Reward> rejected) {
       reject(record, banditId, rejected.reason().name(), rejected.message());
@@ -244,11 +263,11 @@ final class BanditProcessor implements Processor<byte[], byte[], String, Object>
   /** One DP-HDB round, the state written and the arms' parameters released every k-th round. */
   private void learn(String banditId, Live bandit, PendingRequest request, double reward, long timestamp) {
     bandit.policy.update(request.decision(), request.context(), reward);
-    states.put(banditId, serialize(bandit.policy));
+    states.put(banditId, PlacedState.stamp(bandit.home, serialize(bandit.policy)));
     if (bandit.policy.rounds() % bandit.entry.releaseEvery() == 0) {
       for (int arm = 0; arm < bandit.entry.spec().arms(); arm++) {
         context.forward(new Record<String, Object>(bandit.entry.armModelId(arm), BanditReleases.of(bandit.policy, arm),
-            timestamp), BanditTopology.RELEASES_SINK);
+            timestamp));
       }
     }
   }
@@ -329,22 +348,24 @@ final class BanditProcessor implements Processor<byte[], byte[], String, Object>
     }
   }
 
-  private Live load(BanditRegistry.Entry entry) {
+  private Live load(BanditRegistry.Entry entry, Placement home) {
     String banditId = entry.spec().banditId();
-    byte[] state = states.get(banditId);
+    byte[] stored = states.get(banditId);
+    KeyedNoiseSource placedNoise = home.noise(noise);
     DpHdbPolicy policy;
-    if (state == null) {
-      policy = DpHdbPolicy.start(entry.spec(), noise);
+    if (stored == null) {
+      policy = DpHdbPolicy.start(entry.spec(), placedNoise);
     } else {
+      byte[] state = PlacedState.open(banditId, home, stored);
       try {
-        policy = DpHdbPolicy.restore(entry.spec(), new DataInputStream(new ByteArrayInputStream(state)), noise);
+        policy = DpHdbPolicy.restore(entry.spec(), new DataInputStream(new ByteArrayInputStream(state)), placedNoise);
       } catch (IOException e) {
         // Starting over would silently reset the accounting of a bandit whose releases are public.
         throw new IllegalStateException("cannot resume bandit " + banditId + ": " + e.getMessage(), e);
       }
     }
     Long clock = clocks.get(banditId);
-    return new Live(entry, policy, clock == null ? Long.MIN_VALUE : clock, firstDue(banditId));
+    return new Live(entry, home, policy, clock == null ? Long.MIN_VALUE : clock, firstDue(banditId));
   }
 
   private byte[] serialize(DpHdbPolicy policy) {
@@ -357,12 +378,10 @@ final class BanditProcessor implements Processor<byte[], byte[], String, Object>
     return stateBuffer.toByteArray();
   }
 
-  private void reject(Record<byte[], byte[]> record, String banditId, String reason, String message) {
+  private void reject(Record<String, byte[]> record, String banditId, String reason, String message) {
     metrics.rejected(banditId, reason);
-    String outKey = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-    context.forward(new Record<String, Object>(outKey,
-        Rejections.of(context, reason, message, record.key(), record.value()), record.timestamp()),
-        BanditTopology.REJECTED_SINK);
+    context.forward(new Record<String, Object>(RoutedInput.rejectionKey(record.key(), record.headers()), Rejections.of(context, record.headers(), reason, message,
+        RoutedInput.originalKey(record.key(), record.headers()), record.value()), record.timestamp()));
   }
 
   static String pendingKey(String banditId, String requestId) {

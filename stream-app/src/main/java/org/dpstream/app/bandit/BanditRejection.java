@@ -25,5 +25,9 @@ public enum BanditRejection {
   /** A reward the bandit's link does not admit (logistic: [0, 1]); the request stays pending. */
   INVALID_REWARD,
   /** The arms' privacy budget allows no further round. */
-  BUDGET_EXHAUSTED
+  BUDGET_EXHAUSTED,
+  /** A record in a routing partition that is not its bandit's home (not written by dpstream's routing). */
+  MISPLACED_RECORD,
+  /** The bandit's stored state was created elsewhere or before routing existed; neither resumed nor replaced. */
+  MISPLACED_STATE
 }

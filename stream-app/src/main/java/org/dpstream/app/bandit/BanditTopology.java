@@ -1,44 +1,50 @@
 package org.dpstream.app.bandit;
 
 import java.util.Map;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import java.util.List;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
 import org.dpstream.app.config.BanditRegistry;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.metrics.BanditMetrics;
+import org.dpstream.app.routing.Routing;
+import org.dpstream.app.routing.TypedSinks;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.schemas.DecisionResponse;
+import org.dpstream.schemas.ModelRelease;
+import org.dpstream.schemas.RejectedRecord;
 
 /**
  * The bandit sub-topology (DP-HDB as a decision service):
  *
  * <pre>
- * bandit-contexts-source (dp.contexts, raw bytes) --+
- *                                                   +--> bandit (decide / join / learn / expire)
- * bandit-rewards-source  (dp.rewards,  raw bytes) --+      stores: bandit-state, bandit-pending,
- *                                                          bandit-deadlines, bandit-clock
- *   bandit --> decisions-sink        (dp.decisions, key = bandit id, DecisionResponse)
- *   bandit --> bandit-releases-sink  (dp.releases,  key = banditId/arm-i, ModelRelease per arm)
- *   bandit --> bandit-rejected-sink  (dp.rejected,  key = input key, RejectedRecord)
+ * contexts-source (dp.contexts, raw bytes) -> contexts-router --+
+ *                                                               +--> bandit-routing repartition topic
+ * rewards-source  (dp.rewards,  raw bytes) -> rewards-router  --+    (partition = murmur2(bandit id) mod routingPartitions)
+ *   -> bandit (decide / join / learn / expire; stores bandit-state, bandit-pending, bandit-deadlines, bandit-clock)
+ *   -> dp.decisions (key = bandit id, DecisionResponse)
+ *   -> dp.releases  (key = banditId/arm-i, ModelRelease per arm)
+ *   -> dp.rejected  (key = input key, RejectedRecord)
  * </pre>
  *
- * Both sources feed one processor, so Kafka Streams puts both topics in one sub-topology whose task
- * p reads partition p of each: contexts and rewards must have the same partition count and be keyed by
- * bandit id (co-partitioned), and each bandit's state is owned by exactly one task. Within a task,
- * Streams interleaves the two partitions by record timestamp, waiting for a partition with unfetched
- * data before it moves past it; the bandit's history is that interleaving (see docs/bandit-service.md).
+ * Contexts and rewards are routed by bandit id into one routing topic, so a bandit's contexts and
+ * rewards meet in its one task whatever partitions they were written to and however many partitions
+ * the two input topics have: no co-partitioning is required. The bandit's history is the order of its
+ * records in the routing topic (see docs/bandit-service.md).
  *
- * <p>Processor, store and sink names are pinned: the changelog topics are named after the stores, so a
- * rename would orphan every bandit's state and pending decisions.
+ * <p>Node, store and routing-topic names are pinned: the changelog and routing topics are named after
+ * them, so a rename would orphan every bandit's state and pending decisions.
  */
 public final class BanditTopology {
 
-  public static final String CONTEXTS_SOURCE = "bandit-contexts-source";
-  public static final String REWARDS_SOURCE = "bandit-rewards-source";
+  public static final String ROUTING = "bandit-routing";
+  public static final String CONTEXTS_INPUT = "contexts";
+  public static final String REWARDS_INPUT = "rewards";
   public static final String PROCESSOR = "bandit";
   public static final String DECISIONS_SINK = "decisions-sink";
   public static final String RELEASES_SINK = "bandit-releases-sink";
@@ -51,45 +57,36 @@ public final class BanditTopology {
   private BanditTopology() {}
 
   /** A topology with only the bandits (for tests and tools). */
-  public static Topology build(BanditRegistry bandits, Topics topics, KeyedNoiseSource noise, BanditMetrics metrics) {
-    Topology topology = new Topology();
-    addTo(topology, bandits, topics, noise, metrics);
-    return topology;
-  }
-
-  /** Adds the bandit sub-topology to a topology (the service adds it next to the continual release). */
-  public static Topology addTo(Topology topology, BanditRegistry bandits, Topics topics, KeyedNoiseSource noise,
+  public static Topology build(BanditRegistry bandits, Topics topics, int routingPartitions, KeyedNoiseSource noise,
       BanditMetrics metrics) {
-    String contexts = topics.contexts().name();
-    topology.addSource(CONTEXTS_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), contexts);
-    topology.addSource(REWARDS_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
-        topics.rewards().name());
-    topology.addProcessor(PROCESSOR, () -> new BanditProcessor(bandits, noise, metrics, contexts),
-        CONTEXTS_SOURCE, REWARDS_SOURCE);
-    addStore(topology, STATE_STORE, Serdes.ByteArray());
-    addStore(topology, PENDING_STORE, Serdes.ByteArray());
-    addStore(topology, DEADLINES_STORE, Serdes.ByteArray());
-    addStore(topology, CLOCK_STORE, Serdes.Long());
-    topology.addSink(DECISIONS_SINK, topics.decisions().name(), new StringSerializer(),
-        widen(topics.decisions().valueSerde().serializer()), PROCESSOR);
-    topology.addSink(RELEASES_SINK, topics.releases().name(), new StringSerializer(),
-        widen(topics.releases().valueSerde().serializer()), PROCESSOR);
-    topology.addSink(REJECTED_SINK, topics.rejected().name(), new StringSerializer(),
-        widen(topics.rejected().valueSerde().serializer()), PROCESSOR);
-    return topology;
+    StreamsBuilder builder = new StreamsBuilder();
+    addTo(builder, bandits, topics, routingPartitions, noise, metrics);
+    return builder.build();
   }
 
-  private static <V> void addStore(Topology topology, String name, Serde<V> values) {
-    topology.addStateStore(
+  /** Adds the bandit sub-topology to a builder (the service adds it next to the continual release). */
+  public static void addTo(StreamsBuilder builder, BanditRegistry bandits, Topics topics, int routingPartitions,
+      KeyedNoiseSource noise, BanditMetrics metrics) {
+    addStore(builder, STATE_STORE, Serdes.ByteArray());
+    addStore(builder, PENDING_STORE, Serdes.ByteArray());
+    addStore(builder, DEADLINES_STORE, Serdes.ByteArray());
+    addStore(builder, CLOCK_STORE, Serdes.Long());
+    KStream<String, byte[]> routed = Routing.route(builder, ROUTING, routingPartitions, List.of(
+        new Routing.Input(topics.contexts().name(), CONTEXTS_INPUT),
+        new Routing.Input(topics.rewards().name(), REWARDS_INPUT)));
+    KStream<String, Object> outputs = routed.process(
+        () -> new BanditProcessor(bandits, routingPartitions, noise, metrics), Named.as(PROCESSOR),
+        STATE_STORE, PENDING_STORE, DEADLINES_STORE, CLOCK_STORE);
+    TypedSinks.attach(outputs, PROCESSOR + "-out", List.of(
+        new TypedSinks.Sink<>(DECISIONS_SINK, DecisionResponse.class, topics.decisions()),
+        new TypedSinks.Sink<>(RELEASES_SINK, ModelRelease.class, topics.releases()),
+        new TypedSinks.Sink<>(REJECTED_SINK, RejectedRecord.class, topics.rejected())));
+  }
+
+  private static <V> void addStore(StreamsBuilder builder, String name, Serde<V> values) {
+    builder.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values)
             .withCachingEnabled()
-            .withLoggingEnabled(Map.of()),
-        PROCESSOR);
-  }
-
-  /** The processor forwards Object values to named children; each sink only ever receives its own type. */
-  @SuppressWarnings("unchecked")
-  private static Serializer<Object> widen(Serializer<?> serializer) {
-    return (Serializer<Object>) serializer;
+            .withLoggingEnabled(Map.of()));
   }
 }

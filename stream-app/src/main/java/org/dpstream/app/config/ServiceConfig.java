@@ -15,6 +15,8 @@ import org.dpstream.app.kafka.TopicNames;
  * @param kafka Kafka client and Streams settings, passed through untouched (SASL/SSL included)
  * @param metricsPort port of the Prometheus endpoint /metrics; 0 disables it; default 9400
  * @param bandits the DP-HDB bandits (decisions on dp.decisions, per-arm releases on dp.releases)
+ * @param routingPartitions partitions of the internal routing topics that place every model and bandit in
+ *     exactly one task (the unit of parallelism); fixed for the application's life; default 6
  */
 public record ServiceConfig(
     String applicationId,
@@ -22,10 +24,17 @@ public record ServiceConfig(
     List<ModelConfig> models,
     Map<String, String> kafka,
     Integer metricsPort,
-    List<BanditConfig> bandits) {
+    List<BanditConfig> bandits,
+    Integer routingPartitions) {
 
   /** Port of /metrics when the file does not say. */
   public static final int DEFAULT_METRICS_PORT = 9400;
+
+  /**
+   * Routing partitions when the file does not say: more tasks than a two-instance deployment has threads,
+   * few enough that an idle task costs little.
+   */
+  public static final int DEFAULT_ROUTING_PARTITIONS = 6;
 
   public ServiceConfig {
     Objects.requireNonNull(applicationId, "applicationId");
@@ -34,17 +43,32 @@ public record ServiceConfig(
     kafka = Map.copyOf(kafka == null ? Map.of() : kafka);
     metricsPort = metricsPort == null ? DEFAULT_METRICS_PORT : metricsPort;
     bandits = List.copyOf(bandits == null ? List.of() : bandits);
+    routingPartitions = routingPartitions == null ? DEFAULT_ROUTING_PARTITIONS : routingPartitions;
+    if (routingPartitions < 1) {
+      throw new IllegalArgumentException("routingPartitions must be at least 1, got " + routingPartitions);
+    }
   }
 
   /** A configuration without bandits (the continual-release models only). */
   public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
       Integer metricsPort) {
-    this(applicationId, topics, models, kafka, metricsPort, List.of());
+    this(applicationId, topics, models, kafka, metricsPort, List.of(), null);
+  }
+
+  /** A configuration with these bandits and the default routing. */
+  public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
+      Integer metricsPort, List<BanditConfig> bandits) {
+    this(applicationId, topics, models, kafka, metricsPort, bandits, null);
   }
 
   /** The same configuration with these bandits. */
   public ServiceConfig withBandits(List<BanditConfig> newBandits) {
-    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits);
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits, routingPartitions);
+  }
+
+  /** The same configuration with another routing partition count. */
+  public ServiceConfig withRoutingPartitions(int partitions) {
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, partitions);
   }
 
   /** The models' specs by id, each checked; duplicate ids are refused. */

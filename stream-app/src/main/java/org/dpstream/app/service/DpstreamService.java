@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.dpstream.app.bandit.BanditTopology;
 import org.dpstream.app.config.BanditRegistry;
@@ -63,13 +64,15 @@ public final class DpstreamService implements AutoCloseable {
    */
   public static Topology topology(ServiceConfig config, KeyedNoiseSource noise, MeterRegistry registry) {
     Topics topics = new Topics(config.topics());
-    Topology topology = ContinualReleaseTopology.build(config.registry(), topics, noise,
+    StreamsBuilder builder = new StreamsBuilder();
+    ContinualReleaseTopology.addTo(builder, config.registry(), topics, config.routingPartitions(), noise,
         new MicrometerModelMetrics(registry));
     BanditRegistry bandits = config.banditRegistry();
     if (!bandits.isEmpty()) {
-      BanditTopology.addTo(topology, bandits, topics, noise, new MicrometerBanditMetrics(registry));
+      BanditTopology.addTo(builder, bandits, topics, config.routingPartitions(), noise,
+          new MicrometerBanditMetrics(registry));
     }
-    return topology;
+    return builder.build();
   }
 
   public KafkaStreams.State state() {

@@ -1,33 +1,43 @@
 package org.dpstream.app.topology;
 
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
 import org.dpstream.app.config.ModelRegistry;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.metrics.ModelMetrics;
+import org.dpstream.app.routing.Routing;
 import org.dpstream.app.serde.DpSerdes;
+import org.dpstream.app.routing.TypedSinks;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.schemas.ModelRelease;
+import org.dpstream.schemas.RejectedRecord;
 
 /**
  * The continual-release topology:
  *
  * <pre>
- * samples-source (dp.samples, raw bytes)
- *   -> validate (decode Avro or JSON, check model, dimension, label) --reject--> rejected-sink (dp.rejected)
- *   -> learn (one private step per sample; model-state store)         --reject--> rejected-sink
- *   -> releases-sink (dp.releases, every k-th step)
+ * samples-source (dp.samples, raw bytes, any partitioning)
+ *   -> samples-router (key bytes -> model id, source coordinates into headers)
+ *   -> model-routing repartition topic (partition = murmur2(model id) mod routingPartitions)
+ *   -> validate (decode Avro or JSON, check model, dimension, label)       --reject--> dp.rejected
+ *   -> learn (one private step per sample; model-state store)              --reject--> dp.rejected
+ *   -> dp.releases (every k-th step)
  * </pre>
  *
- * Processor, store and sink names are pinned: the store's changelog topic is named after the store,
- * so renaming it would orphan every model's state.
+ * Routing makes each model's task a function of its id alone (ARCHITECTURE.md 4.8): a model has one
+ * state, one ledger and one noise sequence whatever partitioner the producer used and however many
+ * partitions dp.samples has. Node, store and routing-topic names are pinned: the changelog and routing
+ * topics are named after them, so renaming one would orphan every model's state.
  */
 public final class ContinualReleaseTopology {
 
-  public static final String SAMPLES_SOURCE = "samples-source";
+  public static final String ROUTING = "model-routing";
+  public static final String SAMPLES_INPUT = "samples";
   public static final String VALIDATE = "validate";
   public static final String LEARN = "learn";
   public static final String RELEASES_SINK = "releases-sink";
@@ -36,26 +46,35 @@ public final class ContinualReleaseTopology {
 
   private ContinualReleaseTopology() {}
 
-  public static Topology build(ModelRegistry models, Topics topics, KeyedNoiseSource noise, ModelMetrics metrics) {
-    Topology topology = new Topology();
-    topology.addSource(SAMPLES_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), topics.samples().name());
-    topology.addProcessor(VALIDATE, () -> new SampleValidationProcessor(models, DpSerdes.sample(), metrics), SAMPLES_SOURCE);
-    topology.addProcessor(LEARN, () -> new LearnProcessor(models, noise, metrics), VALIDATE);
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(MODEL_STATE_STORE), Serdes.String(), Serdes.ByteArray())
-            .withCachingEnabled()
-            .withLoggingEnabled(java.util.Map.of()),
-        LEARN);
-    topology.addSink(RELEASES_SINK, topics.releases().name(), new StringSerializer(),
-        widen(topics.releases().valueSerde().serializer()), LEARN);
-    topology.addSink(REJECTED_SINK, topics.rejected().name(), new StringSerializer(),
-        widen(topics.rejected().valueSerde().serializer()), VALIDATE, LEARN);
-    return topology;
+  /** A topology with only the continual release (for tests and tools). */
+  public static Topology build(ModelRegistry models, Topics topics, int routingPartitions, KeyedNoiseSource noise,
+      ModelMetrics metrics) {
+    StreamsBuilder builder = new StreamsBuilder();
+    addTo(builder, models, topics, routingPartitions, noise, metrics);
+    return builder.build();
   }
 
-  /** The processors forward Object values to named children; each sink only ever receives its own type. */
-  @SuppressWarnings("unchecked")
-  private static Serializer<Object> widen(Serializer<?> serializer) {
-    return (Serializer<Object>) serializer;
+  /** Adds the continual release to a builder (the service adds the bandits next to it). */
+  public static void addTo(StreamsBuilder builder, ModelRegistry models, Topics topics, int routingPartitions,
+      KeyedNoiseSource noise, ModelMetrics metrics) {
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(MODEL_STATE_STORE), Serdes.String(), Serdes.ByteArray())
+            .withCachingEnabled()
+            .withLoggingEnabled(java.util.Map.of()));
+    KStream<String, byte[]> routed = Routing.route(builder, ROUTING, routingPartitions,
+        List.of(new Routing.Input(topics.samples().name(), SAMPLES_INPUT)));
+    KStream<String, Object> validated =
+        routed.process(() -> new SampleValidationProcessor(models, DpSerdes.sample(), metrics), Named.as(VALIDATE));
+    KStream<String, Object> learnt = validated
+        .filter((modelId, value) -> value instanceof ValidatedSample, Named.as(LEARN + "-input"))
+        .mapValues(value -> (ValidatedSample) value, Named.as(LEARN + "-cast"))
+        .process(() -> new LearnProcessor(models, routingPartitions, noise, metrics), Named.as(LEARN), MODEL_STATE_STORE);
+    TypedSinks.Sink<RejectedRecord> rejected =
+        new TypedSinks.Sink<>(REJECTED_SINK, RejectedRecord.class, topics.rejected());
+    TypedSinks.attach(validated.filterNot((modelId, value) -> value instanceof ValidatedSample,
+        Named.as(VALIDATE + "-rejections")), VALIDATE + "-out", List.of(rejected));
+    TypedSinks.attach(learnt, LEARN + "-out", List.of(
+        new TypedSinks.Sink<>(RELEASES_SINK, ModelRelease.class, topics.releases()),
+        new TypedSinks.Sink<>(REJECTED_SINK + "-learn", RejectedRecord.class, topics.rejected())));
   }
 }

@@ -14,6 +14,8 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.dpstream.app.config.ModelRegistry;
 import org.dpstream.app.metrics.ModelMetrics;
+import org.dpstream.app.routing.PlacedState;
+import org.dpstream.app.routing.Placement;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineEstimators;
 import org.dpstream.core.online.StepOutcome;
@@ -34,6 +36,7 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
 final class LearnProcessor implements Processor<String, ValidatedSample, String, Object> {
 
   private final ModelRegistry models;
+  private final int routingPartitions;
   private final KeyedNoiseSource noise;
   private final ModelMetrics metrics;
   private final Map<String, OnlineEstimator> live = new HashMap<>();
@@ -41,8 +44,9 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, byte[]> store;
 
-  LearnProcessor(ModelRegistry models, KeyedNoiseSource noise, ModelMetrics metrics) {
+  LearnProcessor(ModelRegistry models, int routingPartitions, KeyedNoiseSource noise, ModelMetrics metrics) {
     this.models = models;
+    this.routingPartitions = routingPartitions;
     this.noise = noise;
     this.metrics = metrics;
   }
@@ -59,31 +63,55 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     ValidatedSample sample = record.value();
     ModelRegistry.Entry entry = models.find(sample.modelId()).orElseThrow(
         () -> new IllegalStateException("validated sample of unconfigured model " + sample.modelId()));
-    OnlineEstimator estimator = live.computeIfAbsent(sample.modelId(), id -> load(entry));
+    // A model is stepped only in its home partition: it is the one task that can hold its state, so a
+    // second state cannot start whatever reached the routing topic (docs/privacy-layer.md, one state per model).
+    Placement home = Placement.of(sample.modelId(), routingPartitions);
+    int here = context.taskId().partition();
+    if (home.partition() != here) {
+      reject(record, SampleRejection.MISPLACED_SAMPLE, "model " + sample.modelId() + " lives in " + home
+          + "; this sample arrived in routing partition " + here + ", which dpstream's routing never writes it to");
+      return;
+    }
+    OnlineEstimator estimator;
+    try {
+      estimator = live.computeIfAbsent(sample.modelId(), id -> load(entry, home));
+    } catch (PlacedState.MisplacedStateException e) {
+      reject(record, SampleRejection.MISPLACED_STATE, e.getMessage());
+      return;
+    }
     long started = System.nanoTime();
     StepOutcome outcome;
     try {
       outcome = estimator.step(sample.features(), sample.label());
     } catch (PrivacyBudgetExceededException e) {
-      metrics.rejected(sample.modelId(), SampleRejection.BUDGET_EXHAUSTED.name());
-      context.forward(record.withValue(Rejections.of(context, SampleRejection.BUDGET_EXHAUSTED.name(),
-          e.getMessage(), sample.originalKey(), sample.originalValue())), ContinualReleaseTopology.REJECTED_SINK);
+      reject(record, SampleRejection.BUDGET_EXHAUSTED, e.getMessage());
       return;
     }
-    store.put(sample.modelId(), serialize(estimator));
+    store.put(sample.modelId(), PlacedState.stamp(home, serialize(estimator)));
     metrics.stepped(sample.modelId(), outcome, System.nanoTime() - started, estimator.ledger());
     if (outcome.step() % entry.releaseEvery() == 0) {
-      context.forward(record.withValue(Releases.of(estimator, outcome)), ContinualReleaseTopology.RELEASES_SINK);
+      context.forward(record.withValue(Releases.of(estimator, outcome)));
     }
   }
 
-  private OnlineEstimator load(ModelRegistry.Entry entry) {
-    byte[] state = store.get(entry.spec().modelId());
-    if (state == null) {
-      return OnlineEstimators.start(entry.spec(), noise);
+  private void reject(Record<String, ValidatedSample> record, SampleRejection reason, String message) {
+    ValidatedSample sample = record.value();
+    metrics.rejected(sample.modelId(), reason.name());
+    context.forward(record.withValue(Rejections.of(context, record.headers(), reason.name(), message,
+        sample.originalKey(), sample.originalValue())));
+  }
+
+  /** The model's state in this task, or a new one if it has none; its noise is scoped by its placement. */
+  private OnlineEstimator load(ModelRegistry.Entry entry, Placement home) {
+    String modelId = entry.spec().modelId();
+    byte[] stored = store.get(modelId);
+    KeyedNoiseSource placedNoise = home.noise(noise);
+    if (stored == null) {
+      return OnlineEstimators.start(entry.spec(), placedNoise);
     }
+    byte[] state = PlacedState.open(modelId, home, stored);
     try {
-      return OnlineEstimators.restore(entry.spec(), new DataInputStream(new ByteArrayInputStream(state)), noise);
+      return OnlineEstimators.restore(entry.spec(), new DataInputStream(new ByteArrayInputStream(state)), placedNoise);
     } catch (IOException e) {
       // A state this build cannot read (other version, other spec) must stop the model loudly: starting
       // over would silently reset the accounting of a model whose earlier releases are public.

@@ -16,5 +16,16 @@ public enum SampleRejection {
   /** A label the model's loss does not accept (logistic labels lie in [0, 1]). */
   INVALID_LABEL,
   /** The model's privacy budget allows no further release (cannot happen inside a tree epoch). */
-  BUDGET_EXHAUSTED
+  BUDGET_EXHAUSTED,
+  /**
+   * The sample reached a routing partition that is not its model's home: it was not written by the
+   * service's routing (e.g. produced straight into the internal topic). Stepping it would start a second
+   * state of the model.
+   */
+  MISPLACED_SAMPLE,
+  /**
+   * The model's stored state was created elsewhere or before routing existed (another routingPartitions,
+   * a changelog restored into another task, an upgrade): it is neither resumed nor replaced.
+   */
+  MISPLACED_STATE
 }

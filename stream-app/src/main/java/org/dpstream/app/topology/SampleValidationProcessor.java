@@ -1,12 +1,12 @@
 package org.dpstream.app.topology;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.dpstream.app.config.ModelRegistry;
 import org.dpstream.app.metrics.ModelMetrics;
+import org.dpstream.app.routing.RoutedInput;
 import org.dpstream.app.serde.DecodeResult;
 import org.dpstream.app.serde.SchemaSerde;
 import org.dpstream.core.online.OnlineModelSpec;
@@ -20,7 +20,7 @@ import org.dpstream.schemas.SparseFeatures;
  * the learner as dense features; anything else goes to dp.rejected with a reason code and the
  * original bytes. Nothing is dropped and nothing throws: bad input never stops the service.
  */
-final class SampleValidationProcessor implements Processor<byte[], byte[], String, Object> {
+final class SampleValidationProcessor implements Processor<String, byte[], String, Object> {
 
   private final ModelRegistry models;
   private final SchemaSerde<Sample> samples;
@@ -39,9 +39,9 @@ final class SampleValidationProcessor implements Processor<byte[], byte[], Strin
   }
 
   @Override
-  public void process(Record<byte[], byte[]> record) {
-    byte[] key = record.key();
-    String modelId = key == null ? null : new String(key, StandardCharsets.UTF_8);
+  public void process(Record<String, byte[]> record) {
+    String modelId = record.key();
+    byte[] key = RoutedInput.originalKey(modelId, record.headers());
     if (modelId == null || modelId.isBlank()) {
       reject(record, null, SampleRejection.MISSING_KEY.name(), "a sample's key must name its model");
       return;
@@ -73,17 +73,14 @@ final class SampleValidationProcessor implements Processor<byte[], byte[], Strin
       reject(record, modelId, SampleRejection.INVALID_LABEL.name(), e.getMessage());
       return;
     }
-    context.forward(
-        record.withKey(modelId).withValue(new ValidatedSample(modelId, features, label, key, record.value())),
-        ContinualReleaseTopology.LEARN);
+    context.forward(record.withValue(new ValidatedSample(modelId, features, label, key, record.value())));
   }
 
-  private void reject(Record<byte[], byte[]> record, String modelId, String reason, String message) {
+  private void reject(Record<String, byte[]> record, String modelId, String reason, String message) {
     metrics.rejected(modelId, reason);
-    String outKey = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-    context.forward(
-        record.withKey(outKey).withValue(Rejections.of(context, reason, message, record.key(), record.value())),
-        ContinualReleaseTopology.REJECTED_SINK);
+    context.forward(record.withKey(RoutedInput.rejectionKey(record.key(), record.headers()))
+        .withValue(Rejections.of(context, record.headers(), reason, message,
+            RoutedInput.originalKey(record.key(), record.headers()), record.value())));
   }
 
   static double[] denseFeatures(Object features, int dimension) throws InvalidFeaturesException {

@@ -24,6 +24,7 @@ import org.dpstream.app.config.BanditRegistry;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.metrics.BanditMetrics;
+import org.dpstream.app.routing.Placement;
 import org.dpstream.app.metrics.MicrometerBanditMetrics;
 import org.dpstream.app.serde.DpSerdes;
 import org.dpstream.bandit.Decision;
@@ -51,7 +52,14 @@ class BanditTopologyTest {
   static final BanditConfig IMPUTE = new BanditConfig("impute-bandit", D, 3, "identity", 1.0, "inf", 2L, 1, 1e-5, 200,
       1.0, 1.0, "10s", "impute", 0.0, 2);
   static final ServiceConfig CONFIG =
-      new ServiceConfig("bandit-test", null, List.of(), Map.of(), 0, List.of(DROP, IMPUTE));
+      new ServiceConfig("bandit-test", null, List.of(), Map.of(), 0, List.of(DROP, IMPUTE))
+          // The test driver runs every topic as one partition.
+          .withRoutingPartitions(1);
+
+  /** The noise a bandit of this test draws: the key's, scoped by the bandit's placement. */
+  static KeyedNoiseSource noiseOf(String banditId) {
+    return Placement.of(banditId, CONFIG.routingPartitions()).noise(new KeyedNoiseSource(key()));
+  }
 
   @TempDir Path stateDir;
 
@@ -89,7 +97,7 @@ class BanditTopologyTest {
       properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
       properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
       driver = new TopologyTestDriver(
-          BanditTopology.build(registry, topics, new KeyedNoiseSource(key()), metrics), properties);
+          BanditTopology.build(registry, topics, CONFIG.routingPartitions(), new KeyedNoiseSource(key()), metrics), properties);
       contexts = driver.createInputTopic(topics.contexts().name(), new ByteArraySerializer(), new ByteArraySerializer());
       rewards = driver.createInputTopic(topics.rewards().name(), new ByteArraySerializer(), new ByteArraySerializer());
       decisions = driver.createOutputTopic(topics.decisions().name(), Serdes.String().deserializer(),
@@ -144,7 +152,7 @@ class BanditTopologyTest {
   @Test
   void aContextIsDecidedAndItsRewardIsOneRoundOfEveryArm() {
     BanditRegistry.Entry entry = CONFIG.banditRegistry().find("drop-bandit").orElseThrow();
-    DpHdbPolicy direct = DpHdbPolicy.start(entry.spec(), new KeyedNoiseSource(key()));
+    DpHdbPolicy direct = DpHdbPolicy.start(entry.spec(), noiseOf(entry.spec().banditId()));
     try (Fixture fixture = new Fixture(BanditMetrics.NONE)) {
       fixture.context("drop-bandit", 1_000, "req-1", context(1));
       TestRecord<String, DecisionResponse> decision = fixture.decisions.readRecord();
@@ -182,7 +190,7 @@ class BanditTopologyTest {
     for (BanditConfig config : List.of(DROP, IMPUTE)) {
       BanditRegistry.Entry entry = CONFIG.banditRegistry().find(config.id()).orElseThrow();
       List<BanditReference.Event> events = stream(300, 41);
-      BanditReference reference = new BanditReference(entry, new KeyedNoiseSource(key()));
+      BanditReference reference = new BanditReference(entry, noiseOf(entry.spec().banditId()));
       events.forEach(reference::accept);
       try (Fixture fixture = new Fixture(BanditMetrics.NONE)) {
         events.forEach(e -> fixture.apply(config.id(), e));
@@ -248,7 +256,7 @@ class BanditTopologyTest {
       List<TestRecord<String, ModelRelease>> releases = fixture.releases.readRecordsToList();
       // drop-bandit: one round (a), 2 arms; impute-bandit: rounds a and b (imputed), released at round 2, 3 arms.
       assertEquals(2 + 3, releases.size());
-      DpHdbPolicy direct = DpHdbPolicy.start(imputeEntry.spec(), new KeyedNoiseSource(key()));
+      DpHdbPolicy direct = DpHdbPolicy.start(imputeEntry.spec(), noiseOf(imputeEntry.spec().banditId()));
       Decision first = direct.decide(context(1));
       Decision second = direct.decide(context(2));
       direct.update(first, context(1), reward(1));
@@ -309,15 +317,15 @@ class BanditTopologyTest {
 
   @Test
   void namesArePinned() {
-    String description = BanditTopology.build(CONFIG.banditRegistry(), Topics.defaults(),
+    String description = BanditTopology.build(CONFIG.banditRegistry(), Topics.defaults(), 6,
         new KeyedNoiseSource(key()), BanditMetrics.NONE).describe().toString();
-    for (String name : List.of("bandit-contexts-source", "bandit-rewards-source", "bandit", "decisions-sink",
-        "bandit-releases-sink", "bandit-rejected-sink", "bandit-state", "bandit-pending", "bandit-deadlines",
-        "bandit-clock")) {
+    for (String name : List.of("contexts-source", "rewards-source", "bandit-routing-repartition", "bandit",
+        "decisions-sink", "bandit-releases-sink", "bandit-rejected-sink", "bandit-state", "bandit-pending",
+        "bandit-deadlines", "bandit-clock")) {
       assertTrue(description.contains(name), name + " in\n" + description);
     }
-    // Both sources in one sub-topology: one task owns partition p of contexts and of rewards.
-    assertEquals(1, BanditTopology.build(CONFIG.banditRegistry(), Topics.defaults(), new KeyedNoiseSource(key()),
+    // Routing, then the bandits: contexts and rewards meet in the routing topic, whatever their partitioning.
+    assertEquals(2, BanditTopology.build(CONFIG.banditRegistry(), Topics.defaults(), 6, new KeyedNoiseSource(key()),
         BanditMetrics.NONE).describe().subtopologies().size());
   }
 }

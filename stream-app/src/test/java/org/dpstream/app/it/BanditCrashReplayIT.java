@@ -97,7 +97,7 @@ class BanditCrashReplayIT {
       List<BanditReference.Event> stream = stream(base + b, 17L + b);
       events.put(id, stream);
       BanditReference reference = new BanditReference(registry.find(id).orElseThrow(),
-          new KeyedNoiseSource(ItModels.noiseKey()));
+          ItModels.noiseOf(id));
       stream.forEach(reference::accept);
       references.put(id, reference);
       for (BanditReference.Event e : stream) {

@@ -1,5 +1,8 @@
 package org.dpstream.app.it;
 
+import org.dpstream.app.routing.Placement;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +35,11 @@ final class ItModels {
       material[i] = (byte) (7 * i + 11);
     }
     return material;
+  }
+
+  /** The noise of model or bandit {@code id} in a service with the default routing: the key's, scoped by placement. */
+  static KeyedNoiseSource noiseOf(String id) {
+    return Placement.of(id, ServiceConfig.DEFAULT_ROUTING_PARTITIONS).noise(new KeyedNoiseSource(noiseKey()));
   }
 
   static NoiseKey noiseKey() {

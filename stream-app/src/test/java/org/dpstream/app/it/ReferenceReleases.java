@@ -8,12 +8,12 @@ import org.dpstream.app.config.ModelConfig;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineEstimators;
 import org.dpstream.core.online.StepOutcome;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
  * The releases a crash-free service must publish: each model's estimator run directly in core over
  * that model's samples in the order they were produced (a model's samples share a key, hence a
- * partition, whose order Kafka keeps), with the same noise key.
+ * routing partition, whose order Kafka keeps as long as each producer writes a model's samples to one
+ * input partition), with the same noise key and the model's placement.
  */
 final class ReferenceReleases {
 
@@ -21,12 +21,11 @@ final class ReferenceReleases {
 
   /** Per model id, the expected releases in step order (every k-th step for releaseEvery k). */
   static Map<String, List<ReleaseFacts>> of(List<ModelConfig> models, List<SampleRow> producedInOrder) {
-    KeyedNoiseSource noise = new KeyedNoiseSource(ItModels.noiseKey());
     Map<String, OnlineEstimator> estimators = new LinkedHashMap<>();
     Map<String, Integer> releaseEvery = new LinkedHashMap<>();
     Map<String, List<ReleaseFacts>> expected = new LinkedHashMap<>();
     for (ModelConfig model : models) {
-      estimators.put(model.id(), OnlineEstimators.start(model.toSpec(), noise));
+      estimators.put(model.id(), OnlineEstimators.start(model.toSpec(), ItModels.noiseOf(model.id())));
       releaseEvery.put(model.id(), model.releaseEvery());
       expected.put(model.id(), new ArrayList<>());
     }

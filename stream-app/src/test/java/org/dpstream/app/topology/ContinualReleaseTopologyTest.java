@@ -69,7 +69,7 @@ class ContinualReleaseTopologyTest {
   void releasesEqualTheEstimatorRunDirectlyInCore() {
     double[][] rows = stream(150); // past the horizon of 64: three epochs
     OnlineEstimator direct = OnlineEstimators.start(
-        TopologyFixture.LINEAR.toSpec(), new KeyedNoiseSource(TopologyFixture.key()));
+        TopologyFixture.LINEAR.toSpec(), TopologyFixture.noiseOf(TopologyFixture.LINEAR.id()));
     try (TopologyFixture fixture = new TopologyFixture(stateDir, ModelMetrics.NONE)) {
       for (double[] row : rows) {
         fixture.samples.pipeInput(key("linear"), avro(row));

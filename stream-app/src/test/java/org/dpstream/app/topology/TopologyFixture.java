@@ -15,6 +15,7 @@ import org.dpstream.app.config.ModelRegistry;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.metrics.ModelMetrics;
+import org.dpstream.app.routing.Placement;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.schemas.ModelRelease;
@@ -28,7 +29,14 @@ final class TopologyFixture implements AutoCloseable {
   static final ModelConfig SPARSE_LOGISTIC = new ModelConfig("logistic", 6, "logistic", "1", 1, 1, 1e-5, 100, 1, 1,
       null, null, "zcdp", 2);
   static final ServiceConfig CONFIG =
-      new ServiceConfig("dpstream-test", null, List.of(LINEAR, SPARSE_LOGISTIC), Map.of(), 0);
+      new ServiceConfig("dpstream-test", null, List.of(LINEAR, SPARSE_LOGISTIC), Map.of(), 0)
+          // The test driver runs every topic as one partition.
+          .withRoutingPartitions(1);
+
+  /** The noise a model of this fixture draws: the key's, scoped by the model's placement. */
+  static KeyedNoiseSource noiseOf(String modelId) {
+    return Placement.of(modelId, CONFIG.routingPartitions()).noise(new KeyedNoiseSource(key()));
+  }
 
   static NoiseKey key() {
     byte[] material = new byte[32];
@@ -52,7 +60,7 @@ final class TopologyFixture implements AutoCloseable {
     properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     driver = new TopologyTestDriver(
-        ContinualReleaseTopology.build(registry, topics, new KeyedNoiseSource(key()), metrics), properties);
+        ContinualReleaseTopology.build(registry, topics, CONFIG.routingPartitions(), new KeyedNoiseSource(key()), metrics), properties);
     samples = driver.createInputTopic(topics.samples().name(), new ByteArraySerializer(), new ByteArraySerializer());
     releases = driver.createOutputTopic(topics.releases().name(), Serdes.String().deserializer(),
         topics.releases().valueSerde().deserializer());

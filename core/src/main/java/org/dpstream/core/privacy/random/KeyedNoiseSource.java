@@ -17,18 +17,46 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>Derivation: the AES-256 key of a stream is HMAC-SHA256(master key, label || purpose ||
  * stream id), with length prefixes so that no two (purpose, stream id) pairs encode alike; the bits
- * at (epoch, index) are AES-256 in counter mode over blocks (epoch, index, block number).
+ * at (epoch, index) are AES-256 in counter mode over blocks (epoch, index, block number). A
+ * {@linkplain #scoped(String) scoped} source appends its scope as a third length-prefixed field (after
+ * a marker no unscoped input has), so every stream of a scope is independent of every stream of the
+ * unscoped source and of every other scope.
  */
 public final class KeyedNoiseSource {
 
   private static final byte[] DERIVATION_LABEL = "dpstream/noise-stream/v1".getBytes(StandardCharsets.US_ASCII);
 
+  // Stands where an unscoped derivation input ends; -1 is no length, so no unscoped input has it there.
+  private static final int SCOPE_MARKER = -1;
+
   private final SecretKeySpec macKey;
+  private final byte[] scope;
 
   public KeyedNoiseSource(NoiseKey key) {
     byte[] material = key.material();
     this.macKey = new SecretKeySpec(material, "HmacSHA256");
+    this.scope = null;
     java.util.Arrays.fill(material, (byte) 0);
+  }
+
+  private KeyedNoiseSource(SecretKeySpec macKey, byte[] scope) {
+    this.macKey = macKey;
+    this.scope = scope;
+  }
+
+  /**
+   * The same key with every stream moved into {@code scope}: {@code scoped(s).forStream(p, id)} and
+   * {@code scoped(s2).forStream(p, id)} for s != s2, and {@code forStream(p, id)} itself, are independent.
+   * The service scopes a model's noise by where its state lives, so that two states of one model, should
+   * they ever exist, could never draw the same noise for different data.
+   *
+   * @throws IllegalStateException if this source is already scoped (scopes do not nest)
+   */
+  public KeyedNoiseSource scoped(String scope) {
+    if (this.scope != null) {
+      throw new IllegalStateException("noise source is already scoped");
+    }
+    return new KeyedNoiseSource(macKey, scope.getBytes(StandardCharsets.UTF_8));
   }
 
   /**
@@ -45,9 +73,13 @@ public final class KeyedNoiseSource {
   private byte[] deriveStreamKey(String purpose, String streamId) {
     byte[] purposeBytes = purpose.getBytes(StandardCharsets.UTF_8);
     byte[] streamBytes = streamId.getBytes(StandardCharsets.UTF_8);
+    int scopeLength = scope == null ? 0 : 8 + scope.length;
     ByteBuffer input =
-        ByteBuffer.allocate(DERIVATION_LABEL.length + 8 + purposeBytes.length + streamBytes.length);
+        ByteBuffer.allocate(DERIVATION_LABEL.length + 8 + purposeBytes.length + streamBytes.length + scopeLength);
     input.put(DERIVATION_LABEL).putInt(purposeBytes.length).put(purposeBytes).putInt(streamBytes.length).put(streamBytes);
+    if (scope != null) {
+      input.putInt(SCOPE_MARKER).putInt(scope.length).put(scope);
+    }
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(macKey);

@@ -69,6 +69,46 @@ class KeyedNoiseSourceTest {
     assertEquals(0, countShared(longRun, next));
   }
 
+  @Test
+  void aScopeGivesStreamsIndependentOfTheUnscopedSourceAndOfOtherScopes() {
+    long[] unscoped = bits(SOURCE, "tree", "model-a", 3, 17, 64);
+    long[] scoped = bits(SOURCE.scoped("routing 1/6"), "tree", "model-a", 3, 17, 64);
+    long[] otherScope = bits(SOURCE.scoped("routing 2/6"), "tree", "model-a", 3, 17, 64);
+    long[] emptyScope = bits(SOURCE.scoped(""), "tree", "model-a", 3, 17, 64);
+    assertEquals(0, countShared(unscoped, scoped));
+    assertEquals(0, countShared(scoped, otherScope));
+    assertEquals(0, countShared(unscoped, emptyScope), "an empty scope is still a scope");
+    assertArrayEquals(scoped, bits(new KeyedNoiseSource(TestKeys.seeded(7)).scoped("routing 1/6"), "tree", "model-a", 3, 17, 64),
+        "a scoped stream is a function of key, scope and coordinates");
+    assertThrows(IllegalStateException.class, () -> SOURCE.scoped("a").scoped("b"));
+  }
+
+  /** Pins the scoped derivation: the unscoped input, then -1 and the length-prefixed scope. */
+  @Test
+  void scopedBitsMatchAnIndependentComputationOfTheDocumentedDerivation() throws Exception {
+    byte[] material = new byte[32];
+    for (int i = 0; i < 32; i++) {
+      material[i] = (byte) (3 * i);
+    }
+    byte[] purpose = "tree".getBytes(StandardCharsets.UTF_8);
+    byte[] stream = "m".getBytes(StandardCharsets.UTF_8);
+    byte[] scope = "routing 4/6".getBytes(StandardCharsets.UTF_8);
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(material, "HmacSHA256"));
+    byte[] label = "dpstream/noise-stream/v1".getBytes(StandardCharsets.US_ASCII);
+    byte[] streamKey = mac.doFinal(ByteBuffer.allocate(label.length + 16 + purpose.length + stream.length + scope.length)
+        .put(label).putInt(purpose.length).put(purpose).putInt(stream.length).put(stream)
+        .putInt(-1).putInt(scope.length).put(scope).array());
+    Cipher aes = Cipher.getInstance("AES/ECB/NoPadding");
+    aes.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(streamKey, "AES"));
+    UniformRandomProvider provider =
+        new KeyedNoiseSource(NoiseKey.ofBytes(material)).scoped("routing 4/6").forStream("tree", "m").at(1, 9);
+    byte[] counter = ByteBuffer.allocate(16).putInt(1).putLong(9).putInt(0).array();
+    ByteBuffer keystream = ByteBuffer.wrap(aes.doFinal(counter)).order(ByteOrder.LITTLE_ENDIAN);
+    assertEquals(keystream.getLong(), provider.nextLong());
+    assertEquals(keystream.getLong(), provider.nextLong());
+  }
+
   /** Pins the derivation (HMAC-SHA256 subkey, AES-256 over (epoch, index, block)): changing it breaks replay. */
   @Test
   void bitsMatchAnIndependentComputationOfTheDocumentedDerivation() throws Exception {
