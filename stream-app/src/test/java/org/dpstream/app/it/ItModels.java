@@ -1,8 +1,5 @@
 package org.dpstream.app.it;
 
-import org.dpstream.app.routing.Placement;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
-
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,6 +7,8 @@ import java.util.Map;
 import org.dpstream.app.config.ModelConfig;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.TopicNames;
+import org.dpstream.app.routing.Placement;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 
 /**

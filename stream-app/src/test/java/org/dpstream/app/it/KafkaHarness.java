@@ -7,6 +7,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -96,6 +98,38 @@ final class KafkaHarness implements AutoCloseable {
     return acknowledged;
   }
 
+  /** Sends records to explicit partitions, in order, and waits for the acks. */
+  List<RecordMetadata> produceTo(String topic, List<PartitionedRecord> records) {
+    List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
+    for (PartitionedRecord record : records) {
+      sent.add(producer.send(new ProducerRecord<>(topic, record.partition(), record.key(), record.value())));
+    }
+    List<RecordMetadata> acknowledged = new ArrayList<>(sent.size());
+    try {
+      for (Future<RecordMetadata> future : sent) {
+        acknowledged.add(future.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+      }
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("producing to " + topic + " failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while producing to " + topic, e);
+    }
+    return acknowledged;
+  }
+
+  /** Grows {@code topic} to {@code total} partitions, as an operator would with kafka-topics --alter. */
+  void addPartitions(String topic, int total) {
+    try (Admin admin = kafka.admin()) {
+      admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(total))).all().get(60, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("could not add partitions to " + topic, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while adding partitions", e);
+    }
+  }
+
   /** Sends valid samples, each keyed by its model id. */
   List<RecordMetadata> produceSamples(String topic, List<SampleRow> rows) {
     return produce(topic, rows.stream().map(row -> new RawRecord(row.key(), row.avro())).toList());
@@ -149,6 +183,9 @@ final class KafkaHarness implements AutoCloseable {
 
   /** A record as bytes: what a producer the service does not control may send (null key included). */
   record RawRecord(byte[] key, byte[] value) {}
+
+  /** A record for an explicit partition. */
+  record PartitionedRecord(int partition, byte[] key, byte[] value) {}
 
   /** A record for a given topic with its timestamp. */
   record TimedRecord(String topic, long timestamp, byte[] key, byte[] value) {}

@@ -16,6 +16,8 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.dpstream.app.metrics.MicrometerModelMetrics;
 import org.dpstream.app.metrics.ModelMetrics;
+import org.dpstream.app.routing.PlacedState;
+import org.dpstream.app.routing.Placement;
 import org.dpstream.app.serde.DpSerdes;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineEstimators;
@@ -199,6 +201,58 @@ class ContinualReleaseTopologyTest {
       for (int i = 0; i < released.size(); i++) {
         assertEquals(26 + i, released.get(i).getStep());
         assertArrayEquals(uninterrupted.get(25 + i), parameters(released.get(i)));
+      }
+    }
+  }
+
+  /**
+   * A sample that reaches a routing partition other than its model's home (here: the driver delivers
+   * everything to partition 0) is rejected and starts no state; a model at home is stepped as usual.
+   */
+  @Test
+  void aSampleOutsideItsModelsHomePartitionIsRejectedAndStartsNoState() {
+    int partitions = 2;
+    while (Placement.of("linear", partitions).partition() == 0 || Placement.of("logistic", partitions).partition() != 0) {
+      partitions++;
+    }
+    double[] row = stream(1)[0];
+    try (TopologyFixture fixture = new TopologyFixture(stateDir, ModelMetrics.NONE, partitions)) {
+      fixture.samples.pipeInput(key("linear"), avro(row));
+      fixture.samples.pipeInput(key("logistic"), "{\"features\": [0.1, 0, 0, 0, 0, 0], \"label\": 1}".getBytes(StandardCharsets.UTF_8));
+      fixture.samples.pipeInput(key("logistic"), "{\"features\": [0.2, 0, 0, 0, 0, 0], \"label\": 1}".getBytes(StandardCharsets.UTF_8));
+      List<RejectedRecord> rejected = fixture.rejected.readValuesToList();
+      assertEquals(1, rejected.size(), rejected.toString());
+      assertEquals(SampleRejection.MISPLACED_SAMPLE.name(), rejected.get(0).getReason());
+      assertArrayEquals(avro(row), bytes(rejected.get(0).getOriginalValue()));
+      assertEquals("dp.samples", rejected.get(0).getSourceTopic(), "the source is the input, not the routing topic");
+      // logistic releases every second step
+      assertEquals(List.of("logistic"), fixture.releases.readKeyValuesToList().stream().map(kv -> kv.key).toList());
+      KeyValueStore<String, byte[]> store = fixture.driver.getKeyValueStore(ContinualReleaseTopology.MODEL_STATE_STORE);
+      assertEquals(null, store.get("linear"), "no state was started for the misplaced model");
+    }
+  }
+
+  /** A stored state created elsewhere, or written before routing, is neither resumed nor replaced. */
+  @Test
+  void aStoredStateFromAnotherPlacementIsNeitherResumedNorReplaced() {
+    double[][] rows = stream(3);
+    byte[] state;
+    try (TopologyFixture first = new TopologyFixture(stateDir.resolve("first"), ModelMetrics.NONE)) {
+      first.samples.pipeInput(key("linear"), avro(rows[0]));
+      state = PlacedState.open("linear", new Placement(0, 1),
+          first.driver.<String, byte[]>getKeyValueStore(ContinualReleaseTopology.MODEL_STATE_STORE).get("linear"));
+    }
+    byte[][] foreign = {PlacedState.stamp(new Placement(1, 2), state), state};
+    for (int i = 0; i < foreign.length; i++) {
+      try (TopologyFixture second = new TopologyFixture(stateDir.resolve("second-" + i), ModelMetrics.NONE)) {
+        KeyValueStore<String, byte[]> store = second.driver.getKeyValueStore(ContinualReleaseTopology.MODEL_STATE_STORE);
+        store.put("linear", foreign[i]);
+        second.samples.pipeInput(key("linear"), avro(rows[1]));
+        second.samples.pipeInput(key("linear"), avro(rows[2]));
+        List<String> reasons = second.rejected.readValuesToList().stream().map(RejectedRecord::getReason).toList();
+        assertEquals(List.of(SampleRejection.MISPLACED_STATE.name(), SampleRejection.MISPLACED_STATE.name()), reasons);
+        assertTrue(second.releases.isEmpty());
+        assertArrayEquals(foreign[i], store.get("linear"), "the foreign state is left as it was");
       }
     }
   }

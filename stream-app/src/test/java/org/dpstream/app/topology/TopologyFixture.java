@@ -54,13 +54,21 @@ final class TopologyFixture implements AutoCloseable {
   final TestOutputTopic<String, RejectedRecord> rejected;
 
   TopologyFixture(Path stateDir, ModelMetrics metrics) {
+    this(stateDir, metrics, CONFIG.routingPartitions());
+  }
+
+  /**
+   * With {@code routingPartitions} > 1 the driver still delivers every routed record to partition 0, like
+   * a routing topic written by something other than the service's router.
+   */
+  TopologyFixture(Path stateDir, ModelMetrics metrics, int routingPartitions) {
     Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "dpstream-test");
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
     properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     driver = new TopologyTestDriver(
-        ContinualReleaseTopology.build(registry, topics, CONFIG.routingPartitions(), new KeyedNoiseSource(key()), metrics), properties);
+        ContinualReleaseTopology.build(registry, topics, routingPartitions, new KeyedNoiseSource(key()), metrics), properties);
     samples = driver.createInputTopic(topics.samples().name(), new ByteArraySerializer(), new ByteArraySerializer());
     releases = driver.createOutputTopic(topics.releases().name(), Serdes.String().deserializer(),
         topics.releases().valueSerde().deserializer());
