@@ -79,6 +79,14 @@ public final class DpstreamService implements AutoCloseable {
     return streams.state();
   }
 
+  /** The ids of the tasks this instance runs as active (e.g. {@code 1_3}: routing partition 3 of the models). */
+  public java.util.Set<String> activeTasks() {
+    return streams.metadataForLocalThreads().stream()
+        .flatMap(thread -> thread.activeTasks().stream())
+        .map(task -> task.taskId().toString())
+        .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+  }
+
   /** Waits until the service is running (all tasks assigned and restored) or the timeout passes. */
   public boolean awaitRunning(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
