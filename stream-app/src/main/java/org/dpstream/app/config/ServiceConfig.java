@@ -2,9 +2,11 @@ package org.dpstream.app.config;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.dpstream.app.kafka.TopicNames;
+import org.dpstream.app.serde.OutputFormat;
 
 /**
  * The whole service configuration, as read from the YAML file.
@@ -15,6 +17,7 @@ import org.dpstream.app.kafka.TopicNames;
  * @param kafka Kafka client and Streams settings, passed through untouched (SASL/SSL included)
  * @param metricsPort port of the Prometheus endpoint /metrics; 0 disables it; default 9400
  * @param bandits the DP-HDB bandits (decisions on dp.decisions, per-arm releases on dp.releases)
+ * @param output how the service's own records are written (output.format: avro or json)
  */
 public record ServiceConfig(
     String applicationId,
@@ -22,7 +25,8 @@ public record ServiceConfig(
     List<ModelConfig> models,
     Map<String, String> kafka,
     Integer metricsPort,
-    List<BanditConfig> bandits) {
+    List<BanditConfig> bandits,
+    OutputConfig output) {
 
   /** Port of /metrics when the file does not say. */
   public static final int DEFAULT_METRICS_PORT = 9400;
@@ -34,6 +38,13 @@ public record ServiceConfig(
     kafka = Map.copyOf(kafka == null ? Map.of() : kafka);
     metricsPort = metricsPort == null ? DEFAULT_METRICS_PORT : metricsPort;
     bandits = List.copyOf(bandits == null ? List.of() : bandits);
+    output = output == null ? OutputConfig.DEFAULT : output;
+  }
+
+  /** A configuration with outputs in Avro. */
+  public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
+      Integer metricsPort, List<BanditConfig> bandits) {
+    this(applicationId, topics, models, kafka, metricsPort, bandits, OutputConfig.DEFAULT);
   }
 
   /** A configuration without bandits (the continual-release models only). */
@@ -44,7 +55,13 @@ public record ServiceConfig(
 
   /** The same configuration with these bandits. */
   public ServiceConfig withBandits(List<BanditConfig> newBandits) {
-    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits);
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits, output);
+  }
+
+  /** The same configuration with its outputs in this format. */
+  public ServiceConfig withOutputFormat(OutputFormat format) {
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits,
+        new OutputConfig(format.name().toLowerCase(Locale.ROOT)));
   }
 
   /** The models' specs by id, each checked; duplicate ids are refused. */

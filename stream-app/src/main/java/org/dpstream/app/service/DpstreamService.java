@@ -62,7 +62,7 @@ public final class DpstreamService implements AutoCloseable {
    * Without bandits the topology is exactly the continual release, which reads no bandit topic.
    */
   public static Topology topology(ServiceConfig config, KeyedNoiseSource noise, MeterRegistry registry) {
-    Topics topics = new Topics(config.topics());
+    Topics topics = new Topics(config.topics(), config.output().outputFormat());
     Topology topology = ContinualReleaseTopology.build(config.registry(), topics, noise,
         new MicrometerModelMetrics(registry));
     BanditRegistry bandits = config.banditRegistry();
