@@ -36,7 +36,6 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "consume",
-    mixinStandardHelpOptions = true,
     description = {
       "Print the records of a dpstream topic, one JSON line each:",
       "  {\"key\":...,\"partition\":...,\"offset\":...,\"value\":{...}}",
@@ -53,11 +52,14 @@ public final class ConsumeCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+  boolean help;
+
   @Option(names = "--bootstrap-server", required = true, paramLabel = "HOST:PORT",
       description = "Kafka bootstrap servers, comma-separated.")
   String bootstrapServer;
 
-  @Option(names = "--topic", required = true, description = "The topic to read, e.g. dp.releases.")
+  @Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "The topic to read, e.g. dp.releases.")
   String topic;
 
   @Option(names = "--from-beginning", description = "Start at the earliest record (default: only new records).")
