@@ -92,11 +92,15 @@ public final class ConsumeCommand implements Callable<Integer> {
     if (timeout.isNegative()) {
       return fail(err, "--timeout must not be negative, got " + timeout);
     }
+    if (consumerConfig != null && !Files.isRegularFile(consumerConfig)) {
+      return fail(err, "--consumer-config " + consumerConfig + " is not a file");
+    }
     Map<String, Object> settings;
     try {
       settings = clientSettings();
-    } catch (IOException e) {
-      return fail(err, "--consumer-config " + consumerConfig + ": " + e.getMessage());
+    } catch (IOException | IllegalArgumentException e) {
+      return fail(err, "--consumer-config " + consumerConfig + " is not a readable properties file: "
+          + e.getMessage());
     }
     quietenKafkaClientWarnings();
     try {
