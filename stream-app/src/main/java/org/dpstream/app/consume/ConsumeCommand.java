@@ -55,7 +55,7 @@ public final class ConsumeCommand implements Callable<Integer> {
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
   boolean help;
 
-  @Option(names = "--bootstrap-server", required = true, paramLabel = "HOST:PORT",
+  @Option(names = {"--bootstrap-server", "--bootstrap-servers"}, required = true, paramLabel = "HOST:PORT",
       description = "Kafka bootstrap servers, comma-separated.")
   String bootstrapServer;
 
