@@ -108,13 +108,27 @@ public final class ConsumeCommand implements Callable<Integer> {
       err.println("consume: " + printed + " record(s) from " + topic);
       return 0;
     } catch (TimeoutException e) {
-      return fail(err, "no answer from Kafka at " + bootstrapServer + " within " + metadataTimeout().toSeconds()
-          + "s (--bootstrap-server)");
+      return fail(err, "no answer from Kafka at " + bootstrapServer + " within " + humanDuration(metadataTimeout())
+          + " (--bootstrap-server)");
     } catch (UnknownTopicException e) {
       return fail(err, "topic " + topic + " does not exist at " + bootstrapServer + " (--topic)");
     } catch (KafkaException e) {
-      return fail(err, e.getMessage());
+      return fail(err, firstMessage(e));
     }
+  }
+
+  /** Kafka wraps some errors without a message of their own: the innermost one that says something. */
+  private static String firstMessage(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && !t.getMessage().isBlank()) {
+        return t.getMessage();
+      }
+    }
+    return "the Kafka client failed without a message";
+  }
+
+  private static String humanDuration(Duration duration) {
+    return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + "s" : duration.toMillis() + "ms";
   }
 
   private void consume(Map<String, Object> settings, PrintWriter out) {
