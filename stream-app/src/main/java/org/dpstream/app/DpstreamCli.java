@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Properties;
+import org.dpstream.app.consume.ConsumeCommand;
 import org.dpstream.app.dda.DdaNodeCommand;
 import org.dpstream.app.demo.DemoCommand;
 import org.dpstream.app.train.TrainCommand;
@@ -16,7 +17,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = DpstreamCli.Version.class,
     description = "Differentially private learning from live event streams.",
-    subcommands = {DemoCommand.class, RunCommand.class, TrainCommand.class, DdaNodeCommand.class, DpstreamCli.VersionCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, RunCommand.class, ConsumeCommand.class, TrainCommand.class, DdaNodeCommand.class, DpstreamCli.VersionCommand.class, CommandLine.HelpCommand.class})
 public final class DpstreamCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

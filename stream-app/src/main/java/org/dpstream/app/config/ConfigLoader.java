@@ -35,6 +35,7 @@ public final class ConfigLoader {
   private static ServiceConfig validated(ServiceConfig config) {
     config.registry(); // validates every model now rather than at the first sample
     config.banditRegistry(); // and every bandit
+    config.output().outputFormat(); // and output.format
     return config;
   }
 

@@ -2,9 +2,11 @@ package org.dpstream.app.config;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.dpstream.app.kafka.TopicNames;
+import org.dpstream.app.serde.OutputFormat;
 
 /**
  * The whole service configuration, as read from the YAML file.
@@ -17,6 +19,7 @@ import org.dpstream.app.kafka.TopicNames;
  * @param bandits the DP-HDB bandits (decisions on dp.decisions, per-arm releases on dp.releases)
  * @param routingPartitions partitions of the internal routing topics that place every model and bandit in
  *     exactly one task (the unit of parallelism); fixed for the application's life; default 6
+ * @param output how the service's own records are written (output.format: avro or json)
  */
 public record ServiceConfig(
     String applicationId,
@@ -25,7 +28,8 @@ public record ServiceConfig(
     Map<String, String> kafka,
     Integer metricsPort,
     List<BanditConfig> bandits,
-    Integer routingPartitions) {
+    Integer routingPartitions,
+    OutputConfig output) {
 
   /** Port of /metrics when the file does not say. */
   public static final int DEFAULT_METRICS_PORT = 9400;
@@ -47,28 +51,35 @@ public record ServiceConfig(
     if (routingPartitions < 1) {
       throw new IllegalArgumentException("routingPartitions must be at least 1, got " + routingPartitions);
     }
+    output = output == null ? OutputConfig.DEFAULT : output;
   }
 
   /** A configuration without bandits (the continual-release models only). */
   public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
       Integer metricsPort) {
-    this(applicationId, topics, models, kafka, metricsPort, List.of(), null);
+    this(applicationId, topics, models, kafka, metricsPort, List.of(), null, null);
   }
 
-  /** A configuration with these bandits and the default routing. */
+  /** A configuration with these bandits, the default routing and outputs in Avro. */
   public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
       Integer metricsPort, List<BanditConfig> bandits) {
-    this(applicationId, topics, models, kafka, metricsPort, bandits, null);
+    this(applicationId, topics, models, kafka, metricsPort, bandits, null, null);
   }
 
   /** The same configuration with these bandits. */
   public ServiceConfig withBandits(List<BanditConfig> newBandits) {
-    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits, routingPartitions);
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits, routingPartitions, output);
   }
 
   /** The same configuration with another routing partition count. */
   public ServiceConfig withRoutingPartitions(int partitions) {
-    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, partitions);
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, partitions, output);
+  }
+
+  /** The same configuration with its outputs in this format. */
+  public ServiceConfig withOutputFormat(OutputFormat format) {
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions,
+        new OutputConfig(format.name().toLowerCase(Locale.ROOT)));
   }
 
   /** The models' specs by id, each checked; duplicate ids are refused. */

@@ -11,6 +11,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.streams.StreamsConfig;
 import org.dpstream.app.config.BanditConfig;
@@ -21,6 +22,7 @@ import org.dpstream.app.kafka.TemporaryDirectory;
 import org.dpstream.app.kafka.TopicNames;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.metrics.MetricsServer;
+import org.dpstream.app.serde.OutputFormat;
 import org.dpstream.app.service.DpstreamService;
 import org.dpstream.core.privacy.random.NoiseKey;
 
@@ -55,11 +57,12 @@ final class DemoCluster implements AutoCloseable {
    * Starts broker, topics, metrics and service, and returns once the service is running.
    *
    * @param horizon samples per model, the models' tree horizon
+   * @param outputFormat how the service writes releases, decisions and rejections
    * @param workDirectory where the service's local state lives during the run
    * @param log where to say what is happening
    */
   static DemoCluster start(List<DemoModel> models, List<BanditConfig> bandits, long horizon, int metricsPort,
-      Path workDirectory, PrintWriter log)
+      OutputFormat outputFormat, Path workDirectory, PrintWriter log)
       throws InterruptedException {
     // Kafka Streams keeps local state under state.dir: a fresh one per run, so no earlier run's state
     // (whose changelogs died with its broker) can be picked up, and deleted on close.
@@ -70,7 +73,8 @@ final class DemoCluster implements AutoCloseable {
     try {
       kafka = EmbeddedKafka.start();
       log.println("Kafka broker (KRaft, in-process, temporary directory) at " + kafka.bootstrapServers());
-      ServiceConfig config = serviceConfig(models, horizon, kafka, stateDirectory, metricsPort).withBandits(bandits);
+      ServiceConfig config = serviceConfig(models, horizon, kafka, stateDirectory, metricsPort).withBandits(bandits)
+          .withOutputFormat(outputFormat);
       Topics topics = new Topics(config.topics());
       kafka.createTopics(topics.specs(PARTITIONS));
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -91,7 +95,8 @@ final class DemoCluster implements AutoCloseable {
       }
       log.println("Service running: " + models.size() + " models, " + bandits.size() + " bandit(s), topics "
           + String.join(", ",
-          topics.samples().name(), topics.releases().name(), topics.rejected().name()));
+          topics.samples().name(), topics.releases().name(), topics.rejected().name())
+          + "; outputs in " + outputFormat.name().toLowerCase(Locale.ROOT));
       log.flush();
       return new DemoCluster(stateDirectory, kafka, topics, metrics, service);
     } catch (RuntimeException | InterruptedException | Error e) {

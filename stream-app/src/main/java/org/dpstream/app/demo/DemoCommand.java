@@ -3,6 +3,7 @@ package org.dpstream.app.demo;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import org.dpstream.app.serde.OutputFormat;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -60,13 +61,18 @@ public final class DemoCommand implements Callable<Integer> {
       description = "decision requests the simulated bandit environment sends (0 = no bandit); default ${DEFAULT-VALUE}")
   int banditRequests;
 
+  @Option(names = "--output-format", defaultValue = "avro", paramLabel = "FORMAT",
+      description = "avro | json: how the service writes dp.releases, dp.decisions and dp.rejected"
+          + " (json reads with kcat); default ${DEFAULT-VALUE}")
+  String outputFormat;
+
   @Override
   public Integer call() throws Exception {
     CommandLine commandLine = spec.commandLine();
     DemoOptions options;
     try {
       options = new DemoOptions(samplesPerModel, duration, samplesPerSecond, keepRunning, metricsPort, outDirectory,
-          seed, testSetSize);
+          seed, testSetSize, OutputFormat.parse(outputFormat, "--output-format"));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(commandLine, e.getMessage(), e);
     }

@@ -2,6 +2,7 @@ package org.dpstream.app.demo;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import org.dpstream.app.serde.OutputFormat;
 
 /**
  * The settings of one demo run.
@@ -14,9 +15,10 @@ import java.time.Duration;
  * @param outDirectory where the PNG goes
  * @param seed seed of the synthetic data (simulation randomness, not privacy noise)
  * @param testSetSize held-out points per model for the test risk
+ * @param outputFormat how the service writes releases, decisions and rejections
  */
 record DemoOptions(long samplesPerModel, Duration duration, double samplesPerSecond, boolean keepRunning,
-    int metricsPort, Path outDirectory, long seed, int testSetSize) {
+    int metricsPort, Path outDirectory, long seed, int testSetSize, OutputFormat outputFormat) {
 
   DemoOptions {
     if (samplesPerModel < 1) {

@@ -76,7 +76,7 @@ final class DemoRun {
     List<org.dpstream.app.config.BanditConfig> bandits =
         banditRequests > 0 ? List.of(DemoBandit.config(banditRequests)) : List.of();
     try (DemoCluster cluster = DemoCluster.start(models, bandits, options.samplesPerModel(), options.metricsPort(),
-            options.outDirectory(), err);
+            options.outputFormat(), options.outDirectory(), err);
         OutputWatcher watcher = OutputWatcher.start(cluster.clientConfig(), cluster.topics(), progress);
         SampleProducer producer = new SampleProducer(cluster.clientConfig(), cluster.topics().samples().name());
         DemoBandit bandit = banditRequests > 0

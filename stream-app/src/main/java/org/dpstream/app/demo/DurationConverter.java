@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 import picocli.CommandLine;
 
 /** Reads durations as people type them: {@code 90s}, {@code 2m}, {@code 1m30s}, {@code 1h}, or ISO-8601 {@code PT90S}. */
-final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+public final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
 
   private static final Pattern HUMAN = Pattern.compile("(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?");
 

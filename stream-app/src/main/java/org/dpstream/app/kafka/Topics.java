@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.dpstream.app.serde.DpSerdes;
+import org.dpstream.app.serde.OutputFormat;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
@@ -15,6 +16,9 @@ import org.dpstream.schemas.Sample;
  * The catalogue of dpstream's topics, each with its serdes. Keys are model ids (samples, releases,
  * rejected) or bandit ids (contexts, decisions, rewards), all strings; contexts and rewards share
  * the bandit id as key so they are co-partitioned.
+ *
+ * <p>The service's outputs (releases, rejected, decisions) are serialized in the configured
+ * {@link OutputFormat}; every serde reads both formats, so readers need not know which one was chosen.
  *
  * <p>Immutable; build one per application from configured {@link TopicNames}.
  */
@@ -28,13 +32,19 @@ public final class Topics {
   private final Topic<String, Reward> rewards;
   private final Topic<String, String> control;
 
+  /** The catalogue with outputs in Avro. */
   public Topics(TopicNames names) {
+    this(names, OutputFormat.AVRO);
+  }
+
+  /** The catalogue with outputs in {@code outputs}. */
+  public Topics(TopicNames names, OutputFormat outputs) {
     Serde<String> keys = Serdes.String();
     samples = new Topic<>(names.samples(), keys, DpSerdes.sample());
-    releases = new Topic<>(names.releases(), keys, DpSerdes.modelRelease());
-    rejected = new Topic<>(names.rejected(), keys, DpSerdes.rejectedRecord());
+    releases = new Topic<>(names.releases(), keys, DpSerdes.modelRelease().writing(outputs));
+    rejected = new Topic<>(names.rejected(), keys, DpSerdes.rejectedRecord().writing(outputs));
     contexts = new Topic<>(names.contexts(), keys, DpSerdes.decisionRequest());
-    decisions = new Topic<>(names.decisions(), keys, DpSerdes.decisionResponse());
+    decisions = new Topic<>(names.decisions(), keys, DpSerdes.decisionResponse().writing(outputs));
     rewards = new Topic<>(names.rewards(), keys, DpSerdes.reward());
     // No schema for model-spec updates yet: the value is the spec's text, keyed by model id.
     control = new Topic<>(names.control(), keys, Serdes.String());

@@ -3,10 +3,14 @@ package org.dpstream.app.serde;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaNormalization;
 import org.apache.avro.message.BadHeaderException;
 import org.apache.avro.message.BinaryMessageDecoder;
 import org.apache.avro.message.BinaryMessageEncoder;
@@ -21,9 +25,10 @@ import org.apache.kafka.common.serialization.Serializer;
  * The Kafka serde of one generated Avro record type.
  *
  * <p>Writes Avro single-object encoding: the marker {@code C3 01}, the 8-byte CRC-64-AVRO
- * fingerprint of the schema, then the binary record. Reads that, or the natural JSON of the same
- * schema (see {@link NaturalJson}); the marker tells them apart, since no JSON text starts with
- * byte {@code C3}.
+ * fingerprint of the schema, then the binary record; or, for a serde made with
+ * {@link #writing(OutputFormat) writing(JSON)}, the natural JSON of the same schema (see
+ * {@link NaturalJson}). Reads either, whatever it writes; the marker tells them apart, since no JSON
+ * text starts with byte {@code C3}.
  *
  * <p>Two ways to decode, one behaviour:
  *
@@ -44,8 +49,10 @@ import org.apache.kafka.common.serialization.Serializer;
 public final class SchemaSerde<T extends SpecificRecord> implements Serde<T>, Serializer<T>, Deserializer<T> {
 
   private static final byte[] SINGLE_OBJECT_MARKER = {(byte) 0xC3, (byte) 0x01};
+  private static final int SINGLE_OBJECT_HEADER_LENGTH = SINGLE_OBJECT_MARKER.length + Long.BYTES;
 
   private final Class<T> type;
+  private final OutputFormat written;
   private final Schema schema;
   private final BinaryMessageEncoder<T> encoder;
   private final BinaryMessageDecoder<T> decoder;
@@ -54,9 +61,10 @@ public final class SchemaSerde<T extends SpecificRecord> implements Serde<T>, Se
   private final FiniteNumbers finiteNumbers;
   private final NonFiniteNumbers nonFinite;
 
-  private SchemaSerde(Class<T> type, NonFiniteNumbers nonFinite) {
+  private SchemaSerde(Class<T> type, NonFiniteNumbers nonFinite, OutputFormat written) {
     this.type = type;
     this.nonFinite = nonFinite;
+    this.written = written;
     SpecificData model = GeneratedClassModel.of(type);
     this.schema = model.getSchema(type);
     // The same encoder and decoder as the generated getEncoder() and getDecoder().
@@ -72,7 +80,36 @@ public final class SchemaSerde<T extends SpecificRecord> implements Serde<T>, Se
    * @param nonFinite whether decoded records may hold NaN and infinities
    */
   public static <T extends SpecificRecord> SchemaSerde<T> of(Class<T> type, NonFiniteNumbers nonFinite) {
-    return new SchemaSerde<>(Objects.requireNonNull(type, "type"), Objects.requireNonNull(nonFinite, "nonFinite"));
+    return new SchemaSerde<>(Objects.requireNonNull(type, "type"), Objects.requireNonNull(nonFinite, "nonFinite"),
+        OutputFormat.AVRO);
+  }
+
+  /** The same serde, serializing in {@code format}; it still reads both formats. */
+  public SchemaSerde<T> writing(OutputFormat format) {
+    Objects.requireNonNull(format, "format");
+    return format == written ? this : new SchemaSerde<>(type, nonFinite, format);
+  }
+
+  /** What {@link #serialize} writes. */
+  public OutputFormat written() {
+    return written;
+  }
+
+  /** The CRC-64-AVRO fingerprint of the schema, as Avro single-object encoding carries it. */
+  public long fingerprint() {
+    return SchemaNormalization.parsingFingerprint64(schema);
+  }
+
+  /**
+   * The schema fingerprint of Avro single-object encoded bytes; empty if the bytes do not start
+   * with the marker or are too short to hold a fingerprint.
+   */
+  public static OptionalLong singleObjectFingerprint(byte[] bytes) {
+    if (bytes == null || bytes.length < SINGLE_OBJECT_HEADER_LENGTH || !isSingleObjectEncoded(bytes)) {
+      return OptionalLong.empty();
+    }
+    return OptionalLong.of(ByteBuffer.wrap(bytes, SINGLE_OBJECT_MARKER.length, Long.BYTES)
+        .order(ByteOrder.LITTLE_ENDIAN).getLong());
   }
 
   public Class<T> type() {
@@ -129,7 +166,8 @@ public final class SchemaSerde<T extends SpecificRecord> implements Serde<T>, Se
     return value;
   }
 
-  private static boolean isSingleObjectEncoded(byte[] bytes) {
+  /** Whether the bytes start with the Avro single-object marker (JSON never does). */
+  public static boolean isSingleObjectEncoded(byte[] bytes) {
     return bytes.length >= 2 && bytes[0] == SINGLE_OBJECT_MARKER[0] && bytes[1] == SINGLE_OBJECT_MARKER[1];
   }
 
@@ -156,10 +194,13 @@ public final class SchemaSerde<T extends SpecificRecord> implements Serde<T>, Se
     return value;
   }
 
-  /** Avro single-object encoding; null for null (a tombstone). */
+  /** Avro single-object encoding or natural JSON in UTF-8, as {@link #written()} says; null for null (a tombstone). */
   @Override
   public byte[] serialize(String topic, T value) {
-    return value == null ? null : encode(value);
+    if (value == null) {
+      return null;
+    }
+    return written == OutputFormat.JSON ? toJson(value).getBytes(StandardCharsets.UTF_8) : encode(value);
   }
 
   /**
@@ -194,6 +235,6 @@ public final class SchemaSerde<T extends SpecificRecord> implements Serde<T>, Se
 
   @Override
   public String toString() {
-    return "SchemaSerde[" + schema.getFullName() + ", non-finite numbers: " + nonFinite + "]";
+    return "SchemaSerde[" + schema.getFullName() + ", non-finite numbers: " + nonFinite + ", writes " + written + "]";
   }
 }

@@ -63,7 +63,7 @@ public final class DpstreamService implements AutoCloseable {
    * Without bandits the topology is exactly the continual release, which reads no bandit topic.
    */
   public static Topology topology(ServiceConfig config, KeyedNoiseSource noise, MeterRegistry registry) {
-    Topics topics = new Topics(config.topics());
+    Topics topics = new Topics(config.topics(), config.output().outputFormat());
     StreamsBuilder builder = new StreamsBuilder();
     ContinualReleaseTopology.addTo(builder, config.registry(), topics, config.routingPartitions(), noise,
         new MicrometerModelMetrics(registry));

@@ -84,7 +84,7 @@ class RoutingIT {
     Map<String, String> settings = new HashMap<>(base.kafka());
     settings.put("metadata.max.age.ms", "1000"); // see the added partitions within a second
     ServiceConfig config = new ServiceConfig(base.applicationId(), base.topics(), models, settings, 0,
-        List.of(BANDIT), null);
+        List.of(BANDIT));
     Topics topics = kafka.createTopics(config.topics());
     String samples = topics.samples().name();
     int partitions = ItModels.SAMPLE_PARTITIONS;
