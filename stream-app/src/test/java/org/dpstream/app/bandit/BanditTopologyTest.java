@@ -24,6 +24,7 @@ import org.dpstream.app.config.BanditRegistry;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.metrics.BanditMetrics;
+import org.dpstream.app.routing.PlacedState;
 import org.dpstream.app.routing.Placement;
 import org.dpstream.app.metrics.MicrometerBanditMetrics;
 import org.dpstream.app.serde.DpSerdes;
@@ -91,13 +92,18 @@ class BanditTopologyTest {
     final TestOutputTopic<String, RejectedRecord> rejected;
 
     Fixture(BanditMetrics metrics) {
+      this(metrics, CONFIG.routingPartitions());
+    }
+
+    /** With {@code routingPartitions} > 1 the driver still delivers every routed record to partition 0. */
+    Fixture(BanditMetrics metrics, int routingPartitions) {
       Properties properties = new Properties();
       properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "bandit-test");
       properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
       properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
       properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
       driver = new TopologyTestDriver(
-          BanditTopology.build(registry, topics, CONFIG.routingPartitions(), new KeyedNoiseSource(key()), metrics), properties);
+          BanditTopology.build(registry, topics, routingPartitions, new KeyedNoiseSource(key()), metrics), properties);
       contexts = driver.createInputTopic(topics.contexts().name(), new ByteArraySerializer(), new ByteArraySerializer());
       rewards = driver.createInputTopic(topics.rewards().name(), new ByteArraySerializer(), new ByteArraySerializer());
       decisions = driver.createOutputTopic(topics.decisions().name(), Serdes.String().deserializer(),
@@ -312,6 +318,32 @@ class BanditTopologyTest {
               c -> c.count()));
       assertEquals(2.0, byReason.get("drop-bandit:UNKNOWN_REQUEST"));
       assertEquals(1.0, byReason.get(MicrometerBanditMetrics.UNKNOWN_BANDIT + ":UNKNOWN_BANDIT"));
+    }
+  }
+
+  /** A bandit's records outside its home partition, or a state created elsewhere, change nothing. */
+  @Test
+  void aRecordOutsideItsHomeOrAForeignStateIsRejectedAndStartsNothing() {
+    int partitions = 2;
+    while (Placement.of(DROP.id(), partitions).partition() == 0) {
+      partitions++;
+    }
+    try (Fixture fixture = new Fixture(BanditMetrics.NONE, partitions)) {
+      fixture.context(DROP.id(), 1000, "r1", context(1));
+      fixture.reward(DROP.id(), 1001, "r1", 0.5);
+      assertEquals(List.of(BanditRejection.MISPLACED_RECORD.name(), BanditRejection.MISPLACED_RECORD.name()),
+          fixture.rejectionReasons());
+      assertTrue(fixture.decisions.isEmpty());
+      assertEquals(null, fixture.driver.getKeyValueStore(BanditTopology.STATE_STORE).get(DROP.id()));
+    }
+    byte[] foreign = PlacedState.stamp(new Placement(1, 2), new byte[] {1, 2, 3});
+    try (Fixture fixture = new Fixture(BanditMetrics.NONE)) {
+      fixture.driver.<String, byte[]>getKeyValueStore(BanditTopology.STATE_STORE).put(DROP.id(), foreign);
+      fixture.context(DROP.id(), 1000, "r1", context(1));
+      assertEquals(List.of(BanditRejection.MISPLACED_STATE.name()), fixture.rejectionReasons());
+      assertTrue(fixture.decisions.isEmpty());
+      assertArrayEquals(foreign,
+          fixture.driver.<String, byte[]>getKeyValueStore(BanditTopology.STATE_STORE).get(DROP.id()));
     }
   }
 
