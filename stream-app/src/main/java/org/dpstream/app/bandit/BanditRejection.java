@@ -25,5 +25,10 @@ public enum BanditRejection {
   /** A reward the bandit's link does not admit (logistic: [0, 1]); the request stays pending. */
   INVALID_REWARD,
   /** The arms' privacy budget allows no further round. */
-  BUDGET_EXHAUSTED
+  BUDGET_EXHAUSTED,
+  /**
+   * Processing the record threw; the message names the exception's class. The record is skipped and the
+   * bandit resumes from its last stored state (same code as {@code SampleRejection.PROCESSING_ERROR}).
+   */
+  PROCESSING_ERROR
 }

@@ -37,10 +37,16 @@ public final class ContinualReleaseTopology {
   private ContinualReleaseTopology() {}
 
   public static Topology build(ModelRegistry models, Topics topics, KeyedNoiseSource noise, ModelMetrics metrics) {
+    return build(models, topics, noise, metrics, LearnProcessor.Estimators.PRIVATE);
+  }
+
+  /** Test seam: the topology with other estimators (e.g. a model that fails on purpose). */
+  static Topology build(ModelRegistry models, Topics topics, KeyedNoiseSource noise, ModelMetrics metrics,
+      LearnProcessor.Estimators estimators) {
     Topology topology = new Topology();
     topology.addSource(SAMPLES_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), topics.samples().name());
     topology.addProcessor(VALIDATE, () -> new SampleValidationProcessor(models, DpSerdes.sample(), metrics), SAMPLES_SOURCE);
-    topology.addProcessor(LEARN, () -> new LearnProcessor(models, noise, metrics), VALIDATE);
+    topology.addProcessor(LEARN, () -> new LearnProcessor(models, noise, metrics, estimators), VALIDATE);
     topology.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(MODEL_STATE_STORE), Serdes.String(), Serdes.ByteArray())
             .withCachingEnabled()

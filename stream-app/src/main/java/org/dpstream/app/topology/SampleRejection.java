@@ -16,5 +16,10 @@ public enum SampleRejection {
   /** A label the model's loss does not accept (logistic labels lie in [0, 1]). */
   INVALID_LABEL,
   /** The model's privacy budget allows no further release (cannot happen inside a tree epoch). */
-  BUDGET_EXHAUSTED
+  BUDGET_EXHAUSTED,
+  /**
+   * Processing the record threw (a bug, or a value no check foresaw); the message names the exception's
+   * class. The record is skipped and processing goes on; the model resumes from its last stored state.
+   */
+  PROCESSING_ERROR
 }

@@ -46,13 +46,18 @@ final class TopologyFixture implements AutoCloseable {
   final TestOutputTopic<String, RejectedRecord> rejected;
 
   TopologyFixture(Path stateDir, ModelMetrics metrics) {
+    this(stateDir, metrics, LearnProcessor.Estimators.PRIVATE);
+  }
+
+  TopologyFixture(Path stateDir, ModelMetrics metrics, LearnProcessor.Estimators estimators) {
     Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "dpstream-test");
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
     properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     driver = new TopologyTestDriver(
-        ContinualReleaseTopology.build(registry, topics, new KeyedNoiseSource(key()), metrics), properties);
+        ContinualReleaseTopology.build(registry, topics, new KeyedNoiseSource(key()), metrics, estimators),
+        properties);
     samples = driver.createInputTopic(topics.samples().name(), new ByteArraySerializer(), new ByteArraySerializer());
     releases = driver.createOutputTopic(topics.releases().name(), Serdes.String().deserializer(),
         topics.releases().valueSerde().deserializer());
