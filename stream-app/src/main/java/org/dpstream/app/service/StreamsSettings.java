@@ -44,6 +44,8 @@ public final class StreamsSettings {
   /** Installs {@link RejectingExceptionHandler} as Kafka Streams' processing, deserialization and production handler. */
   public static void rejectFailedRecords(Properties properties, Topics topics, MeterRegistry registry) {
     properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingExceptionHandler.class);
+    // Also for global stores (none today); the Kafka 5.0 default, and it silences Streams' warning.
+    properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
     properties.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingExceptionHandler.class);
     properties.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingExceptionHandler.class);
     properties.put(RejectingExceptionHandler.TARGET_CONFIG, new RejectingExceptionHandler.Target(topics.rejected(), registry));

@@ -307,6 +307,29 @@ class BanditTopologyTest {
     }
   }
 
+  /**
+   * A bandit whose processing throws (here: a state this build cannot read) rejects its records as
+   * PROCESSING_ERROR, counted per bandit, and the other bandits go on; nothing escapes the driver.
+   */
+  @Test
+  void aBanditThatThrowsRejectsItsRecordsAndTheOthersGoOn() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (Fixture f = new Fixture(new MicrometerBanditMetrics(registry))) {
+      f.driver.<String, byte[]>getKeyValueStore(BanditTopology.STATE_STORE).put(DROP.id(), new byte[] {9, 9, 9});
+      f.context(DROP.id(), 1_000, "r1", context(1));
+      f.context(IMPUTE.id(), 1_000, "r1", context(1));
+      f.context(DROP.id(), 2_000, "r2", context(2));
+      f.context(IMPUTE.id(), 2_000, "r2", context(2));
+
+      List<RejectedRecord> rejected = f.rejected.readValuesToList();
+      assertEquals(List.of("PROCESSING_ERROR", "PROCESSING_ERROR"), rejected.stream().map(RejectedRecord::getReason).toList());
+      assertEquals("processing failed with java.lang.IllegalStateException caused by java.io.IOException",
+          rejected.get(0).getMessage());
+      assertEquals(List.of(IMPUTE.id(), IMPUTE.id()), f.decisions.readKeyValuesToList().stream().map(kv -> kv.key).toList());
+      assertEquals(2.0, registry.get("dpstream.processing.errors").tag("model", DROP.id()).counter().count());
+    }
+  }
+
   @Test
   void namesArePinned() {
     String description = BanditTopology.build(CONFIG.banditRegistry(), Topics.defaults(),
