@@ -307,6 +307,22 @@ class BanditTopologyTest {
     }
   }
 
+  /** The poison pill: a context of 1e200 is decided on the clipped context and its reward is learnt. */
+  @Test
+  void aHugeFiniteContextIsDecidedAndItsRewardLearnt() {
+    try (Fixture f = new Fixture(BanditMetrics.NONE)) {
+      f.context(DROP.id(), 1_000, "huge", new double[] {1e200, 0.1, 0.1});
+      f.reward(DROP.id(), 1_100, "huge", 0.5);
+      f.context(DROP.id(), 1_200, "max", new double[] {Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE});
+      f.reward(DROP.id(), 1_300, "max", Double.MAX_VALUE);
+      assertEquals(2, f.decisions.readValuesToList().size());
+      assertTrue(f.rejected.isEmpty());
+      List<ModelRelease> released = f.releases.readValuesToList();
+      assertEquals(2 * DROP.arms(), released.size(), "one release per arm per round");
+      released.forEach(r -> assertTrue(r.getParameters().stream().allMatch(Double::isFinite)));
+    }
+  }
+
   /**
    * A bandit whose processing throws (here: a state this build cannot read) rejects its records as
    * PROCESSING_ERROR, counted per bandit, and the other bandits go on; nothing escapes the driver.
