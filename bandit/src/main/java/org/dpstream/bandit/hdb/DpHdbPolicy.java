@@ -9,6 +9,7 @@ import org.dpstream.bandit.BanditPolicy;
 import org.dpstream.bandit.Decision;
 import org.dpstream.core.loss.InverseLink;
 import org.dpstream.core.online.OnlineEstimator;
+import org.dpstream.core.online.SampleClipper;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.state.VersionedState;
@@ -63,6 +64,9 @@ public final class DpHdbPolicy implements BanditPolicy {
   private final double[] syntheticContext;
   private final double syntheticReward;
   private final double[] forcedSamplingMeans;
+  /** Contexts are clipped to the declared bound X as the arms clip them when they learn. */
+  private final SampleClipper contextClipper;
+  private final double[] clippedContext;
   private long rounds;
 
   private DpHdbPolicy(DpHdbSpec spec, OnlineEstimator[] arms, double[][] forcedSampling, long rounds) {
@@ -78,6 +82,8 @@ public final class DpHdbPolicy implements BanditPolicy {
     this.syntheticContext = new double[spec.dimension()];
     this.syntheticReward = spec.syntheticReward();
     this.forcedSamplingMeans = new double[arms.length];
+    this.contextClipper = SampleClipper.of(spec.armSpec(0));
+    this.clippedContext = new double[spec.dimension()];
   }
 
   /** A fresh bandit: every arm's DP-POFW at theta = 0, noise keyed by the arm's model id. */
@@ -154,6 +160,8 @@ public final class DpHdbPolicy implements BanditPolicy {
   /**
    * Lines 5-6 or 12-14 of Algorithm 3 for one context: a function of the released parameters and of
    * this context only, so it changes no state and leaks nothing beyond the releases to other users.
+   * The context is first clipped to the declared bound ||x||_inf &lt;= X, exactly as the arms clip it
+   * when they learn from it, so any finite context gets a decision from finite scores.
    *
    * @throws IllegalArgumentException on a context of the wrong dimension or with non-finite values
    */
@@ -163,7 +171,8 @@ public final class DpHdbPolicy implements BanditPolicy {
     if (phase() == Decision.Phase.WARM_UP) {
       return new Decision((int) (rounds / spec.warmUpRoundsPerArm()), Decision.Phase.WARM_UP, rounds);
     }
-    return new Decision(greedyArm(context), Decision.Phase.GREEDY, rounds);
+    contextClipper.clipFeatures(context, clippedContext);
+    return new Decision(greedyArm(clippedContext), Decision.Phase.GREEDY, rounds);
   }
 
   private int greedyArm(double[] context) {
@@ -193,6 +202,8 @@ public final class DpHdbPolicy implements BanditPolicy {
    * to every other arm, and one DP-POFW step of every arm.
    *
    * <p>The decision may come from an earlier round (a late reward): the arm it names gets the sample.
+   * The arm clips the context to ||x||_inf &lt;= X and the reward to |r| &lt;= Y (the declared data
+   * bounds) before it learns from them, so every finite pair is learnt.
    * All arms share one calibration and step count, so a budget refusal happens at the first arm,
    * before anything changed.
    *

@@ -284,6 +284,33 @@ class DpHdbPolicyTest {
     assertEquals(0, policy.armSteps(1));
   }
 
+  /**
+   * Any finite context gets a decision and any finite (context, reward) pair is learnt: both are clipped
+   * to the declared bounds first, so scores and gradients stay finite (a context of 1e200 used to get a
+   * decision whose reward then failed the arm's step).
+   */
+  @Test
+  void hugeFiniteContextsAndRewardsAreClippedForDecidingAndLearning() {
+    DpHdbSpec spec = new DpHdbSpec("huge", 3, 2, CanonicalLink.IDENTITY, 1, 0.2, 1, BUDGET, 50, UNIT_CONTEXTS);
+    DpHdbPolicy policy = DpHdbPolicy.start(spec, TestRandomness.source(16));
+    double[][] contexts = {
+        {1e200, 0.1, 0.1}, {Double.MAX_VALUE, -Double.MAX_VALUE, Double.MAX_VALUE}, {Double.MIN_VALUE, -0.0, 0}};
+    double[] rewards = {0.1, -Double.MAX_VALUE, Double.MAX_VALUE};
+    for (int round = 0; round < 6; round++) {
+      double[] x = contexts[round % 3];
+      Decision decision = policy.decide(x);
+      assertTrue(decision.arm() >= 0 && decision.arm() < 2);
+      policy.update(decision, x, rewards[round % 3]);
+      for (int arm = 0; arm < 2; arm++) {
+        for (double theta : policy.armParameters(arm)) {
+          assertTrue(Double.isFinite(theta));
+        }
+      }
+    }
+    assertEquals(Decision.Phase.GREEDY, policy.phase());
+    assertEquals(6, policy.rounds());
+  }
+
   @Test
   void pastTheHorizonTheArmsStartANewCompositionEpochInLockstep() {
     DpHdbSpec spec = new DpHdbSpec("exhaust", 3, 2, CanonicalLink.IDENTITY, 1, 0.2, 1, BUDGET, 2, UNIT_CONTEXTS);

@@ -10,31 +10,43 @@ import org.dpstream.core.geometry.NormClipper;
  *   g = clip_L(grad f(theta_t; x)) + clip_{beta D}(k (grad f(theta_t; x) - grad f(theta_{t-1}; x)))
  * </pre>
  *
- * where k is the step's index in the recursion. Not thread-safe: it reuses its scratch buffers.
+ * where k is the step's index in the recursion, computed on the sample clipped to the model's declared
+ * data bounds ({@link SampleClipper}): the loss's constants hold only for such samples, and clipping
+ * keeps the gradient finite for any finite input. Not thread-safe: it reuses its scratch buffers.
  */
 final class ClippedIncrement {
 
   private final OnlineModelSpec spec;
   private final NormClipper gradientClipper;
   private final NormClipper differenceClipper;
+  private final SampleClipper sampleClipper;
+  private final double[] clippedFeatures;
   private final double[] gradient;
   private final double[] previousGradient;
   private boolean gradientClipped;
   private boolean differenceClipped;
+  private boolean sampleClipped;
 
   ClippedIncrement(OnlineModelSpec spec) {
     this.spec = spec;
     var dual = spec.domain().norm().dual();
     this.gradientClipper = NormClipper.of(dual, spec.clipBounds().gradient());
     this.differenceClipper = NormClipper.of(dual, spec.clipBounds().difference());
+    this.sampleClipper = SampleClipper.of(spec);
+    this.clippedFeatures = new double[spec.dimension()];
     this.gradient = new double[spec.dimension()];
     this.previousGradient = new double[spec.dimension()];
   }
 
-  /** Writes g into {@code out} for the sample (x, y) at the iterates' current and previous points. */
+  /**
+   * Writes g into {@code out} for the sample (x, y), clipped to the data bounds, at the iterates'
+   * current and previous points. x itself is not modified.
+   */
   void compute(FrankWolfeIterates iterates, double[] x, double y, long k, double[] out) {
-    spec.loss().gradient(iterates.current(), x, y, gradient);
-    spec.loss().gradient(iterates.previous(), x, y, previousGradient);
+    double clippedLabel = sampleClipper.clipLabel(y);
+    sampleClipped = sampleClipper.clipFeatures(x, clippedFeatures) | clippedLabel != y;
+    spec.loss().gradient(iterates.current(), clippedFeatures, clippedLabel, gradient);
+    spec.loss().gradient(iterates.previous(), clippedFeatures, clippedLabel, previousGradient);
     for (int i = 0; i < out.length; i++) {
       out[i] = k * (gradient[i] - previousGradient[i]);
     }
@@ -43,6 +55,11 @@ final class ClippedIncrement {
     for (int i = 0; i < out.length; i++) {
       out[i] += gradient[i];
     }
+  }
+
+  /** The sample itself was outside its declared data bounds and was clipped to them. */
+  boolean sampleClipped() {
+    return sampleClipped;
   }
 
   boolean gradientClipped() {

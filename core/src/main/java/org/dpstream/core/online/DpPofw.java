@@ -140,7 +140,8 @@ public final class DpPofw implements OnlineEstimator {
     stepsInEpoch = k;
     epoch = currentEpoch;
     ledger = reserved;
-    return new StepOutcome(t, currentEpoch, clippedIncrement.gradientClipped(), clippedIncrement.differenceClipped());
+    return new StepOutcome(t, currentEpoch, clippedIncrement.gradientClipped(), clippedIncrement.differenceClipped(),
+        clippedIncrement.sampleClipped());
   }
 
   @Override

@@ -113,7 +113,8 @@ public final class DpTofw implements OnlineEstimator {
     iterates.stepTowards(vertex, 1.0 / (t + 1));
     steps = t;
     ledger = reserved;
-    return new StepOutcome(t, prefixSums.epoch(), clippedIncrement.gradientClipped(), clippedIncrement.differenceClipped());
+    return new StepOutcome(t, prefixSums.epoch(), clippedIncrement.gradientClipped(), clippedIncrement.differenceClipped(),
+        clippedIncrement.sampleClipped());
   }
 
   @Override

@@ -26,7 +26,8 @@ public interface OnlineEstimator {
   long epoch();
 
   /**
-   * Takes one private step on one sample.
+   * Takes one private step on one sample. A sample outside the spec's declared data bounds is clipped
+   * to them first ({@link SampleClipper}), so every finite sample of the right length is processed.
    *
    * @throws IllegalArgumentException if the features have the wrong length or a value is not finite
    * @throws org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException if the release would

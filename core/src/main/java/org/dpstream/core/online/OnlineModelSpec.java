@@ -21,6 +21,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param horizon n, the capacity of one tree (or one composition epoch for DP-POFW)
  * @param clipBounds L and beta D every contribution is clipped to
  * @param accountant the node-noise calibration of DP-TOFW (ignored by DP-POFW)
+ * @param data the declared bounds X on ||x||_q and Y on |y|; every sample is clipped to them before
+ *     any loss or gradient sees it ({@link SampleClipper}), so any finite input is computable
  */
 public record OnlineModelSpec(
     String modelId,
@@ -30,7 +32,8 @@ public record OnlineModelSpec(
     PrivacyBudget budget,
     long horizon,
     ClipBounds clipBounds,
-    AccountantChoice accountant) {
+    AccountantChoice accountant,
+    DataBounds data) {
 
   public OnlineModelSpec {
     Objects.requireNonNull(modelId, "modelId");
@@ -39,6 +42,7 @@ public record OnlineModelSpec(
     Objects.requireNonNull(budget, "budget");
     Objects.requireNonNull(clipBounds, "clipBounds");
     Objects.requireNonNull(accountant, "accountant");
+    Objects.requireNonNull(data, "data");
     if (modelId.isBlank()) {
       throw new IllegalArgumentException("modelId must not be blank");
     }
@@ -55,7 +59,7 @@ public record OnlineModelSpec(
       String modelId, int dimension, SampleLoss loss, LpBall domain, PrivacyBudget budget, long horizon,
       DataBounds data, AccountantChoice accountant) {
     return new OnlineModelSpec(
-        modelId, dimension, loss, domain, budget, horizon, ClipBounds.derived(loss, domain, data), accountant);
+        modelId, dimension, loss, domain, budget, horizon, ClipBounds.derived(loss, domain, data), accountant, data);
   }
 
   /** p of the domain. */
@@ -70,9 +74,10 @@ public record OnlineModelSpec(
    */
   public byte[] fingerprint() {
     String canonical = String.join("|",
-        "v1", modelId, Integer.toString(dimension), loss.toString(), domain.toString(),
+        "v2", modelId, Integer.toString(dimension), loss.toString(), domain.toString(),
         Double.toString(budget.epsilon()), Double.toString(budget.delta()), Long.toString(horizon),
-        Double.toString(clipBounds.gradient()), Double.toString(clipBounds.difference()), accountant.name());
+        Double.toString(clipBounds.gradient()), Double.toString(clipBounds.difference()), accountant.name(),
+        Double.toString(data.featureDualNorm()), Double.toString(data.labelBound()));
     try {
       return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * (t+1) d_t at t = 1, 2, 4, 8 (the nodes holding sample 1), projected on the direction in which the
  * two first samples' increments differ; the released parameters are a function of these d_t.
  *
- * <p>The broken variant clips at 1000 times the bounds the noise was calibrated for: the audit must
+ * <p>The broken variant clips (the sample and its gradient terms) at 1000 times the bounds the noise
+ * was calibrated for: the audit must
  * catch it. alpha = 1e-3 (a correct mechanism fails with probability <= 1e-3 on a fresh seed; seeds
  * are fixed, so the test is deterministic).
  */
@@ -80,8 +81,9 @@ class DpTofwAuditTest {
   void clippingFarAboveTheCalibratedBoundsIsCaught() {
     ClipBounds loose = new ClipBounds(
         1000 * CALIBRATED.clipBounds().gradient(), 1000 * CALIBRATED.clipBounds().difference());
+    // The data bounds are widened with the clip bounds, else clipping the sample itself would hide the bug.
     OnlineModelSpec unclipped = new OnlineModelSpec("audit", 2, GlmLoss.squared(), DOMAIN, BUDGET, STEPS, loose,
-        AccountantChoice.ZCDP);
+        AccountantChoice.ZCDP, new DataBounds(1000, 1000));
     AuditResult result = audit(unclipped, 2L);
     assertThrows(AssertionError.class, () -> result.assertAtMost(BUDGET.epsilon()), result.toString());
   }

@@ -204,7 +204,8 @@ class DpTofwTest {
     OnlineTestData data = new OnlineTestData(3, 2, RADIUS, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(6));
     OnlineEstimator estimator = OnlineEstimators.start(data.spec("clip", 2, RADIUS, 1, 128, AccountantChoice.ZCDP), SOURCE);
     StepOutcome outcome = estimator.step(new double[] {1e6, -1e6, 1e6}, 1e6);
-    assertTrue(outcome.gradientClipped());
+    assertTrue(outcome.sampleClipped(), "a sample far outside the declared data bounds is clipped to them");
+    assertTrue(outcome.clipped());
     assertEquals(1, outcome.step());
   }
 

@@ -26,6 +26,7 @@ import org.dpstream.app.serde.DecodeResult;
 import org.dpstream.app.serde.DpSerdes;
 import org.dpstream.app.serde.RejectReason;
 import org.dpstream.app.serde.SchemaSerde;
+import org.dpstream.app.topology.ProcessingErrorGuard;
 import org.dpstream.app.topology.Rejections;
 import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.hdb.DpHdbPolicy;
@@ -35,6 +36,8 @@ import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.Reward;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one processor that owns every bandit of its task: it reads the bandits' contexts and rewards,
@@ -68,9 +71,13 @@ import org.dpstream.schemas.Reward;
  * <p><b>Replay.</b> Decisions are a deterministic function of the state and the context; rounds draw
  * noise keyed by (arm, step). Live policies are cached in memory and the cache is dropped whenever
  * Streams (re)initialises or closes the task, as in the continual-release learner.
+ *
+ * <p><b>Failures.</b> A record whose processing throws goes to dp.rejected as {@code PROCESSING_ERROR}
+ * ({@link ProcessingErrorGuard}) and its bandit is reloaded from the stores on its next record.
  */
 final class BanditProcessor implements Processor<String, byte[], String, Object> {
 
+  private static final Logger LOG = LoggerFactory.getLogger(BanditProcessor.class);
   private static final char SEPARATOR = '\u0000';
   private static final byte[] PRESENT = {1};
 
@@ -124,6 +131,25 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
 
   @Override
   public void process(Record<String, byte[]> record) {
+    ProcessingErrorGuard.run(() -> handle(record), message -> {
+      String banditId = record.key();
+      // A round that threw may have stepped some arms and not others, in memory only: the live bandit
+      // is dropped and reloaded from its stores on its next record. The state store is written only
+      // after a whole round, and the arms' releases only after that write, so the failed round
+      // published nothing and its noise coordinates are still unpublished when the next round takes its
+      // step index; and no later decision is made from parameters that were never released.
+      if (banditId != null) {
+        live.remove(banditId);
+      }
+      // Only a configured id is logged or tagged: an unknown key is the user's data.
+      String known = banditId != null && bandits.find(banditId).isPresent() ? banditId : null;
+      metrics.processingError(known);
+      LOG.warn("bandit {}: a record at {} was rejected: {}", known == null ? "(unknown)" : known, position(), message);
+      reject(record, known, BanditRejection.PROCESSING_ERROR.name(), message);
+    });
+  }
+
+  private void handle(Record<String, byte[]> record) {
     boolean isContext = RoutedInput.input(record.headers()).orElse(BanditTopology.CONTEXTS_INPUT)
         .equals(BanditTopology.CONTEXTS_INPUT);
     String banditId = record.key();
@@ -382,6 +408,10 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     metrics.rejected(banditId, reason);
     context.forward(new Record<String, Object>(RoutedInput.rejectionKey(record.key(), record.headers()), Rejections.of(context, record.headers(), reason, message,
         RoutedInput.originalKey(record.key(), record.headers()), record.value()), record.timestamp()));
+  }
+
+  private String position() {
+    return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
   }
 
   static String pendingKey(String banditId, String requestId) {

@@ -29,5 +29,10 @@ public enum BanditRejection {
   /** A record in a routing partition that is not its bandit's home (not written by dpstream's routing). */
   MISPLACED_RECORD,
   /** The bandit's stored state was created elsewhere or before routing existed; neither resumed nor replaced. */
-  MISPLACED_STATE
+  MISPLACED_STATE,
+  /**
+   * Processing the record threw; the message names the exception's class. The record is skipped and the
+   * bandit resumes from its last stored state (same code as {@code SampleRejection.PROCESSING_ERROR}).
+   */
+  PROCESSING_ERROR
 }

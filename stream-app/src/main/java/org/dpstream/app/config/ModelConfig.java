@@ -69,7 +69,7 @@ public record ModelConfig(
       if (releaseEvery < 1) {
         throw new IllegalArgumentException("releaseEvery must be at least 1, got " + releaseEvery);
       }
-      return new OnlineModelSpec(require(id, "id"), dimension, sampleLoss, domain, budget, horizon, clip, choice);
+      return new OnlineModelSpec(require(id, "id"), dimension, sampleLoss, domain, budget, horizon, clip, choice, bounds);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("model " + id + ": " + e.getMessage(), e);
     }

@@ -22,6 +22,12 @@ public interface BanditMetrics {
   /** An input was rejected; {@code banditId} is null when the bandit is unknown or missing. */
   void rejected(String banditId, String reason);
 
+  /**
+   * Processing a record of this bandit threw; the record went to dp.rejected as PROCESSING_ERROR.
+   * {@code banditId} is null when the key names no configured bandit.
+   */
+  default void processingError(String banditId) {}
+
   BanditMetrics NONE = new BanditMetrics() {
     @Override
     public void decided(String banditId, Decision decision, long latencyNanos) {}

@@ -108,4 +108,9 @@ public final class MicrometerBanditMetrics implements BanditMetrics {
         .register(registry)
         .increment();
   }
+
+  @Override
+  public void processingError(String banditId) {
+    ProcessingErrors.count(registry, banditId == null ? UNKNOWN_BANDIT : banditId);
+  }
 }

@@ -43,7 +43,7 @@ public final class MicrometerModelMetrics implements ModelMetrics {
       samples = Counter.builder("dpstream.samples.processed").tag("model", model)
           .description("samples that took a private step").register(registry);
       clipped = Counter.builder("dpstream.samples.clipped").tag("model", model)
-          .description("samples whose gradient or difference term was clipped").register(registry);
+          .description("samples clipped to their declared data bounds or whose gradient or difference term was clipped").register(registry);
       stepLatency = Timer.builder("dpstream.step.latency").tag("model", model)
           .description("time of one private step").publishPercentileHistogram().register(registry);
       Gauge.builder("dpstream.epsilon.spent", epsilonSpentMicros, v -> v.get() / 1e6).tag("model", model)
@@ -81,5 +81,10 @@ public final class MicrometerModelMetrics implements ModelMetrics {
         .description("inputs sent to the rejected topic")
         .register(registry)
         .increment();
+  }
+
+  @Override
+  public void processingError(String modelId) {
+    ProcessingErrors.count(registry, modelId);
   }
 }

@@ -12,6 +12,9 @@ public interface ModelMetrics {
   /** An input was rejected; {@code modelId} is null when the model is unknown or missing. */
   void rejected(String modelId, String reason);
 
+  /** Processing a record of this model threw; the record went to dp.rejected as PROCESSING_ERROR. */
+  default void processingError(String modelId) {}
+
   /** Metrics that record nothing, for tools and tests that do not look at them. */
   ModelMetrics NONE = new ModelMetrics() {
     @Override

@@ -1,8 +1,10 @@
 package org.dpstream.app.service;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
 import org.dpstream.app.config.ServiceConfig;
+import org.dpstream.app.kafka.Topics;
 
 /**
  * The Kafka Streams properties of the service: the user's Kafka settings, passed through untouched
@@ -12,21 +14,41 @@ import org.dpstream.app.config.ServiceConfig;
  * whose noise, being keyed, is the same, but also re-count the sample in the state: exactly-once keeps
  * state, offsets and releases in one transaction), and a short commit interval so releases appear
  * promptly. A user may override either; lowering the guarantee is logged loudly by the service.
+ * Kafka Streams' processing, deserialization and production exception handlers send a record that fails
+ * outside the processors' own guard to dp.rejected ({@link RejectingExceptionHandler}), so no record can
+ * kill a stream thread.
  */
 public final class StreamsSettings {
 
   private StreamsSettings() {}
 
+  /** The properties without metrics: records failed outside the processors are rejected but not counted. */
   public static Properties of(ServiceConfig config) {
+    return of(config, null);
+  }
+
+  /** The properties; {@code registry} (nullable) counts the records Kafka Streams' handlers reject. */
+  public static Properties of(ServiceConfig config, MeterRegistry registry) {
     Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
+    rejectFailedRecords(properties, new Topics(config.topics(), config.output().outputFormat()), registry);
     properties.putAll(config.kafka());
     if (!properties.containsKey(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG)) {
       throw new IllegalArgumentException("kafka.bootstrap.servers is required in the config file");
     }
     return properties;
+  }
+
+  /** Installs {@link RejectingExceptionHandler} as Kafka Streams' processing, deserialization and production handler. */
+  public static void rejectFailedRecords(Properties properties, Topics topics, MeterRegistry registry) {
+    properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingExceptionHandler.class);
+    // Also for global stores (none today); the Kafka 5.0 default, and it silences Streams' warning.
+    properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+    properties.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingExceptionHandler.class);
+    properties.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingExceptionHandler.class);
+    properties.put(RejectingExceptionHandler.TARGET_CONFIG, new RejectingExceptionHandler.Target(topics.rejected(), registry));
   }
 
   static boolean isExactlyOnce(Properties properties) {

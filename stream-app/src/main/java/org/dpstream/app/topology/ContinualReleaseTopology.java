@@ -49,14 +49,25 @@ public final class ContinualReleaseTopology {
   /** A topology with only the continual release (for tests and tools). */
   public static Topology build(ModelRegistry models, Topics topics, int routingPartitions, KeyedNoiseSource noise,
       ModelMetrics metrics) {
+    return build(models, topics, routingPartitions, noise, metrics, LearnProcessor.Estimators.PRIVATE);
+  }
+
+  /** Test seam: the topology with other estimators (e.g. a model that fails on purpose). */
+  static Topology build(ModelRegistry models, Topics topics, int routingPartitions, KeyedNoiseSource noise,
+      ModelMetrics metrics, LearnProcessor.Estimators estimators) {
     StreamsBuilder builder = new StreamsBuilder();
-    addTo(builder, models, topics, routingPartitions, noise, metrics);
+    addTo(builder, models, topics, routingPartitions, noise, metrics, estimators);
     return builder.build();
   }
 
   /** Adds the continual release to a builder (the service adds the bandits next to it). */
   public static void addTo(StreamsBuilder builder, ModelRegistry models, Topics topics, int routingPartitions,
       KeyedNoiseSource noise, ModelMetrics metrics) {
+    addTo(builder, models, topics, routingPartitions, noise, metrics, LearnProcessor.Estimators.PRIVATE);
+  }
+
+  private static void addTo(StreamsBuilder builder, ModelRegistry models, Topics topics, int routingPartitions,
+      KeyedNoiseSource noise, ModelMetrics metrics, LearnProcessor.Estimators estimators) {
     builder.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(MODEL_STATE_STORE), Serdes.String(), Serdes.ByteArray())
             .withCachingEnabled()
@@ -68,7 +79,7 @@ public final class ContinualReleaseTopology {
     KStream<String, Object> learnt = validated
         .filter((modelId, value) -> value instanceof ValidatedSample, Named.as(LEARN + "-input"))
         .mapValues(value -> (ValidatedSample) value, Named.as(LEARN + "-cast"))
-        .process(() -> new LearnProcessor(models, routingPartitions, noise, metrics), Named.as(LEARN), MODEL_STATE_STORE);
+        .process(() -> new LearnProcessor(models, routingPartitions, noise, metrics, estimators), Named.as(LEARN), MODEL_STATE_STORE);
     TypedSinks.Sink<RejectedRecord> rejected =
         new TypedSinks.Sink<>(REJECTED_SINK, RejectedRecord.class, topics.rejected());
     TypedSinks.attach(validated.filterNot((modelId, value) -> value instanceof ValidatedSample,

@@ -2,6 +2,7 @@ package org.dpstream.app.topology;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -18,9 +19,12 @@ import org.dpstream.app.routing.PlacedState;
 import org.dpstream.app.routing.Placement;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineEstimators;
+import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.online.StepOutcome;
 import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Takes one private step per valid sample on the model's estimator and publishes the parameters every
@@ -32,23 +36,50 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * or closes the task, so after an aborted transaction or a rebalance every model is reloaded from the
  * store as the changelog left it. Noise is regenerated from the key, so a replayed sample produces the
  * release it produced before, bit for bit.
+ *
+ * <p>A record whose processing throws goes to dp.rejected as {@code PROCESSING_ERROR} and the model's
+ * live estimator is dropped ({@link ProcessingErrorGuard}); the next record of the model reloads it.
  */
 final class LearnProcessor implements Processor<String, ValidatedSample, String, Object> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LearnProcessor.class);
+
+  /** Starts and restores estimators: {@link #PRIVATE} in the service; tests may wrap it (a failing model). */
+  interface Estimators {
+    OnlineEstimator start(OnlineModelSpec spec, KeyedNoiseSource noise);
+
+    OnlineEstimator restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource noise) throws IOException;
+
+    Estimators PRIVATE = new Estimators() {
+      @Override
+      public OnlineEstimator start(OnlineModelSpec spec, KeyedNoiseSource noise) {
+        return OnlineEstimators.start(spec, noise);
+      }
+
+      @Override
+      public OnlineEstimator restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource noise) throws IOException {
+        return OnlineEstimators.restore(spec, in, noise);
+      }
+    };
+  }
 
   private final ModelRegistry models;
   private final int routingPartitions;
   private final KeyedNoiseSource noise;
   private final ModelMetrics metrics;
+  private final Estimators estimators;
   private final Map<String, OnlineEstimator> live = new HashMap<>();
   private final ByteArrayOutputStream stateBuffer = new ByteArrayOutputStream();
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, byte[]> store;
 
-  LearnProcessor(ModelRegistry models, int routingPartitions, KeyedNoiseSource noise, ModelMetrics metrics) {
+  LearnProcessor(ModelRegistry models, int routingPartitions, KeyedNoiseSource noise, ModelMetrics metrics,
+      Estimators estimators) {
     this.models = models;
     this.routingPartitions = routingPartitions;
     this.noise = noise;
     this.metrics = metrics;
+    this.estimators = estimators;
   }
 
   @Override
@@ -60,6 +91,23 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
 
   @Override
   public void process(Record<String, ValidatedSample> record) {
+    String modelId = record.value().modelId();
+    ProcessingErrorGuard.run(() -> learn(record), message -> {
+      // The step that threw may have half-mutated the live estimator (iterates, prefix sums, ledger), so
+      // it is dropped and the next sample reloads the model from the store. That is consistent and
+      // private: the store is written only after a step succeeded, and the release only after that
+      // write, so a failed step published nothing. The next sample then takes the same step index with
+      // the same noise coordinates (model, epoch, node), whose noise was never released: no noise is
+      // ever published for two different data. (If only the forward of the release failed, the stored
+      // state holds the step and the next release covers it; nothing is published twice either.)
+      live.remove(modelId);
+      metrics.processingError(modelId);
+      LOG.warn("model {}: a record at {} was rejected: {}", modelId, position(), message);
+      reject(record, SampleRejection.PROCESSING_ERROR, message);
+    });
+  }
+
+  private void learn(Record<String, ValidatedSample> record) {
     ValidatedSample sample = record.value();
     ModelRegistry.Entry entry = models.find(sample.modelId()).orElseThrow(
         () -> new IllegalStateException("validated sample of unconfigured model " + sample.modelId()));
@@ -94,11 +142,16 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     }
   }
 
+  /** The one place a rejection of this processor is counted and forwarded. */
   private void reject(Record<String, ValidatedSample> record, SampleRejection reason, String message) {
     ValidatedSample sample = record.value();
     metrics.rejected(sample.modelId(), reason.name());
     context.forward(record.withValue(Rejections.of(context, record.headers(), reason.name(), message,
         sample.originalKey(), sample.originalValue())));
+  }
+
+  private String position() {
+    return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
   }
 
   /** The model's state in this task, or a new one if it has none; its noise is scoped by its placement. */
@@ -107,11 +160,11 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     byte[] stored = store.get(modelId);
     KeyedNoiseSource placedNoise = home.noise(noise);
     if (stored == null) {
-      return OnlineEstimators.start(entry.spec(), placedNoise);
+      return estimators.start(entry.spec(), placedNoise);
     }
     byte[] state = PlacedState.open(modelId, home, stored);
     try {
-      return OnlineEstimators.restore(entry.spec(), new DataInputStream(new ByteArrayInputStream(state)), placedNoise);
+      return estimators.restore(entry.spec(), new DataInputStream(new ByteArrayInputStream(state)), placedNoise);
     } catch (IOException e) {
       // A state this build cannot read (other version, other spec) must stop the model loudly: starting
       // over would silently reset the accounting of a model whose earlier releases are public.

@@ -27,5 +27,10 @@ public enum SampleRejection {
    * The model's stored state was created elsewhere or before routing existed (another routingPartitions,
    * a changelog restored into another task, an upgrade): it is neither resumed nor replaced.
    */
-  MISPLACED_STATE
+  MISPLACED_STATE,
+  /**
+   * Processing the record threw (a bug, or a value no check foresaw); the message names the exception's
+   * class. The record is skipped and processing goes on; the model resumes from its last stored state.
+   */
+  PROCESSING_ERROR
 }

@@ -347,6 +347,47 @@ class BanditTopologyTest {
     }
   }
 
+  /** The poison pill: a context of 1e200 is decided on the clipped context and its reward is learnt. */
+  @Test
+  void aHugeFiniteContextIsDecidedAndItsRewardLearnt() {
+    try (Fixture f = new Fixture(BanditMetrics.NONE)) {
+      f.context(DROP.id(), 1_000, "huge", new double[] {1e200, 0.1, 0.1});
+      f.reward(DROP.id(), 1_100, "huge", 0.5);
+      f.context(DROP.id(), 1_200, "max", new double[] {Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE});
+      f.reward(DROP.id(), 1_300, "max", Double.MAX_VALUE);
+      assertEquals(2, f.decisions.readValuesToList().size());
+      assertTrue(f.rejected.isEmpty());
+      List<ModelRelease> released = f.releases.readValuesToList();
+      assertEquals(2 * DROP.arms(), released.size(), "one release per arm per round");
+      released.forEach(r -> assertTrue(r.getParameters().stream().allMatch(Double::isFinite)));
+    }
+  }
+
+  /**
+   * A bandit whose processing throws (here: a state this build cannot read) rejects its records as
+   * PROCESSING_ERROR, counted per bandit, and the other bandits go on; nothing escapes the driver.
+   */
+  @Test
+  void aBanditThatThrowsRejectsItsRecordsAndTheOthersGoOn() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (Fixture f = new Fixture(new MicrometerBanditMetrics(registry))) {
+      // In its home placement, but not a state this build can read.
+      f.driver.<String, byte[]>getKeyValueStore(BanditTopology.STATE_STORE)
+          .put(DROP.id(), PlacedState.stamp(Placement.of(DROP.id(), CONFIG.routingPartitions()), new byte[] {9, 9, 9}));
+      f.context(DROP.id(), 1_000, "r1", context(1));
+      f.context(IMPUTE.id(), 1_000, "r1", context(1));
+      f.context(DROP.id(), 2_000, "r2", context(2));
+      f.context(IMPUTE.id(), 2_000, "r2", context(2));
+
+      List<RejectedRecord> rejected = f.rejected.readValuesToList();
+      assertEquals(List.of("PROCESSING_ERROR", "PROCESSING_ERROR"), rejected.stream().map(RejectedRecord::getReason).toList());
+      assertEquals("processing failed with java.lang.IllegalStateException caused by java.io.IOException",
+          rejected.get(0).getMessage());
+      assertEquals(List.of(IMPUTE.id(), IMPUTE.id()), f.decisions.readKeyValuesToList().stream().map(kv -> kv.key).toList());
+      assertEquals(2.0, registry.get("dpstream.processing.errors").tag("model", DROP.id()).counter().count());
+    }
+  }
+
   @Test
   void namesArePinned() {
     String description = BanditTopology.build(CONFIG.banditRegistry(), Topics.defaults(), 6,

@@ -168,7 +168,7 @@ final class KafkaHarness implements AutoCloseable {
     return reader(topics.rejected().name(), topics.rejected().valueSerde().deserializer());
   }
 
-  private <V> CommittedTopicReader<V> reader(String topic, Deserializer<V> values) {
+  <V> CommittedTopicReader<V> reader(String topic, Deserializer<V> values) {
     return new CommittedTopicReader<>(kafka.bootstrapServers(), topic, ItModels.SAMPLE_PARTITIONS, values);
   }
 

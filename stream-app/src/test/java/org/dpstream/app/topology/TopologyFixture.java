@@ -54,7 +54,11 @@ final class TopologyFixture implements AutoCloseable {
   final TestOutputTopic<String, RejectedRecord> rejected;
 
   TopologyFixture(Path stateDir, ModelMetrics metrics) {
-    this(stateDir, metrics, CONFIG.routingPartitions());
+    this(stateDir, metrics, CONFIG.routingPartitions(), LearnProcessor.Estimators.PRIVATE);
+  }
+
+  TopologyFixture(Path stateDir, ModelMetrics metrics, LearnProcessor.Estimators estimators) {
+    this(stateDir, metrics, CONFIG.routingPartitions(), estimators);
   }
 
   /**
@@ -62,13 +66,18 @@ final class TopologyFixture implements AutoCloseable {
    * a routing topic written by something other than the service's router.
    */
   TopologyFixture(Path stateDir, ModelMetrics metrics, int routingPartitions) {
+    this(stateDir, metrics, routingPartitions, LearnProcessor.Estimators.PRIVATE);
+  }
+
+  TopologyFixture(Path stateDir, ModelMetrics metrics, int routingPartitions, LearnProcessor.Estimators estimators) {
     Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "dpstream-test");
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
     properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     driver = new TopologyTestDriver(
-        ContinualReleaseTopology.build(registry, topics, routingPartitions, new KeyedNoiseSource(key()), metrics), properties);
+        ContinualReleaseTopology.build(registry, topics, routingPartitions, new KeyedNoiseSource(key()), metrics,
+            estimators), properties);
     samples = driver.createInputTopic(topics.samples().name(), new ByteArraySerializer(), new ByteArraySerializer());
     releases = driver.createOutputTopic(topics.releases().name(), Serdes.String().deserializer(),
         topics.releases().valueSerde().deserializer());
