@@ -33,6 +33,10 @@ final class ConfigErrors {
     if (e instanceof ValueInstantiationException instantiation && instantiation.getCause() != null) {
       return invalidSection(instantiation.getCause(), path(instantiation.getPath()));
     }
+    if (e instanceof MismatchedInputException mismatched && mismatched.getTargetType() != null
+        && mismatched.getTargetType().isPrimitive() && String.valueOf(e.getOriginalMessage()).contains("`null`")) {
+      return "missing key " + path(mismatched.getPath()); // a required number left out (or left empty)
+    }
     if (e instanceof MismatchedInputException mismatched && mismatched.getTargetType() != null) {
       return "wrong kind of value" + at(path(mismatched.getPath())) + " (expected "
           + expected(mismatched.getTargetType()) + ")";

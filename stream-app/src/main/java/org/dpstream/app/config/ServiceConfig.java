@@ -15,6 +15,8 @@ import org.dpstream.app.kafka.TopicNames;
  * @param kafka Kafka client and Streams settings, passed through untouched (SASL/SSL included)
  * @param metricsPort port of the Prometheus endpoint /metrics; 0 disables it; default 9400
  * @param bandits the DP-HDB bandits (decisions on dp.decisions, per-arm releases on dp.releases)
+ * @param createTopics how {@code run} creates missing topics (default: 3 partitions, broker's replication)
+ * @param instanceId this instance's static group membership id ({@code group.instance.id}); null: dynamic
  */
 public record ServiceConfig(
     String applicationId,
@@ -22,7 +24,9 @@ public record ServiceConfig(
     List<ModelConfig> models,
     Map<String, String> kafka,
     Integer metricsPort,
-    List<BanditConfig> bandits) {
+    List<BanditConfig> bandits,
+    TopicCreation createTopics,
+    String instanceId) {
 
   /** Port of /metrics when the file does not say. */
   public static final int DEFAULT_METRICS_PORT = 9400;
@@ -34,6 +38,14 @@ public record ServiceConfig(
     kafka = Map.copyOf(kafka == null ? Map.of() : kafka);
     metricsPort = metricsPort == null ? DEFAULT_METRICS_PORT : metricsPort;
     bandits = List.copyOf(bandits == null ? List.of() : bandits);
+    createTopics = createTopics == null ? TopicCreation.defaults() : createTopics;
+    instanceId = InstanceIds.checked(instanceId, kafka);
+  }
+
+  /** A configuration with default topic creation and dynamic group membership. */
+  public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
+      Integer metricsPort, List<BanditConfig> bandits) {
+    this(applicationId, topics, models, kafka, metricsPort, bandits, null, null);
   }
 
   /** A configuration without bandits (the continual-release models only). */
@@ -44,7 +56,12 @@ public record ServiceConfig(
 
   /** The same configuration with these bandits. */
   public ServiceConfig withBandits(List<BanditConfig> newBandits) {
-    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits);
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits, createTopics, instanceId);
+  }
+
+  /** The same configuration with this static membership id (null: dynamic membership). */
+  public ServiceConfig withInstanceId(String newInstanceId) {
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, createTopics, newInstanceId);
   }
 
   /** The models' specs by id, each checked; duplicate ids are refused. */
