@@ -91,7 +91,7 @@ final class RunCommand implements Callable<Integer> {
     MetricsServer metrics = null;
     if (serviceConfig.metricsPort() > 0) {
       try {
-        metrics = MetricsServer.start(registry, serviceConfig.metricsPort(), service.health());
+        metrics = MetricsServer.start(registry, serviceConfig.metricsPort()).serveHealth(service.health());
       } catch (IOException e) {
         service.close();
         return fail(err, BAD_CONFIG, "metricsPort " + serviceConfig.metricsPort() + ": " + e.getMessage());

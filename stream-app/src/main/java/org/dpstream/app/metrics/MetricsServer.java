@@ -10,9 +10,10 @@ import java.nio.charset.StandardCharsets;
 import org.dpstream.app.health.HealthCheck;
 
 /**
- * Serves the Prometheus exposition of a registry at {@code /metrics} and, given a {@link HealthCheck},
- * liveness at {@code /health} and readiness at {@code /ready} (200 or 503, plain-text reasons). The JDK's
- * HTTP server is enough for a scrape endpoint and two probes; a web framework would add nothing but weight.
+ * Serves the Prometheus exposition of a registry at {@code /metrics} and, once {@link #serveHealth} is
+ * given the service's {@link HealthCheck}, liveness at {@code /health} and readiness at {@code /ready} (200
+ * or 503, plain-text reasons). The JDK's HTTP server is enough for a scrape endpoint and two probes; a web
+ * framework would add nothing but weight.
  */
 public final class MetricsServer implements AutoCloseable {
 
@@ -26,20 +27,18 @@ public final class MetricsServer implements AutoCloseable {
 
   /** Starts serving /metrics on {@code port} (0 picks a free one) on all interfaces, as a scrape target must. */
   public static MetricsServer start(PrometheusMeterRegistry registry, int port) throws IOException {
-    return start(registry, port, null);
-  }
-
-  /** Also serves /health and /ready from {@code health} (when not null). */
-  public static MetricsServer start(PrometheusMeterRegistry registry, int port, HealthCheck health) throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
     server.createContext("/metrics", exchange ->
         respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
-    if (health != null) {
-      server.createContext("/health", exchange -> respond(exchange, health.liveness(), "alive", "dead"));
-      server.createContext("/ready", exchange -> respond(exchange, health.readiness(), "ready", "not ready"));
-    }
     server.start();
     return new MetricsServer(server);
+  }
+
+  /** Serves /health and /ready from {@code health} from now on (the service starts after its metrics). */
+  public MetricsServer serveHealth(HealthCheck health) {
+    server.createContext("/health", exchange -> respond(exchange, health.liveness(), "alive", "dead"));
+    server.createContext("/ready", exchange -> respond(exchange, health.readiness(), "ready", "not ready"));
+    return this;
   }
 
   private static void respond(HttpExchange exchange, HealthCheck.Report report, String okWord, String failedWord)

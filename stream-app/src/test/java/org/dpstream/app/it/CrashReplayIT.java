@@ -49,8 +49,8 @@ class CrashReplayIT {
   private static final int LIVE_CHUNK = 10;
   private static final long LIVE_PAUSE_MS = 20;
   /**
-   * Kill to first new release with static membership. Measured 7-12 s on a loaded 2-core machine (see
-   * README, "Restarts"); without static membership it is the 45 s session timeout plus that.
+   * Kill to first new release with static membership: measured 4.7 and 7.6 s on a 2-core machine under a
+   * load average of 15 (README, "Restarts and static membership"); without it, 45.0 s (the session timeout).
    */
   private static final Duration STATIC_RECOVERY_BOUND = Duration.ofSeconds(25);
   /** Without static membership: the session timeout, plus the same start-up as above. */

@@ -135,7 +135,7 @@ class OperationsIT {
     kafka.produceSamples(topics.samples().name(), rows);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     try (DpstreamService service = DpstreamService.start(config, ItModels.noiseKey(), registry);
-        MetricsServer server = MetricsServer.start(registry, 0, service.health());
+        MetricsServer server = MetricsServer.start(registry, 0).serveHealth(service.health());
         CommittedTopicReader<ModelRelease> releases = kafka.releasesReader(topics)) {
       releases.awaitAtLeast(rows.size(), Duration.ofSeconds(60));
       String base = "http://localhost:" + server.port();
@@ -226,8 +226,8 @@ class OperationsIT {
         return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
       });
       streams.start();
-      MetricsServer server = MetricsServer.start(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), 0,
-          new HealthCheck(status, FAST, Clock.systemUTC()));
+      MetricsServer server = MetricsServer.start(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), 0)
+          .serveHealth(new HealthCheck(status, FAST, Clock.systemUTC()));
       return new Probe(streams, server);
     }
 
