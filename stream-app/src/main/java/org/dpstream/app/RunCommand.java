@@ -5,6 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -42,6 +43,7 @@ final class RunCommand implements Callable<Integer> {
 
   static final int BAD_CONFIG = 2;
   static final int KAFKA_FAILED = 1;
+  private static final Duration ADMIN_CLOSE = Duration.ofSeconds(5);
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -116,12 +118,15 @@ final class RunCommand implements Callable<Integer> {
   private static void createMissingTopics(ServiceConfig config, PrintWriter err) {
     TopicCreation creation = config.createTopics();
     List<TopicSpec> specs = creation.specs(config.topics(), !config.bandits().isEmpty());
-    try (Admin admin = Admin.create(TopicProvisioner.adminSettings(config.kafka()))) {
+    Admin admin = Admin.create(TopicProvisioner.adminSettings(config.kafka()));
+    try {
       for (TopicSpec created : TopicProvisioner.ensure(admin, specs, creation.replicationFactor(), creation.enabled())) {
         err.printf("created topic %s: %d partitions, replication factor %s%s%n", created.name(), created.partitions(),
             creation.replicationFactor() < 0 ? "of the broker" : creation.replicationFactor(),
             created.configs().isEmpty() ? "" : ", " + created.configs());
       }
+    } finally {
+      admin.close(ADMIN_CLOSE); // not the default unbounded wait for calls still retrying an unreachable broker
     }
   }
 

@@ -127,6 +127,21 @@ class OperationsIT {
   }
 
   @Test
+  void withTopicCreationOffRunStopsNamingTheMissingTopics(@TempDir Path work) throws Exception {
+    ServiceConfig shared = ItModels.serviceConfig("no-create", ItModels.models(1), kafka.bootstrapServers(),
+        work.resolve("state").toString());
+    ServiceConfig config = new ServiceConfig(shared.applicationId(), shared.topics(), shared.models(), shared.kafka(),
+        0, List.of(), new TopicCreation(false, null, null, null), null);
+    Path file = ConfigFiles.write(config, work.resolve("run.yaml"));
+    try (ServiceProcess service = ServiceProcess.start(file, work.resolve("run.log"))) {
+      assertEquals(1, service.awaitExit(Duration.ofSeconds(90)), service.logTail());
+      assertTrue(service.logContains("run: missing topics [" + config.topics().samples() + ", "
+          + config.topics().releases() + ", " + config.topics().rejected() + "]: create them, or set"
+          + " createTopics.enabled: true"), service.logTail());
+    }
+  }
+
+  @Test
   void theServiceIsReadyAndItsMetricsPassPromtool(@TempDir Path work) throws Exception {
     List<ModelConfig> models = ItModels.models(1);
     ServiceConfig config = ItModels.serviceConfig("lint", models, kafka.bootstrapServers(), work.toString());
