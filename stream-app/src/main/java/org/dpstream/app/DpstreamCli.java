@@ -41,6 +41,9 @@ public final class DpstreamCli implements Runnable {
   static final class VersionCommand implements Runnable {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
+
     @Override
     public void run() {
       spec.commandLine().getOut().println("dpstream " + Version.current());

@@ -1,5 +1,6 @@
 package org.dpstream.app.config;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -60,9 +61,9 @@ public final class ConfigLoader {
     try {
       config = YAML.readValue(yaml, type);
     } catch (JsonMappingException e) {
-      throw new IllegalArgumentException(source + ": " + e.getOriginalMessage() + " at " + e.getPathReference(), e);
-    } catch (IOException e) {
-      throw new IllegalArgumentException(source + ": not valid YAML: " + e.getMessage(), e);
+      throw new IllegalArgumentException(source + ": " + ConfigErrors.describe(e), e);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(source + ": not valid YAML: " + ConfigErrors.describe(e), e);
     }
     if (config == null) {
       throw new IllegalArgumentException(source + " is empty");

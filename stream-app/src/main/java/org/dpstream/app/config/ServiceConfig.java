@@ -20,6 +20,8 @@ import org.dpstream.app.serde.OutputFormat;
  * @param routingPartitions partitions of the internal routing topics that place every model and bandit in
  *     exactly one task (the unit of parallelism); fixed for the application's life; default 6
  * @param output how the service's own records are written (output.format: avro or json)
+ * @param createTopics how {@code run} creates missing topics (default: 3 partitions, broker's replication)
+ * @param instanceId this instance's static group membership id ({@code group.instance.id}); null: dynamic
  */
 public record ServiceConfig(
     String applicationId,
@@ -29,7 +31,9 @@ public record ServiceConfig(
     Integer metricsPort,
     List<BanditConfig> bandits,
     Integer routingPartitions,
-    OutputConfig output) {
+    OutputConfig output,
+    TopicCreation createTopics,
+    String instanceId) {
 
   /** Port of /metrics when the file does not say. */
   public static final int DEFAULT_METRICS_PORT = 9400;
@@ -52,34 +56,45 @@ public record ServiceConfig(
       throw new IllegalArgumentException("routingPartitions must be at least 1, got " + routingPartitions);
     }
     output = output == null ? OutputConfig.DEFAULT : output;
+    createTopics = createTopics == null ? TopicCreation.defaults() : createTopics;
+    instanceId = InstanceIds.checked(instanceId, kafka);
+  }
+
+  /** A configuration with these bandits, the default routing, Avro outputs, default topic creation and dynamic membership. */
+  public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
+      Integer metricsPort, List<BanditConfig> bandits) {
+    this(applicationId, topics, models, kafka, metricsPort, bandits, null, null, null, null);
   }
 
   /** A configuration without bandits (the continual-release models only). */
   public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
       Integer metricsPort) {
-    this(applicationId, topics, models, kafka, metricsPort, List.of(), null, null);
+    this(applicationId, topics, models, kafka, metricsPort, List.of(), null, null, null, null);
   }
 
-  /** A configuration with these bandits, the default routing and outputs in Avro. */
-  public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
-      Integer metricsPort, List<BanditConfig> bandits) {
-    this(applicationId, topics, models, kafka, metricsPort, bandits, null, null);
-  }
 
   /** The same configuration with these bandits. */
   public ServiceConfig withBandits(List<BanditConfig> newBandits) {
-    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits, routingPartitions, output);
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits, routingPartitions, output,
+        createTopics, instanceId);
   }
 
   /** The same configuration with another routing partition count. */
   public ServiceConfig withRoutingPartitions(int partitions) {
-    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, partitions, output);
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, partitions, output,
+        createTopics, instanceId);
   }
 
   /** The same configuration with its outputs in this format. */
   public ServiceConfig withOutputFormat(OutputFormat format) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions,
-        new OutputConfig(format.name().toLowerCase(Locale.ROOT)));
+        new OutputConfig(format.name().toLowerCase(Locale.ROOT)), createTopics, instanceId);
+  }
+
+  /** The same configuration with this static membership id (null: dynamic membership). */
+  public ServiceConfig withInstanceId(String newInstanceId) {
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
+        createTopics, newInstanceId);
   }
 
   /** The models' specs by id, each checked; duplicate ids are refused. */

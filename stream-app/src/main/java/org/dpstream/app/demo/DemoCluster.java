@@ -89,6 +89,7 @@ final class DemoCluster implements AutoCloseable {
       } finally {
         key.destroy(); // the service has derived what it needs
       }
+      metrics.serveHealth(service.health());
       if (!service.awaitRunning(STARTUP_TIMEOUT)) {
         throw new IllegalStateException("the service did not reach RUNNING within " + STARTUP_TIMEOUT
             + " (state " + service.state() + ")");

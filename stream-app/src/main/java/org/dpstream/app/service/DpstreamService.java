@@ -1,17 +1,20 @@
 package org.dpstream.app.service;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.dpstream.app.bandit.BanditTopology;
 import org.dpstream.app.config.BanditRegistry;
+import org.dpstream.app.metrics.KafkaClientMetrics;
 import org.dpstream.app.metrics.MicrometerBanditMetrics;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.dpstream.app.config.ServiceConfig;
+import org.dpstream.app.health.HealthCheck;
+import org.dpstream.app.health.KafkaStreamsStatus;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.metrics.MicrometerModelMetrics;
 import org.dpstream.app.topology.ContinualReleaseTopology;
@@ -30,11 +33,13 @@ public final class DpstreamService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DpstreamService.class);
 
   private final KafkaStreams streams;
-  private final KafkaStreamsMetrics streamsMetrics;
+  private final KafkaClientMetrics streamsMetrics;
+  private final KafkaStreamsStatus status;
 
-  private DpstreamService(KafkaStreams streams, KafkaStreamsMetrics streamsMetrics) {
+  private DpstreamService(KafkaStreams streams, KafkaClientMetrics streamsMetrics, KafkaStreamsStatus status) {
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
+    this.status = status;
   }
 
   /** Builds and starts the service. The key is used to derive noise and is not kept in any other form. */
@@ -45,14 +50,15 @@ public final class DpstreamService implements AutoCloseable {
           + " in a model's state; releases stay private (noise is keyed) but the model can drift");
     }
     KafkaStreams streams = new KafkaStreams(topology(config, new KeyedNoiseSource(key), registry), properties);
+    KafkaStreamsStatus status = new KafkaStreamsStatus(streams);
     streams.setUncaughtExceptionHandler(exception -> {
+      status.recordThreadFailure(Instant.now());
       LOG.error("stream thread failed; replacing it", exception);
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     });
-    KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
-    streamsMetrics.bindTo(registry);
+    KafkaClientMetrics streamsMetrics = KafkaClientMetrics.bind(streams, registry);
     streams.start();
-    return new DpstreamService(streams, streamsMetrics);
+    return new DpstreamService(streams, streamsMetrics, status);
   }
 
   /**
@@ -73,6 +79,11 @@ public final class DpstreamService implements AutoCloseable {
           new MicrometerBanditMetrics(registry));
     }
     return builder.build();
+  }
+
+  /** Liveness and readiness of this service, for /health and /ready. */
+  public HealthCheck health() {
+    return new HealthCheck(status);
   }
 
   public KafkaStreams.State state() {

@@ -2,6 +2,7 @@ package org.dpstream.app.service;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.Topics;
@@ -17,6 +18,11 @@ import org.dpstream.app.kafka.Topics;
  * Kafka Streams' processing, deserialization and production exception handlers send a record that fails
  * outside the processors' own guard to dp.rejected ({@link RejectingExceptionHandler}), so no record can
  * kill a stream thread.
+ *
+ * <p>From dpstream's own keys: {@code instanceId} becomes {@code group.instance.id} (static membership:
+ * Kafka Streams gives each stream thread's consumer {@code <instanceId>-<thread index>}), and
+ * {@code createTopics.replicationFactor} is the replication of Kafka Streams' internal topics unless
+ * {@code kafka.replication.factor} says otherwise.
  */
 public final class StreamsSettings {
 
@@ -34,6 +40,10 @@ public final class StreamsSettings {
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
     rejectFailedRecords(properties, new Topics(config.topics(), config.output().outputFormat()), registry);
+    properties.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, String.valueOf(config.createTopics().replicationFactor()));
+    if (config.instanceId() != null) {
+      properties.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, config.instanceId());
+    }
     properties.putAll(config.kafka());
     if (!properties.containsKey(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG)) {
       throw new IllegalArgumentException("kafka.bootstrap.servers is required in the config file");
@@ -49,6 +59,14 @@ public final class StreamsSettings {
     properties.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingExceptionHandler.class);
     properties.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingExceptionHandler.class);
     properties.put(RejectingExceptionHandler.TARGET_CONFIG, new RejectingExceptionHandler.Target(topics.rejected(), registry));
+  }
+
+  /**
+   * Checks the Kafka Streams settings' values (types, ranges, allowed names) without starting anything
+   * or logging them; a bad value throws a {@link org.apache.kafka.common.config.ConfigException} naming the key.
+   */
+  public static void validate(ServiceConfig config) {
+    StreamsConfig.configDef().parse(of(config));
   }
 
   static boolean isExactlyOnce(Properties properties) {

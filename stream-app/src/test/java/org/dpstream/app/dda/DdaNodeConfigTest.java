@@ -80,7 +80,7 @@ class DdaNodeConfigTest {
     assertMessage("roundTimeout", MINIMAL + "roundTimeout: 10 minutes\n");
     assertMessage("bootstrap.servers", MINIMAL.replace("kafka: {bootstrap.servers: 'b:9092'}", "kafka: {}"));
     assertMessage("activeSet", MINIMAL.replace("{epsilon: 1.0}", "{epsilon: 1.0, activeSet: secret}"));
-    assertMessage("Unrecognized field", MINIMAL + "round: 3\n");
+    assertMessage("unknown key \"round\"", MINIMAL + "round: 3\n");
   }
 
   private static void assertMessage(String expected, String yaml) {
