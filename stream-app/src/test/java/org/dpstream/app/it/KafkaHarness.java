@@ -7,12 +7,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.dpstream.app.kafka.CheckedProducer;
 import org.dpstream.app.kafka.EmbeddedKafka;
 import org.dpstream.app.kafka.TopicNames;
 import org.dpstream.app.kafka.Topics;
@@ -31,19 +31,13 @@ final class KafkaHarness implements AutoCloseable {
   private static final long ACK_TIMEOUT_SECONDS = 330;
 
   private final EmbeddedKafka kafka;
-  private final KafkaProducer<byte[], byte[]> producer;
+  private final CheckedProducer<byte[], byte[]> producer;
 
   private KafkaHarness(EmbeddedKafka kafka) {
     this.kafka = kafka;
-    // One request in flight and generous timeouts: on a loaded 2-core machine a request that times out
-    // with several in flight made the idempotent producer resend from a reset sequence, which the
-    // broker refused (OUT_OF_ORDER_SEQUENCE_NUMBER) until the test gave up. Order and no duplicates
-    // still hold (idempotence); the tests produce little, so throughput does not matter.
-    this.producer = new KafkaProducer<>(Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-        ProducerConfig.ACKS_CONFIG, "all",
-        ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1,
+    // Generous timeouts: on a loaded 2-core machine a produce request can take long. The delivery
+    // guarantees (idempotent, acks=all, one request in flight) are CheckedProducer's.
+    this.producer = CheckedProducer.create(kafka.clientConfig(), Map.of(
         ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 120_000,
         ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000,
         ProducerConfig.LINGER_MS_CONFIG, 5), new ByteArraySerializer(), new ByteArraySerializer());
