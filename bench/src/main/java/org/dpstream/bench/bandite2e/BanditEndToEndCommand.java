@@ -23,7 +23,6 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -33,6 +32,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.dpstream.app.config.BanditConfig;
 import org.dpstream.app.config.ServiceConfig;
+import org.dpstream.app.kafka.CheckedProducer;
 import org.dpstream.app.kafka.EmbeddedKafka;
 import org.dpstream.app.kafka.TopicNames;
 import org.dpstream.app.kafka.Topics;
@@ -150,17 +150,13 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
     SchemaSerde<DecisionRequest> requestSerde = DpSerdes.decisionRequest();
     SchemaSerde<Reward> rewardSerde = DpSerdes.reward();
     SchemaSerde<DecisionResponse> decisionSerde = DpSerdes.decisionResponse();
-    Map<String, Object> producerConfig = new HashMap<>(kafka.clientConfig());
-    producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
-    producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, 1);
     Map<String, Object> consumerConfig = new HashMap<>(kafka.clientConfig());
     consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     consumerConfig.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
 
-    try (KafkaProducer<byte[], byte[]> producer =
-            new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer());
+    try (CheckedProducer<byte[], byte[]> producer = CheckedProducer.create(kafka.clientConfig(),
+            Map.of(ProducerConfig.LINGER_MS_CONFIG, 1), new ByteArraySerializer(), new ByteArraySerializer());
         KafkaConsumer<String, byte[]> consumer =
             new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new ByteArrayDeserializer())) {
       TopicPartition decisions = new TopicPartition(topics.decisions().name(), 0);
@@ -185,6 +181,8 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
             producer.send(new ProducerRecord<>(topics.contexts().name(), key, value));
           }
           producer.flush();
+        } catch (CheckedProducer.SendFailedException failed) {
+          // The reader reports it: producer.throwIfFailed() in its loop.
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
@@ -214,6 +212,7 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
           producer.send(new ProducerRecord<>(topics.rewards().name(), key, reward));
           lastProgress = now;
         }
+        producer.throwIfFailed();
         if (now - lastProgress > STALL.toNanos()) {
           throw new IllegalStateException("no decision for " + STALL + " after " + read + " of " + requests);
         }

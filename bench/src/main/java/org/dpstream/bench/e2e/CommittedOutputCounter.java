@@ -59,6 +59,25 @@ final class CommittedOutputCounter implements AutoCloseable {
     }
   }
 
+  /**
+   * Reads every committed record there is now (up to the last stable offset of each partition), for
+   * a count that includes anything written after {@link #awaitCount} stopped reading.
+   *
+   * @throws IllegalStateException if the end is not reached within {@code timeout}
+   */
+  void readToEnd(Duration timeout) {
+    Map<TopicPartition, Long> ends = consumer.endOffsets(consumer.assignment(), timeout);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (ends.entrySet().stream().anyMatch(e -> consumer.position(e.getKey(), timeout) < e.getValue())) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("could not read the output to its end within " + timeout);
+      }
+      ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(50));
+      count += records.count();
+      records.partitions().forEach(p -> byTopic.merge(p.topic(), (long) records.records(p).size(), Long::sum));
+    }
+  }
+
   long count() {
     return count;
   }

@@ -10,12 +10,18 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.dpstream.app.config.ModelConfig;
@@ -89,6 +95,7 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
       long producing = System.nanoTime();
       long bytes = SamplePreProducer.produce(kafka.bootstrapServers(), topics.samples().name(), samples, models,
           dimension, partitions, seed);
+      requireRecords(kafka, topics.samples().name(), samples);
       out.printf(Locale.ROOT, "pre-produced %,d samples (%,d bytes of values) in %.1f s%n", samples, bytes,
           (System.nanoTime() - producing) / 1e9);
       out.flush();
@@ -109,20 +116,49 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Starts a topology, times it until every sample's output is committed, and closes it. */
+  /**
+   * Starts a topology, times it until every sample's output is committed, and closes it. Then reads
+   * the output to its end: exactly one output per sample, or the run fails (none lost, none twice).
+   */
   private Throughput measure(String name, EmbeddedKafka kafka, Supplier<AutoCloseable> start, String... outputTopics)
       throws Exception {
     try (CommittedOutputCounter counter = new CommittedOutputCounter(kafka.bootstrapServers(), partitions, outputTopics)) {
       long started = System.nanoTime();
+      Throughput throughput;
       try (AutoCloseable topology = start.get()) {
         counter.awaitCount(samples, STALL);
         long finished = System.nanoTime();
-        for (String topic : outputTopics) {
-          if (topic.equals(Topics.defaults().rejected().name()) && counter.count(topic) > 0) {
-            throw new IllegalStateException(name + " rejected " + counter.count(topic) + " benchmark samples");
-          }
+        throughput = new Throughput(name, samples, finished - started, finished - counter.firstSeenNanos());
+      }
+      // Closed: whatever it wrote is committed or aborted now, so the end of the output is final.
+      counter.readToEnd(STALL);
+      if (counter.count() != samples) {
+        throw new IllegalStateException(name + " committed " + counter.count() + " outputs for " + samples
+            + " samples: each sample must have exactly one");
+      }
+      for (String topic : outputTopics) {
+        if (topic.equals(Topics.defaults().rejected().name()) && counter.count(topic) > 0) {
+          throw new IllegalStateException(name + " rejected " + counter.count(topic) + " benchmark samples");
         }
-        return new Throughput(name, samples, finished - started, finished - counter.firstSeenNanos());
+      }
+      return throughput;
+    }
+  }
+
+  /** The topic holds exactly {@code expected} records (its writer is neither transactional nor compacted). */
+  private static void requireRecords(EmbeddedKafka kafka, String topic, long expected) throws Exception {
+    try (Admin admin = kafka.admin()) {
+      Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
+      for (TopicPartitionInfo partition : admin.describeTopics(List.of(topic)).allTopicNames().get()
+          .get(topic).partitions()) {
+        ends.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest());
+      }
+      long records = 0;
+      for (ListOffsetsResult.ListOffsetsResultInfo end : admin.listOffsets(ends).all().get().values()) {
+        records += end.offset();
+      }
+      if (records != expected) {
+        throw new IllegalStateException(topic + " holds " + records + " records, " + expected + " were sent");
       }
     }
   }

@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.dpstream.app.kafka.CheckedProducer;
 import org.dpstream.app.serde.DpSerdes;
 import org.dpstream.app.serde.SchemaSerde;
 import org.dpstream.schemas.DenseFeatures;
@@ -25,7 +25,12 @@ final class SamplePreProducer {
 
   private SamplePreProducer() {}
 
-  /** Synthetic linear regression, uniform features of l2 norm at most 1; returns the bytes written. */
+  /**
+   * Synthetic linear regression, uniform features of l2 norm at most 1; returns the bytes written once
+   * every sample is acknowledged.
+   *
+   * @throws CheckedProducer.SendFailedException if a sample could not be written, with the reason
+   */
   static long produce(String bootstrapServers, String topic, long samples, int models, int dimension,
       int partitions, long seed) {
     UniformRandomProvider random = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
@@ -36,13 +41,12 @@ final class SamplePreProducer {
     }
     double scale = 1 / Math.sqrt(dimension);
     long bytes = 0;
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        ProducerConfig.ACKS_CONFIG, "all",
-        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-        ProducerConfig.LINGER_MS_CONFIG, 20,
-        ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
-        ProducerConfig.COMPRESSION_TYPE_CONFIG, "none"), new ByteArraySerializer(), new ByteArraySerializer())) {
+    try (CheckedProducer<byte[], byte[]> producer = CheckedProducer.create(
+        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers),
+        Map.of(ProducerConfig.LINGER_MS_CONFIG, 20,
+            ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
+            ProducerConfig.COMPRESSION_TYPE_CONFIG, "none"),
+        new ByteArraySerializer(), new ByteArraySerializer())) {
       List<Double> features = new ArrayList<>(dimension);
       for (long i = 0; i < samples; i++) {
         int model = (int) (i % models);
@@ -59,6 +63,10 @@ final class SamplePreProducer {
         producer.send(new ProducerRecord<>(topic, model % partitions, keys[model], value));
       }
       producer.flush();
+      if (producer.acknowledged() != samples) {
+        throw new IllegalStateException("the broker acknowledged " + producer.acknowledged() + " of " + samples
+            + " samples");
+      }
     }
     return bytes;
   }

@@ -1,9 +1,7 @@
 package org.dpstream.app.demo;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +20,6 @@ import org.apache.commons.rng.simple.RandomSource;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -31,6 +28,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.dpstream.app.config.BanditConfig;
+import org.dpstream.app.kafka.CheckedProducer;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.serde.DpSerdes;
 import org.dpstream.bandit.env.BanditRound;
@@ -38,11 +36,6 @@ import org.dpstream.bandit.env.SyntheticLinearEnvironment;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.Reward;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The demo's bandit: a simulated environment (the synthetic linear bandit of Han et al., section 5)
@@ -69,7 +62,7 @@ final class DemoBandit implements AutoCloseable {
   private final Map<Integer, BanditRound> rounds = new ConcurrentHashMap<>();
   private final Semaphore inFlight = new Semaphore(WINDOW);
   private final ScheduledExecutorService answers = Executors.newSingleThreadScheduledExecutor();
-  private final KafkaProducer<byte[], byte[]> producer;
+  private final CheckedProducer<byte[], byte[]> producer;
   private final KafkaConsumer<String, byte[]> consumer;
   private final Thread sender;
   private final Thread reader;
@@ -93,9 +86,8 @@ final class DemoBandit implements AutoCloseable {
     this.requests = requests;
     this.environment = new SyntheticLinearEnvironment(DIMENSION, ARMS, seed);
     this.random = RandomSource.XO_RO_SHI_RO_128_PP.create(seed + 1); // simulation only
-    Map<String, Object> producerConfig = new HashMap<>(clientConfig);
-    producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, 2);
-    producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer());
+    producer = CheckedProducer.create(clientConfig, Map.of(ProducerConfig.LINGER_MS_CONFIG, 2),
+        new ByteArraySerializer(), new ByteArraySerializer());
     Map<String, Object> consumerConfig = new HashMap<>(clientConfig);
     consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -132,6 +124,8 @@ final class DemoBandit implements AutoCloseable {
             DecisionRequest.newBuilder().setRequestId("req-" + i).setContext(context).build())));
         sent.incrementAndGet();
       }
+    } catch (CheckedProducer.SendFailedException failed) {
+      // awaitDecided reports it; sending more after a lost context would only hide the gap.
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -182,9 +176,14 @@ final class DemoBandit implements AutoCloseable {
     return cumulativeRegret.size();
   }
 
-  /** Waits until every request is decided, the deadline passes or {@code stop} says so. */
+  /**
+   * Waits until every request is decided, the deadline passes or {@code stop} says so.
+   *
+   * @throws CheckedProducer.SendFailedException if a context or reward could not be written
+   */
   boolean awaitDecided(long deadlineNanos, java.util.function.BooleanSupplier stop) throws InterruptedException {
     while (decided() < requests) {
+      producer.throwIfFailed();
       if (System.nanoTime() > deadlineNanos || stop.getAsBoolean()) {
         return false;
       }
@@ -202,27 +201,25 @@ final class DemoBandit implements AutoCloseable {
         sent.get(), decisions, unanswered.get());
     out.printf(Locale.ROOT, "  cumulative reward %.2f; cumulative regret %.2f (uniformly random arms: %.2f);"
         + " decisions per arm %s%n", cumulativeReward, regret, randomRegret, new java.util.TreeMap<>(perArm));
+    out.println("  " + relativeRegret(regret, randomRegret));
     out.println("Bandit regret over time: " + plot.toAbsolutePath().normalize());
     out.flush();
-    XYChart chart = new XYChartBuilder().width(900).height(600)
-        .title("dpstream demo: cumulative regret of the bandit's decisions (DP-HDB, eps = 1)")
-        .xAxisTitle("decision").yAxisTitle("cumulative regret").build();
-    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-    if (decisions > 0) {
-      double[] x = new double[(int) decisions];
-      for (int i = 0; i < x.length; i++) {
-        x[i] = i + 1;
-      }
-      XYSeries dp = chart.addSeries("DP-HDB via the service", x,
-          cumulativeRegret.stream().mapToDouble(Double::doubleValue).toArray());
-      dp.setMarker(SeriesMarkers.NONE);
-      XYSeries uniform = chart.addSeries("uniformly random arms", x,
-          cumulativeRandomRegret.stream().mapToDouble(Double::doubleValue).toArray());
-      uniform.setMarker(SeriesMarkers.NONE);
+    RegretPlot.write(plot, cumulativeRegret.stream().mapToDouble(Double::doubleValue).toArray(),
+        cumulativeRandomRegret.stream().mapToDouble(Double::doubleValue).toArray());
+  }
+
+  /**
+   * The bandit's regret as a fraction of uniformly random arms' regret over the same rounds, the
+   * number behind "beats random by x %": below 1 it beats random.
+   */
+  static String relativeRegret(double regret, double randomRegret) {
+    if (!(randomRegret > 0)) {
+      return "regret / random arms' regret: undefined (random arms had no regret)";
     }
-    try (OutputStream file = Files.newOutputStream(plot)) {
-      BitmapEncoder.saveBitmap(chart, file, BitmapEncoder.BitmapFormat.PNG);
-    }
+    double ratio = regret / randomRegret;
+    double percent = Math.abs(1 - ratio) * 100;
+    return String.format(Locale.ROOT, "regret / random arms' regret: %.3f (%.1f %% %s than uniformly random arms)",
+        ratio, percent, ratio <= 1 ? "less" : "more");
   }
 
   @Override

@@ -58,11 +58,12 @@ final class DemoCluster implements AutoCloseable {
    *
    * @param horizon samples per model, the models' tree horizon
    * @param outputFormat how the service writes releases, decisions and rejections
+   * @param kafkaPort the broker's client port; 0 for any free one
    * @param workDirectory where the service's local state lives during the run
    * @param log where to say what is happening
    */
   static DemoCluster start(List<DemoModel> models, List<BanditConfig> bandits, long horizon, int metricsPort,
-      OutputFormat outputFormat, Path workDirectory, PrintWriter log)
+      OutputFormat outputFormat, int kafkaPort, Path workDirectory, PrintWriter log)
       throws InterruptedException {
     // Kafka Streams keeps local state under state.dir: a fresh one per run, so no earlier run's state
     // (whose changelogs died with its broker) can be picked up, and deleted on close.
@@ -71,7 +72,7 @@ final class DemoCluster implements AutoCloseable {
     MetricsServer metrics = null;
     DpstreamService service = null;
     try {
-      kafka = EmbeddedKafka.start();
+      kafka = EmbeddedKafka.builder().brokerPort(kafkaPort).start();
       log.println("Kafka broker (KRaft, in-process, temporary directory) at " + kafka.bootstrapServers());
       ServiceConfig config = serviceConfig(models, horizon, kafka, stateDirectory, metricsPort).withBandits(bandits)
           .withOutputFormat(outputFormat);

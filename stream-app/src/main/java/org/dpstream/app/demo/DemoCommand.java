@@ -3,6 +3,7 @@ package org.dpstream.app.demo;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import org.dpstream.app.kafka.EmbeddedKafka;
 import org.dpstream.app.serde.OutputFormat;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -19,6 +20,9 @@ import picocli.CommandLine.Option;
       "The noise key is a random one-off key; nothing is kept after the run except the PNG."
     })
 public final class DemoCommand implements Callable<Integer> {
+
+  /** Exit code of a --kafka-port that is taken: a usage error, as picocli's own. */
+  static final int PORT_IN_USE = 2;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -44,6 +48,11 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--metrics-port", defaultValue = "9400", paramLabel = "PORT",
       description = "port of http://localhost:PORT/metrics (a free one if taken; 0 = any); default ${DEFAULT-VALUE}")
   int metricsPort;
+
+  @Option(names = "--kafka-port", defaultValue = "0", paramLabel = "PORT",
+      description = "port of the embedded Kafka broker (bootstrap 127.0.0.1:PORT, printed at start, e.g. for kcat);"
+          + " default 0 = any free port")
+  int kafkaPort;
 
   @Option(names = "--out", defaultValue = "dpstream-demo-out", paramLabel = "DIR",
       description = "directory for " + DemoRun.PLOT_FILE + " (created if missing); default ${DEFAULT-VALUE}")
@@ -71,15 +80,22 @@ public final class DemoCommand implements Callable<Integer> {
     CommandLine commandLine = spec.commandLine();
     DemoOptions options;
     try {
-      options = new DemoOptions(samplesPerModel, duration, samplesPerSecond, keepRunning, metricsPort, outDirectory,
-          seed, testSetSize, OutputFormat.parse(outputFormat, "--output-format"));
+      options = new DemoOptions(samplesPerModel, duration, samplesPerSecond, keepRunning, metricsPort, kafkaPort,
+          outDirectory, seed, testSetSize, OutputFormat.parse(outputFormat, "--output-format"));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(commandLine, e.getMessage(), e);
     }
     if (banditRequests < 0) {
       throw new CommandLine.ParameterException(commandLine, "--bandit-requests must not be negative");
     }
-    return new DemoRun(options, DemoModel.defaults(), banditRequests, commandLine.getOut(), commandLine.getErr())
-        .execute();
+    try {
+      return new DemoRun(options, DemoModel.defaults(), banditRequests, commandLine.getOut(), commandLine.getErr())
+          .execute();
+    } catch (EmbeddedKafka.PortInUseException e) {
+      commandLine.getErr().println("--kafka-port " + e.port() + ": the port is in use on 127.0.0.1;"
+          + " choose another, or 0 for any free port");
+      commandLine.getErr().flush();
+      return PORT_IN_USE;
+    }
   }
 }

@@ -12,13 +12,14 @@ import org.dpstream.app.serde.OutputFormat;
  * @param samplesPerSecond total send rate; 0 for as fast as the service takes them
  * @param keepRunning keep broker, service and /metrics up after the summary, until Ctrl-C
  * @param metricsPort port of /metrics; 0 picks a free one
+ * @param kafkaPort port of the embedded broker's client listener; 0 picks a free one
  * @param outDirectory where the PNG goes
  * @param seed seed of the synthetic data (simulation randomness, not privacy noise)
  * @param testSetSize held-out points per model for the test risk
  * @param outputFormat how the service writes releases, decisions and rejections
  */
 record DemoOptions(long samplesPerModel, Duration duration, double samplesPerSecond, boolean keepRunning,
-    int metricsPort, Path outDirectory, long seed, int testSetSize, OutputFormat outputFormat) {
+    int metricsPort, int kafkaPort, Path outDirectory, long seed, int testSetSize, OutputFormat outputFormat) {
 
   DemoOptions {
     if (samplesPerModel < 1) {
@@ -32,6 +33,9 @@ record DemoOptions(long samplesPerModel, Duration duration, double samplesPerSec
     }
     if (metricsPort < 0 || metricsPort > 65535) {
       throw new IllegalArgumentException("--metrics-port must be in [0, 65535], got " + metricsPort);
+    }
+    if (kafkaPort < 0 || kafkaPort > 65535) {
+      throw new IllegalArgumentException("--kafka-port must be in [0, 65535], got " + kafkaPort);
     }
     if (testSetSize < 1) {
       throw new IllegalArgumentException("--test-size must be at least 1, got " + testSetSize);

@@ -20,6 +20,8 @@ import org.dpstream.schemas.ModelRelease;
 final class DemoRun {
 
   static final String PLOT_FILE = "test-risk.png";
+  /** The first line on stdout, followed by the broker's host:port. */
+  static final String BOOTSTRAP_LINE = "Kafka bootstrap: ";
   /** How long to wait, after the last sample is sent, for its release to be committed. */
   private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
   /** How long Ctrl-C waits for the orderly shutdown before the JVM exits anyway. */
@@ -76,11 +78,14 @@ final class DemoRun {
     List<org.dpstream.app.config.BanditConfig> bandits =
         banditRequests > 0 ? List.of(DemoBandit.config(banditRequests)) : List.of();
     try (DemoCluster cluster = DemoCluster.start(models, bandits, options.samplesPerModel(), options.metricsPort(),
-            options.outputFormat(), options.outDirectory(), err);
+            options.outputFormat(), options.kafkaPort(), options.outDirectory(), err);
         OutputWatcher watcher = OutputWatcher.start(cluster.clientConfig(), cluster.topics(), progress);
         SampleProducer producer = new SampleProducer(cluster.clientConfig(), cluster.topics().samples().name());
         DemoBandit bandit = banditRequests > 0
             ? new DemoBandit(cluster.clientConfig(), cluster.topics(), banditRequests, options.seed() + 1000) : null) {
+      // On stdout, apart from the progress on stderr, for anyone who wants to watch the topics (kcat -b ...).
+      out.println(BOOTSTRAP_LINE + cluster.bootstrapServers());
+      out.flush();
       if (bandit != null) {
         bandit.start();
         err.printf(Locale.ROOT, "Bandit %s: sending %,d decision requests from a simulated environment%n",

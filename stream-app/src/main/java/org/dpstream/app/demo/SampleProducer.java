@@ -1,18 +1,17 @@
 package org.dpstream.app.demo;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.dpstream.app.kafka.CheckedProducer;
 
 /**
  * Feeds dp.samples: the models' synthetic streams interleaved round-robin, keyed by model id, in the
@@ -32,27 +31,27 @@ final class SampleProducer implements AutoCloseable {
     }
   }
 
-  private final KafkaProducer<String, byte[]> producer;
+  private final CheckedProducer<String, byte[]> producer;
   private final String topic;
   private final AtomicLong sentSoFar = new AtomicLong();
 
   SampleProducer(Map<String, Object> clientConfig, String topic) {
-    Map<String, Object> config = new HashMap<>(clientConfig);
-    config.put(ProducerConfig.ACKS_CONFIG, "all");
     // Batches of a few ms: the rate is then limited by the service, not by one request per record.
-    config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-    config.put(ProducerConfig.CLIENT_ID_CONFIG, "dpstream-demo-producer");
-    this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+    this.producer = CheckedProducer.create(clientConfig, Map.of(
+            ProducerConfig.LINGER_MS_CONFIG, 5,
+            ProducerConfig.CLIENT_ID_CONFIG, "dpstream-demo-producer"),
+        new StringSerializer(), new ByteArraySerializer());
     this.topic = topic;
   }
 
   /**
-   * Sends until done; blocking.
+   * Sends until done; blocking. Returns once every record sent is acknowledged.
    *
    * @param samplesPerModel samples to send each model
    * @param samplesPerSecond total rate over all models; 0 or less for as fast as possible
    * @param deadlineNanos {@link System#nanoTime()} after which no more samples are sent
    * @param stopRequested polled between records
+   * @throws CheckedProducer.SendFailedException if a record could not be written, with the reason
    */
   Sent run(List<ModelStream> streams, List<MalformedSamples.KeyedBytes> malformed, long samplesPerModel,
       double samplesPerSecond, long deadlineNanos, BooleanSupplier stopRequested) {

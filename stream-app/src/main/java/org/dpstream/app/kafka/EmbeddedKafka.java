@@ -26,10 +26,12 @@ import kafka.tools.StorageTool;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +60,7 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
   private static final int START_ATTEMPTS = 3;
+  private static final Duration TOPIC_READY_TIMEOUT = Duration.ofSeconds(30);
 
   private final TemporaryDirectory directory;
   private final KafkaRaftServer server;
@@ -105,7 +108,10 @@ public final class EmbeddedKafka implements AutoCloseable {
     return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
   }
 
-  /** Creates topics and waits until every partition has a leader, so the next produce succeeds. */
+  /**
+   * Creates topics and waits until the leader of every partition takes writes, so the next produce
+   * succeeds.
+   */
   public void createTopics(TopicSpec... topics) {
     createTopics(Arrays.asList(topics));
   }
@@ -116,9 +122,15 @@ public final class EmbeddedKafka implements AutoCloseable {
         .map(t -> new NewTopic(t.name(), t.partitions(), (short) 1).configs(t.configs()))
         .toList();
     List<String> names = newTopics.stream().map(NewTopic::name).toList();
+    Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
+    for (TopicSpec topic : topics) {
+      for (int p = 0; p < topic.partitions(); p++) {
+        partitions.put(new TopicPartition(topic.name(), p), OffsetSpec.latest());
+      }
+    }
     try (Admin admin = admin()) {
       admin.createTopics(newTopics).all().get(30, TimeUnit.SECONDS);
-      awaitLeaders(admin, names);
+      awaitServing(admin, partitions, names);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("could not create topics " + names, e);
     } catch (InterruptedException e) {
@@ -127,37 +139,32 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
-  private static void awaitLeaders(Admin admin, List<String> names)
+  /**
+   * Waits until every partition's leader answers a ListOffsets request. A leader in the metadata is
+   * not enough: the broker publishes a new partition's leader to its metadata cache (what Metadata
+   * and DescribeTopics answer from) before its replica manager has made the partition local, and
+   * produce requests in between fail with NOT_LEADER_OR_FOLLOWER (EmbeddedKafkaIT shows it).
+   * ListOffsets, like Produce, is answered by the partition's local leader, so its success means a
+   * produce will be taken.
+   */
+  private static void awaitServing(Admin admin, Map<TopicPartition, OffsetSpec> partitions, List<String> names)
       throws InterruptedException, ExecutionException, TimeoutException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    long deadline = System.nanoTime() + TOPIC_READY_TIMEOUT.toNanos();
     while (true) {
-      if (allPartitionsLed(admin, names)) {
-        return;
+      long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+      if (remainingMillis <= 0) {
+        throw new TimeoutException("partitions of " + names + " take no requests after " + TOPIC_READY_TIMEOUT);
       }
-      if (System.nanoTime() > deadline) {
-        throw new TimeoutException("partitions of " + names + " have no leader after 30 s");
+      try {
+        admin.listOffsets(partitions, new ListOffsetsOptions().timeoutMs((int) remainingMillis))
+            .all().get(remainingMillis, TimeUnit.MILLISECONDS);
+        return;
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof RetriableException)) {
+          throw e;
+        }
       }
       Thread.sleep(20);
-    }
-  }
-
-  /**
-   * Whether every partition has a leader. Just after creation the broker's metadata may not list the
-   * topics yet (UnknownTopicOrPartitionException): that is "not yet", not a failure.
-   */
-  private static boolean allPartitionsLed(Admin admin, List<String> names)
-      throws InterruptedException, ExecutionException, TimeoutException {
-    try {
-      Map<String, TopicDescription> descriptions =
-          admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
-      return descriptions.values().stream()
-          .flatMap(d -> d.partitions().stream())
-          .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-        return false;
-      }
-      throw e;
     }
   }
 
@@ -215,8 +222,21 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final Map<String, String> brokerOverrides = new HashMap<>();
     private Duration startupTimeout = Duration.ofSeconds(60);
     private Duration shutdownTimeout = Duration.ofSeconds(30);
+    private int brokerPort;
 
     private Builder() {}
+
+    /**
+     * The port of the client listener (bootstrap servers); 0, the default, picks a free one. A fixed
+     * port that is taken fails the start instead of moving elsewhere: clients were told that port.
+     */
+    public Builder brokerPort(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port must be in [0, 65535]: " + port);
+      }
+      this.brokerPort = port;
+      return this;
+    }
 
     /** Overrides one broker setting of {@link SingleNodeKraftConfig} (listeners excepted). */
     public Builder brokerConfig(String key, String value) {
@@ -243,7 +263,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       TemporaryDirectory directory = TemporaryDirectory.create("dpstream-kafka-");
       try {
         for (int attempt = 1; ; attempt++) {
-          int[] ports = FreePorts.probe(2);
+          int[] ports = FreePorts.probe(2, brokerPort);
           Properties props = SingleNodeKraftConfig.of(directory.path().resolve("logs"), ports[0], ports[1],
               brokerOverrides);
           props.put("server.max.startup.time.ms", Long.toString(startupTimeout.toMillis()));
@@ -277,6 +297,20 @@ public final class EmbeddedKafka implements AutoCloseable {
         throw new IllegalArgumentException("timeout must be positive: " + timeout);
       }
       return timeout;
+    }
+  }
+
+  /** The requested broker port was taken. */
+  public static final class PortInUseException extends IllegalStateException {
+    private final int port;
+
+    PortInUseException(int port, Throwable cause) {
+      super("port " + port + " is in use", cause);
+      this.port = port;
+    }
+
+    public int port() {
+      return port;
     }
   }
 

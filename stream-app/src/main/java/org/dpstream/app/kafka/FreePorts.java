@@ -3,6 +3,7 @@ package org.dpstream.app.kafka;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 
 /**
@@ -19,6 +20,33 @@ final class FreePorts {
 
   /** {@code count} distinct ports that were free on 127.0.0.1 when probed. */
   static int[] probe(int count) {
+    return probe(count, 0);
+  }
+
+  /**
+   * Like {@link #probe(int)}, but the first port is {@code firstPort} unless that is 0: it must be
+   * free now, and the others are chosen apart from it.
+   *
+   * @throws EmbeddedKafka.PortInUseException if {@code firstPort} cannot be bound
+   */
+  static int[] probe(int count, int firstPort) {
+    if (firstPort == 0) {
+      return probeFree(count);
+    }
+    try (ServerSocket socket = new ServerSocket()) {
+      socket.setReuseAddress(true);
+      socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), firstPort), 1);
+      // Probed while firstPort is held, so none of the others can be it.
+      int[] ports = new int[count];
+      ports[0] = firstPort;
+      System.arraycopy(probeFree(count - 1), 0, ports, 1, count - 1);
+      return ports;
+    } catch (IOException e) {
+      throw new EmbeddedKafka.PortInUseException(firstPort, e);
+    }
+  }
+
+  private static int[] probeFree(int count) {
     ServerSocket[] sockets = new ServerSocket[count];
     try {
       // Hold all sockets open until every port is chosen, so the OS cannot hand out one port twice.

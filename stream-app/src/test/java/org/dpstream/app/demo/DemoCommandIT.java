@@ -19,6 +19,13 @@ import picocli.CommandLine;
 @Timeout(90)
 class DemoCommandIT {
 
+  /** A port that was free a moment ago; the demo's own check fails the run if it was taken since. */
+  private static int freePort() throws java.io.IOException {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
   @Test
   void aShortDemoExitsCleanlyWithASummaryOfEveryModelAndAPlot(@TempDir Path out) throws Exception {
     CommandLine cli = DpstreamCli.commandLine();
@@ -27,11 +34,16 @@ class DemoCommandIT {
     cli.setOut(new PrintWriter(stdout));
     cli.setErr(new PrintWriter(stderr));
 
+    int kafkaPort = freePort();
+
     int exitCode = cli.execute("demo", "--samples", "300", "--duration", "30s", "--metrics-port", "0",
-        "--test-size", "500", "--bandit-requests", "400", "--out", out.toString());
+        "--test-size", "500", "--bandit-requests", "400", "--kafka-port", Integer.toString(kafkaPort),
+        "--out", out.toString());
 
     String summary = stdout.toString();
     assertEquals(0, exitCode, () -> "stdout:\n" + summary + "\nstderr:\n" + stderr);
+    assertEquals("Kafka bootstrap: 127.0.0.1:" + kafkaPort, summary.lines().findFirst().orElse(""),
+        "the broker's address, for kcat, is the first line on stdout");
     Path plot = out.resolve(DemoRun.PLOT_FILE);
     assertTrue(Files.size(plot) > 10_000, "a PNG with content at " + plot);
     for (DemoModel model : DemoModel.defaults()) {
@@ -45,6 +57,7 @@ class DemoCommandIT {
     Path regret = out.resolve(DemoBandit.PLOT_FILE);
     assertTrue(Files.size(regret) > 10_000, "a PNG of the bandit's regret at " + regret);
     assertTrue(summary.contains("Bandit " + DemoBandit.ID) && summary.contains("cumulative reward"), summary);
+    assertTrue(summary.contains("regret / random arms' regret: "), summary);
     try (Stream<Path> left = Files.list(out)) {
       assertEquals(java.util.Set.of(plot, regret), java.util.Set.copyOf(left.toList()), "only the plots are left behind");
     }

@@ -9,12 +9,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitions;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.dpstream.app.kafka.CheckedProducer;
 import org.dpstream.app.kafka.EmbeddedKafka;
 import org.dpstream.app.kafka.TopicNames;
 import org.dpstream.app.kafka.Topics;
@@ -33,19 +33,13 @@ final class KafkaHarness implements AutoCloseable {
   private static final long ACK_TIMEOUT_SECONDS = 330;
 
   private final EmbeddedKafka kafka;
-  private final KafkaProducer<byte[], byte[]> producer;
+  private final CheckedProducer<byte[], byte[]> producer;
 
   private KafkaHarness(EmbeddedKafka kafka) {
     this.kafka = kafka;
-    // One request in flight and generous timeouts: on a loaded 2-core machine a request that times out
-    // with several in flight made the idempotent producer resend from a reset sequence, which the
-    // broker refused (OUT_OF_ORDER_SEQUENCE_NUMBER) until the test gave up. Order and no duplicates
-    // still hold (idempotence); the tests produce little, so throughput does not matter.
-    this.producer = new KafkaProducer<>(Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-        ProducerConfig.ACKS_CONFIG, "all",
-        ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1,
+    // Generous timeouts: on a loaded 2-core machine a produce request can take long. The delivery
+    // guarantees (idempotent, acks=all, one request in flight) are CheckedProducer's.
+    this.producer = CheckedProducer.create(kafka.clientConfig(), Map.of(
         ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 120_000,
         ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000,
         ProducerConfig.LINGER_MS_CONFIG, 5), new ByteArraySerializer(), new ByteArraySerializer());
@@ -80,42 +74,13 @@ final class KafkaHarness implements AutoCloseable {
 
   /** Sends raw records in order (idempotent: no duplicates, per-partition order kept) and waits for the acks. */
   List<RecordMetadata> produce(String topic, List<RawRecord> records) {
-    List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
-    for (RawRecord record : records) {
-      sent.add(producer.send(new ProducerRecord<>(topic, record.key(), record.value())));
-    }
-    List<RecordMetadata> acknowledged = new ArrayList<>(sent.size());
-    try {
-      for (Future<RecordMetadata> future : sent) {
-        acknowledged.add(future.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS));
-      }
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("producing to " + topic + " failed", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while producing to " + topic, e);
-    }
-    return acknowledged;
+    return sendAll(records.stream().map(r -> new ProducerRecord<>(topic, r.key(), r.value())).toList());
   }
 
   /** Sends records to explicit partitions, in order, and waits for the acks. */
   List<RecordMetadata> produceTo(String topic, List<PartitionedRecord> records) {
-    List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
-    for (PartitionedRecord record : records) {
-      sent.add(producer.send(new ProducerRecord<>(topic, record.partition(), record.key(), record.value())));
-    }
-    List<RecordMetadata> acknowledged = new ArrayList<>(sent.size());
-    try {
-      for (Future<RecordMetadata> future : sent) {
-        acknowledged.add(future.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS));
-      }
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("producing to " + topic + " failed", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while producing to " + topic, e);
-    }
-    return acknowledged;
+    return sendAll(records.stream()
+        .map(r -> new ProducerRecord<>(topic, r.partition(), r.key(), r.value())).toList());
   }
 
   /** Grows {@code topic} to {@code total} partitions, as an operator would with kafka-topics --alter. */
@@ -137,10 +102,15 @@ final class KafkaHarness implements AutoCloseable {
 
   /** Sends records with explicit timestamps, in order (the bandit tests fix the cross-topic interleaving by them). */
   List<RecordMetadata> produceTimed(List<TimedRecord> records) {
+    return sendAll(records.stream()
+        .map(r -> new ProducerRecord<>(r.topic(), null, r.timestamp(), r.key(), r.value())).toList());
+  }
+
+  /** Sends in order and waits for every acknowledgement; a failed send fails the test with its cause. */
+  private List<RecordMetadata> sendAll(List<ProducerRecord<byte[], byte[]>> records) {
     List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
-    for (TimedRecord record : records) {
-      sent.add(producer.send(new ProducerRecord<>(record.topic(), null, record.timestamp(), record.key(),
-          record.value())));
+    for (ProducerRecord<byte[], byte[]> record : records) {
+      sent.add(producer.send(record));
     }
     List<RecordMetadata> acknowledged = new ArrayList<>(sent.size());
     try {

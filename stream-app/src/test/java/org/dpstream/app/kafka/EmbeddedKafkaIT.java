@@ -2,6 +2,7 @@ package org.dpstream.app.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
@@ -22,6 +26,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -35,6 +40,8 @@ class EmbeddedKafkaIT {
 
   private static final String TOPIC = "it.transactional";
   private static final int RECORDS = 100;
+  private static final int READINESS_ROUNDS = 5;
+  private static final int READINESS_PARTITIONS = 4;
 
   @Test
   void transactionalRecordsRoundTripAndTheBrokerClosesWithinItsTimeout() throws Exception {
@@ -59,6 +66,46 @@ class EmbeddedKafkaIT {
       System.out.printf("embedded broker closed in %d ms%n", (System.nanoTime() - closingAt) / 1_000_000);
     }
     assertFalse(Files.exists(logDirectory), "log directory deleted on close");
+  }
+
+  /**
+   * createTopics promises that the next produce succeeds. A producer without retries shows it: a
+   * partition the broker's metadata already lists but whose leader is not yet serving it answers
+   * NOT_LEADER_OR_FOLLOWER, which fails such a send at once instead of being retried.
+   */
+  @Test
+  void everyPartitionTakesWritesAsSoonAsCreateTopicsReturns() throws Exception {
+    Map<String, Object> config = new HashMap<>();
+    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false); // idempotence requires retries
+    config.put(ProducerConfig.RETRIES_CONFIG, 0);
+    config.put(ProducerConfig.ACKS_CONFIG, "all");
+    try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+      config.putAll(kafka.clientConfig());
+      try (KafkaProducer<String, String> producer =
+          new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
+        for (int round = 0; round < READINESS_ROUNDS; round++) {
+          String topic = "it.fresh-" + round;
+          kafka.createTopics(TopicSpec.of(topic, READINESS_PARTITIONS));
+          List<Future<RecordMetadata>> sends = new ArrayList<>();
+          for (int partition = 0; partition < READINESS_PARTITIONS; partition++) {
+            sends.add(producer.send(new ProducerRecord<>(topic, partition, "key", "value")));
+          }
+          for (int partition = 0; partition < READINESS_PARTITIONS; partition++) {
+            assertNull(failureOf(sends.get(partition)), topic + "-" + partition + " refused its first write");
+          }
+        }
+      }
+    }
+  }
+
+  /** Why the send failed, or null if it was acknowledged. */
+  private static Throwable failureOf(Future<RecordMetadata> send) throws Exception {
+    try {
+      send.get(30, TimeUnit.SECONDS);
+      return null;
+    } catch (ExecutionException e) {
+      return e.getCause();
+    }
   }
 
   private static void produceInOneTransaction(EmbeddedKafka kafka, int count) {
