@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.dpstream.bandit.BanditPolicy;
 import org.dpstream.bandit.Decision;
 import org.dpstream.core.loss.InverseLink;
+import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.SampleClipper;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
@@ -88,10 +89,10 @@ public final class DpHdbPolicy implements BanditPolicy {
 
   /** A fresh bandit: every arm's DP-POFW at theta = 0, noise keyed by the arm's model id. */
   public static DpHdbPolicy start(DpHdbSpec spec, KeyedNoiseSource source) {
-    return start(spec, source, ArmEstimators.PRIVATE);
+    return start(spec, source, EstimatorFactory.PRIVATE);
   }
 
-  static DpHdbPolicy start(DpHdbSpec spec, KeyedNoiseSource source, ArmEstimators estimators) {
+  static DpHdbPolicy start(DpHdbSpec spec, KeyedNoiseSource source, EstimatorFactory estimators) {
     Objects.requireNonNull(source, "source");
     OnlineEstimator[] arms = new OnlineEstimator[spec.arms()];
     for (int i = 0; i < arms.length; i++) {
@@ -106,10 +107,10 @@ public final class DpHdbPolicy implements BanditPolicy {
    * @throws IOException if the state is corrupt, of another version, or written under another spec
    */
   public static DpHdbPolicy restore(DpHdbSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {
-    return restore(spec, in, source, ArmEstimators.PRIVATE);
+    return restore(spec, in, source, EstimatorFactory.PRIVATE);
   }
 
-  static DpHdbPolicy restore(DpHdbSpec spec, DataInput in, KeyedNoiseSource source, ArmEstimators estimators)
+  static DpHdbPolicy restore(DpHdbSpec spec, DataInput in, KeyedNoiseSource source, EstimatorFactory estimators)
       throws IOException {
     VersionedState.readHeader(in, STATE_VERSION, spec.fingerprint(), "DP-HDB state of bandit " + spec.banditId());
     long rounds = in.readLong();

@@ -6,6 +6,7 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.dpstream.bandit.Decision;
 import org.dpstream.core.loss.CanonicalLink;
 import org.dpstream.core.loss.DataBounds;
+import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.audit.AuditResult;
 import org.dpstream.core.privacy.audit.PrivacyAuditor;
@@ -45,7 +46,7 @@ class DpHdbAuditTest {
   }
 
   /** One run; returns {arm 0's theta_0, arm 0's minus arm 1's theta_0}. */
-  private static double[] run(ArmEstimators arms, boolean neighbour, UniformRandomProvider rng) {
+  private static double[] run(EstimatorFactory arms, boolean neighbour, UniformRandomProvider rng) {
     // A fresh bandit id per run gives the arms fresh noise streams under the one test key.
     DpHdbPolicy policy = DpHdbPolicy.start(spec("audit-" + Long.toHexString(rng.nextLong())), SOURCE, arms);
     for (int round = 0; round < ROUNDS; round++) {
@@ -60,7 +61,7 @@ class DpHdbAuditTest {
     return new double[] {arm0, arm0 - policy.armParameters(1)[0]};
   }
 
-  private static AuditResult[] audit(ArmEstimators arms, int runsPerInput, long seed) {
+  private static AuditResult[] audit(EstimatorFactory arms, int runsPerInput, long seed) {
     UniformRandomProvider rng = TestRandomness.bits(seed);
     double[][] original = new double[2][runsPerInput];
     double[][] neighbour = new double[2][runsPerInput];
@@ -78,7 +79,7 @@ class DpHdbAuditTest {
 
   @Test
   void oneArmsReleasesAndBothAffectedArmsPassWithNeighbouringUsers() {
-    AuditResult[] results = audit(ArmEstimators.PRIVATE, 40_000, 1);
+    AuditResult[] results = audit(EstimatorFactory.PRIVATE, 40_000, 1);
     System.out.println("DP-POFW arm 0: " + results[0]);
     System.out.println("DP-POFW arms 0 and 1: " + results[1]);
     results[0].assertAtMost(spec("x").armBudget().epsilon());

@@ -2,6 +2,7 @@ package org.dpstream.bandit.hdb;
 
 import java.io.DataInput;
 import java.io.DataOutput;
+import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.online.StepOutcome;
@@ -28,8 +29,8 @@ import org.dpstream.core.privacy.random.NoiseStream;
  */
 final class UnclippedFrankWolfeArm implements OnlineEstimator {
 
-  static final ArmEstimators NOISE_OFF = factory(false);
-  static final ArmEstimators CALIBRATED_NOISE_WITHOUT_CLIPPING = factory(true);
+  static final EstimatorFactory NOISE_OFF = factory(false);
+  static final EstimatorFactory CALIBRATED_NOISE_WITHOUT_CLIPPING = factory(true);
 
   private final OnlineModelSpec spec;
   private final ReportNoisyMaxCalibration calibration;
@@ -59,8 +60,8 @@ final class UnclippedFrankWolfeArm implements OnlineEstimator {
     this.previous = new double[d];
   }
 
-  private static ArmEstimators factory(boolean noisy) {
-    return new ArmEstimators() {
+  private static EstimatorFactory factory(boolean noisy) {
+    return new EstimatorFactory() {
       @Override
       public OnlineEstimator start(OnlineModelSpec spec, KeyedNoiseSource source) {
         return new UnclippedFrankWolfeArm(spec, source, noisy);

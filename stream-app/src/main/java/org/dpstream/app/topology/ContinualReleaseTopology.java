@@ -11,8 +11,9 @@ import org.dpstream.app.config.ModelRegistry;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.metrics.ModelMetrics;
 import org.dpstream.app.routing.Routing;
-import org.dpstream.app.serde.DpSerdes;
 import org.dpstream.app.routing.TypedSinks;
+import org.dpstream.app.serde.DpSerdes;
+import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
@@ -49,12 +50,12 @@ public final class ContinualReleaseTopology {
   /** A topology with only the continual release (for tests and tools). */
   public static Topology build(ModelRegistry models, Topics topics, int routingPartitions, KeyedNoiseSource noise,
       ModelMetrics metrics) {
-    return build(models, topics, routingPartitions, noise, metrics, LearnProcessor.Estimators.PRIVATE);
+    return build(models, topics, routingPartitions, noise, metrics, EstimatorFactory.PRIVATE);
   }
 
   /** Test seam: the topology with other estimators (e.g. a model that fails on purpose). */
   static Topology build(ModelRegistry models, Topics topics, int routingPartitions, KeyedNoiseSource noise,
-      ModelMetrics metrics, LearnProcessor.Estimators estimators) {
+      ModelMetrics metrics, EstimatorFactory estimators) {
     StreamsBuilder builder = new StreamsBuilder();
     addTo(builder, models, topics, routingPartitions, noise, metrics, estimators);
     return builder.build();
@@ -63,11 +64,11 @@ public final class ContinualReleaseTopology {
   /** Adds the continual release to a builder (the service adds the bandits next to it). */
   public static void addTo(StreamsBuilder builder, ModelRegistry models, Topics topics, int routingPartitions,
       KeyedNoiseSource noise, ModelMetrics metrics) {
-    addTo(builder, models, topics, routingPartitions, noise, metrics, LearnProcessor.Estimators.PRIVATE);
+    addTo(builder, models, topics, routingPartitions, noise, metrics, EstimatorFactory.PRIVATE);
   }
 
   private static void addTo(StreamsBuilder builder, ModelRegistry models, Topics topics, int routingPartitions,
-      KeyedNoiseSource noise, ModelMetrics metrics, LearnProcessor.Estimators estimators) {
+      KeyedNoiseSource noise, ModelMetrics metrics, EstimatorFactory estimators) {
     builder.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(MODEL_STATE_STORE), Serdes.String(), Serdes.ByteArray())
             .withCachingEnabled()

@@ -2,7 +2,6 @@ package org.dpstream.app.topology;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInput;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -17,9 +16,8 @@ import org.dpstream.app.config.ModelRegistry;
 import org.dpstream.app.metrics.ModelMetrics;
 import org.dpstream.app.routing.PlacedState;
 import org.dpstream.app.routing.Placement;
+import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.online.OnlineEstimator;
-import org.dpstream.core.online.OnlineEstimators;
-import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.online.StepOutcome;
 import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
@@ -44,37 +42,18 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
 
   private static final Logger LOG = LoggerFactory.getLogger(LearnProcessor.class);
 
-  /** Starts and restores estimators: {@link #PRIVATE} in the service; tests may wrap it (a failing model). */
-  interface Estimators {
-    OnlineEstimator start(OnlineModelSpec spec, KeyedNoiseSource noise);
-
-    OnlineEstimator restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource noise) throws IOException;
-
-    Estimators PRIVATE = new Estimators() {
-      @Override
-      public OnlineEstimator start(OnlineModelSpec spec, KeyedNoiseSource noise) {
-        return OnlineEstimators.start(spec, noise);
-      }
-
-      @Override
-      public OnlineEstimator restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource noise) throws IOException {
-        return OnlineEstimators.restore(spec, in, noise);
-      }
-    };
-  }
-
   private final ModelRegistry models;
   private final int routingPartitions;
   private final KeyedNoiseSource noise;
   private final ModelMetrics metrics;
-  private final Estimators estimators;
+  private final EstimatorFactory estimators;
   private final Map<String, OnlineEstimator> live = new HashMap<>();
   private final ByteArrayOutputStream stateBuffer = new ByteArrayOutputStream();
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, byte[]> store;
 
   LearnProcessor(ModelRegistry models, int routingPartitions, KeyedNoiseSource noise, ModelMetrics metrics,
-      Estimators estimators) {
+      EstimatorFactory estimators) {
     this.models = models;
     this.routingPartitions = routingPartitions;
     this.noise = noise;

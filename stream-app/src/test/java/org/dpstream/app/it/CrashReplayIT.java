@@ -128,7 +128,7 @@ class CrashReplayIT {
         releases.awaitAtLeast(1, Duration.ofSeconds(60), service::isAlive, service::logTail);
         // Samples keep arriving, so at the kill the service is mid-transaction with input still pending.
         live = CompletableFuture.runAsync(
-            () -> produceLive(samples, rows.subList(liveFrom, restartFrom), produced), liveProducer);
+            () -> kafka.produceLive(samples, rows.subList(liveFrom, restartFrom), LIVE_CHUNK, LIVE_PAUSE_MS, produced), liveProducer);
         releases.awaitAtLeast((int) (total * KILL_AFTER_COMMITTED), Duration.ofSeconds(60), service::isAlive,
             service::logTail);
         service.kill();
@@ -172,19 +172,5 @@ class CrashReplayIT {
     kafkaSettings.remove("heartbeat.interval.ms");
     return new ServiceConfig(config.applicationId(), config.topics(), config.models(), kafkaSettings,
         config.metricsPort(), config.bandits(), config.routingPartitions(), config.output(), config.createTopics(), instanceId);
-  }
-
-  private static void produceLive(String topic, List<SampleRow> rows, AtomicInteger produced) {
-    for (int from = 0; from < rows.size(); from += LIVE_CHUNK) {
-      List<SampleRow> chunk = rows.subList(from, Math.min(rows.size(), from + LIVE_CHUNK));
-      kafka.produceSamples(topic, chunk);
-      produced.addAndGet(chunk.size());
-      try {
-        Thread.sleep(LIVE_PAUSE_MS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
   }
 }

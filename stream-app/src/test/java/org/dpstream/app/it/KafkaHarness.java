@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -92,6 +93,24 @@ final class KafkaHarness implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while adding partitions", e);
+    }
+  }
+
+  /**
+   * Sends samples in chunks with a pause between them, as a live stream arrives, counting what was
+   * acknowledged in {@code produced}; stops early if the thread is interrupted.
+   */
+  void produceLive(String topic, List<SampleRow> rows, int chunk, long pauseMillis, AtomicInteger produced) {
+    for (int from = 0; from < rows.size(); from += chunk) {
+      List<SampleRow> part = rows.subList(from, Math.min(rows.size(), from + chunk));
+      produceSamples(topic, part);
+      produced.addAndGet(part.size());
+      try {
+        Thread.sleep(pauseMillis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 

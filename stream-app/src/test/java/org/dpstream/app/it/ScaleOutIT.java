@@ -102,7 +102,7 @@ class ScaleOutIT {
         // Before any data, every task is caught up, so the three instances share the tasks at once.
         awaitTasksSpread(a, b, c);
         kafka.produceSamples(samples, rows.subList(0, upfront));
-        live = CompletableFuture.runAsync(() -> produceLive(samples, rows.subList(upfront, total), produced),
+        live = CompletableFuture.runAsync(() -> kafka.produceLive(samples, rows.subList(upfront, total), LIVE_CHUNK, LIVE_PAUSE_MS, produced),
             liveProducer);
         releases.awaitAtLeast((int) (total * KILL_AFTER_COMMITTED), Duration.ofSeconds(90), c::isAlive, c::logTail);
         heldByInProcess = localTasks(a, b);
@@ -144,20 +144,6 @@ class ScaleOutIT {
             + localTasks(a, b) + "\n" + c.logTail());
       }
       Thread.sleep(100);
-    }
-  }
-
-  private static void produceLive(String topic, List<SampleRow> rows, AtomicInteger produced) {
-    for (int from = 0; from < rows.size(); from += LIVE_CHUNK) {
-      List<SampleRow> chunk = rows.subList(from, Math.min(rows.size(), from + LIVE_CHUNK));
-      kafka.produceSamples(topic, chunk);
-      produced.addAndGet(chunk.size());
-      try {
-        Thread.sleep(LIVE_PAUSE_MS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
     }
   }
 }

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import org.dpstream.app.metrics.MicrometerModelMetrics;
+import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineEstimators;
 import org.dpstream.core.online.OnlineModelSpec;
@@ -92,7 +93,7 @@ class ProcessingErrorTest {
     }
   }
 
-  private static final LearnProcessor.Estimators FAILING_LINEAR = new LearnProcessor.Estimators() {
+  private static final EstimatorFactory FAILING_LINEAR = new EstimatorFactory() {
     @Override
     public OnlineEstimator start(OnlineModelSpec spec, KeyedNoiseSource noise) {
       return wrap(OnlineEstimators.start(spec, noise));

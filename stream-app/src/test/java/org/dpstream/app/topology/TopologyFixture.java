@@ -16,6 +16,7 @@ import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.metrics.ModelMetrics;
 import org.dpstream.app.routing.Placement;
+import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.schemas.ModelRelease;
@@ -54,10 +55,10 @@ final class TopologyFixture implements AutoCloseable {
   final TestOutputTopic<String, RejectedRecord> rejected;
 
   TopologyFixture(Path stateDir, ModelMetrics metrics) {
-    this(stateDir, metrics, CONFIG.routingPartitions(), LearnProcessor.Estimators.PRIVATE);
+    this(stateDir, metrics, CONFIG.routingPartitions(), EstimatorFactory.PRIVATE);
   }
 
-  TopologyFixture(Path stateDir, ModelMetrics metrics, LearnProcessor.Estimators estimators) {
+  TopologyFixture(Path stateDir, ModelMetrics metrics, EstimatorFactory estimators) {
     this(stateDir, metrics, CONFIG.routingPartitions(), estimators);
   }
 
@@ -66,10 +67,10 @@ final class TopologyFixture implements AutoCloseable {
    * a routing topic written by something other than the service's router.
    */
   TopologyFixture(Path stateDir, ModelMetrics metrics, int routingPartitions) {
-    this(stateDir, metrics, routingPartitions, LearnProcessor.Estimators.PRIVATE);
+    this(stateDir, metrics, routingPartitions, EstimatorFactory.PRIVATE);
   }
 
-  TopologyFixture(Path stateDir, ModelMetrics metrics, int routingPartitions, LearnProcessor.Estimators estimators) {
+  TopologyFixture(Path stateDir, ModelMetrics metrics, int routingPartitions, EstimatorFactory estimators) {
     Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "dpstream-test");
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
