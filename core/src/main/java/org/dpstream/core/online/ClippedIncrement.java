@@ -1,16 +1,19 @@
 package org.dpstream.core.online;
 
+import org.dpstream.core.geometry.LpNorm;
 import org.dpstream.core.geometry.NormClipper;
 
 /**
- * The per-sample increment of the recursive gradient (eq. 3.1), with each term clipped in the dual
- * norm so its sensitivity holds for any input:
+ * The per-sample increment of the recursive gradient (eq. 3.1), clipped so its sensitivity holds for
+ * any input. With {@link IncrementClipping.Mode#WORST_CASE} each term is clipped in the dual norm:
  *
  * <pre>
  *   g = clip_L(grad f(theta_t; x)) + clip_{beta D}(k (grad f(theta_t; x) - grad f(theta_{t-1}; x)))
  * </pre>
  *
- * where k is the step's index in the recursion, computed on the sample clipped to the model's declared
+ * and with {@link IncrementClipping.Mode#FIXED} the sum is clipped as one vector to C in the norm the
+ * noise is calibrated in: g = clip_C(grad f(theta_t; x) + k (grad f(theta_t; x) - grad f(theta_{t-1}; x))).
+ * k is the step's index in the recursion. Both are computed on the sample clipped to the model's declared
  * data bounds ({@link SampleClipper}): the loss's constants hold only for such samples, and clipping
  * keeps the gradient finite for any finite input. Not thread-safe: it reuses its scratch buffers.
  */
@@ -19,6 +22,7 @@ final class ClippedIncrement {
   private final OnlineModelSpec spec;
   private final NormClipper gradientClipper;
   private final NormClipper differenceClipper;
+  private final NormClipper wholeClipper;
   private final SampleClipper sampleClipper;
   private final double[] clippedFeatures;
   private final double[] gradient;
@@ -27,11 +31,23 @@ final class ClippedIncrement {
   private boolean differenceClipped;
   private boolean sampleClipped;
 
+  /** Per-term clipping (the worst case), whatever the spec says. */
   ClippedIncrement(OnlineModelSpec spec) {
+    this(spec, null);
+  }
+
+  /**
+   * @param wholeNorm the norm of whole-increment clipping (the noise's), used when the spec asks for it;
+   *     null for per-term clipping
+   */
+  ClippedIncrement(OnlineModelSpec spec, LpNorm wholeNorm) {
     this.spec = spec;
     var dual = spec.domain().norm().dual();
     this.gradientClipper = NormClipper.of(dual, spec.clipBounds().gradient());
     this.differenceClipper = NormClipper.of(dual, spec.clipBounds().difference());
+    this.wholeClipper = wholeNorm != null && spec.incrementClipping().isWhole()
+        ? NormClipper.of(wholeNorm, spec.incrementClipping().threshold())
+        : null;
     this.sampleClipper = SampleClipper.of(spec);
     this.clippedFeatures = new double[spec.dimension()];
     this.gradient = new double[spec.dimension()];
@@ -47,6 +63,14 @@ final class ClippedIncrement {
     sampleClipped = sampleClipper.clipFeatures(x, clippedFeatures) | clippedLabel != y;
     spec.loss().gradient(iterates.current(), clippedFeatures, clippedLabel, gradient);
     spec.loss().gradient(iterates.previous(), clippedFeatures, clippedLabel, previousGradient);
+    if (wholeClipper != null) {
+      for (int i = 0; i < out.length; i++) {
+        out[i] = gradient[i] + k * (gradient[i] - previousGradient[i]);
+      }
+      gradientClipped = wholeClipper.clipInPlace(out);
+      differenceClipped = false;
+      return;
+    }
     for (int i = 0; i < out.length; i++) {
       out[i] = k * (gradient[i] - previousGradient[i]);
     }

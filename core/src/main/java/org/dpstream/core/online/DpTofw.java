@@ -57,7 +57,7 @@ public final class DpTofw implements OnlineEstimator {
     this.spec = spec;
     this.plan = plan;
     this.prefixSums = prefixSums;
-    this.clippedIncrement = new ClippedIncrement(spec);
+    this.clippedIncrement = new ClippedIncrement(spec, plan.clipNorm());
     this.iterates = iterates;
     this.steps = steps;
     this.ledger = ledger;
@@ -110,7 +110,7 @@ public final class DpTofw implements OnlineEstimator {
       direction[i] *= scale;
     }
     spec.domain().minimizeLinear(direction, vertex);
-    iterates.stepTowards(vertex, 1.0 / (t + 1));
+    iterates.stepTowards(vertex, Math.min(1, spec.learningRate() / (t + 1)));
     steps = t;
     ledger = reserved;
     return new StepOutcome(t, prefixSums.epoch(), clippedIncrement.gradientClipped(), clippedIncrement.differenceClipped(),
@@ -144,7 +144,7 @@ public final class DpTofw implements OnlineEstimator {
 
   @Override
   public String mechanism() {
-    return ALGORITHM + "/" + plan.describe();
+    return ALGORITHM + "/" + plan.describe() + "/" + spec.incrementClipping().describe(plan.clipNorm(), spec.clipBounds());
   }
 
   /** Test seam: d_t of the latest step, the noisy recursive gradient the LMO saw. */

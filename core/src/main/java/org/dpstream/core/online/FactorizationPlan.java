@@ -1,5 +1,6 @@
 package org.dpstream.core.online;
 
+import org.dpstream.core.geometry.LpNorm;
 import java.io.DataInput;
 import java.io.IOException;
 import org.dpstream.core.privacy.PrivatePrefixSums;
@@ -18,6 +19,11 @@ record FactorizationPlan(SqrtFactorizationCalibration calibration) implements Pr
   static FactorizationPlan of(OnlineModelSpec spec) {
     return new FactorizationPlan(SqrtFactorizationCalibration.of(
         spec.budget(), spec.horizon(), PrefixSumPlan.l2LeafSensitivity(spec, 0)));
+  }
+
+  @Override
+  public LpNorm clipNorm() {
+    return LpNorm.L2;
   }
 
   @Override

@@ -23,6 +23,9 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param accountant the node-noise calibration of DP-TOFW (ignored by DP-POFW)
  * @param data the declared bounds X on ||x||_q and Y on |y|; every sample is clipped to them before
  *     any loss or gradient sees it ({@link SampleClipper}), so any finite input is computable
+ * @param incrementClipping how DP-TOFW bounds one increment (ignored by DP-POFW)
+ * @param learningRate lr of DP-TOFW's step size eta_t = min(1, lr / (t + 1)); 1 is the paper's. Public
+ *     configuration: tuning it on the private stream spends privacy
  */
 public record OnlineModelSpec(
     String modelId,
@@ -33,7 +36,9 @@ public record OnlineModelSpec(
     long horizon,
     ClipBounds clipBounds,
     AccountantChoice accountant,
-    DataBounds data) {
+    DataBounds data,
+    IncrementClipping incrementClipping,
+    double learningRate) {
 
   public OnlineModelSpec {
     Objects.requireNonNull(modelId, "modelId");
@@ -43,6 +48,10 @@ public record OnlineModelSpec(
     Objects.requireNonNull(clipBounds, "clipBounds");
     Objects.requireNonNull(accountant, "accountant");
     Objects.requireNonNull(data, "data");
+    Objects.requireNonNull(incrementClipping, "incrementClipping");
+    if (!(learningRate > 0 && learningRate <= Double.MAX_VALUE)) {
+      throw new IllegalArgumentException("learningRate must be finite and > 0, got " + learningRate);
+    }
     if (modelId.isBlank()) {
       throw new IllegalArgumentException("modelId must not be blank");
     }
@@ -52,6 +61,25 @@ public record OnlineModelSpec(
     if (horizon < 2) {
       throw new IllegalArgumentException("horizon must be at least 2: " + horizon);
     }
+  }
+
+  /** The paper's configuration: worst-case clipping, step size 1 / (t + 1). */
+  public OnlineModelSpec(String modelId, int dimension, SampleLoss loss, LpBall domain, PrivacyBudget budget,
+      long horizon, ClipBounds clipBounds, AccountantChoice accountant, DataBounds data) {
+    this(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data, IncrementClipping.WORST_CASE,
+        1);
+  }
+
+  /** The same spec with another increment clipping. */
+  public OnlineModelSpec withIncrementClipping(IncrementClipping clipping) {
+    return new OnlineModelSpec(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data,
+        clipping, learningRate);
+  }
+
+  /** The same spec with another learning rate. */
+  public OnlineModelSpec withLearningRate(double rate) {
+    return new OnlineModelSpec(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data,
+        incrementClipping, rate);
   }
 
   /** A spec whose clip bounds are derived from the loss over the domain for the declared data bounds. */
@@ -77,7 +105,8 @@ public record OnlineModelSpec(
         "v2", modelId, Integer.toString(dimension), loss.toString(), domain.toString(),
         Double.toString(budget.epsilon()), Double.toString(budget.delta()), Long.toString(horizon),
         Double.toString(clipBounds.gradient()), Double.toString(clipBounds.difference()), accountant.name(),
-        Double.toString(data.featureDualNorm()), Double.toString(data.labelBound()));
+        Double.toString(data.featureDualNorm()), Double.toString(data.labelBound()),
+        incrementClipping.mode().name(), Double.toString(incrementClipping.threshold()), Double.toString(learningRate));
     try {
       return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {

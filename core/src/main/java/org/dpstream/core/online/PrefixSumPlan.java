@@ -1,5 +1,6 @@
 package org.dpstream.core.online;
 
+import org.dpstream.core.geometry.LpNorm;
 import java.io.DataInput;
 import java.io.IOException;
 import org.dpstream.core.privacy.PrivatePrefixSums;
@@ -17,6 +18,12 @@ public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan {
   /** The name releases carry, e.g. {@code zcdp-cks20/gaussian(d=5, sigma=12.7)}. */
   String describe();
 
+  /**
+   * The norm the noise is calibrated in, in which whole-increment clipping clips: l2 for Gaussian noise,
+   * the dual norm q for the paper's generalized Gaussian.
+   */
+  LpNorm clipNorm();
+
   /** A fresh mechanism whose noise is keyed by the model id. */
   PrivatePrefixSums start(OnlineModelSpec spec, KeyedNoiseSource source);
 
@@ -31,13 +38,14 @@ public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan {
 
   /**
    * The l2 sensitivity of one clipped increment between neighbours (replace one sample): twice its l2
-   * bound, ||v||_2 <= d^(1/2 - 1/q) ||v||_q for q > 2 and <= ||v||_q otherwise, plus {@code slack}
-   * for any rounding of the leaf.
+   * bound plus {@code slack} for any rounding of the leaf. Whole-increment clipping clips in l2 for the
+   * Gaussian mechanisms, so the bound is C; the worst case bounds the dual norm q, and ||v||_2 <= d^(1/2 -
+   * 1/q) ||v||_q for q > 2 and <= ||v||_q otherwise.
    */
   static double l2LeafSensitivity(OnlineModelSpec spec, double slack) {
     int d = spec.dimension();
-    double q = org.dpstream.core.geometry.LpNorm.dualExponent(spec.p());
-    double qToL2 = q > 2 ? Math.nextUp(Math.pow(d, 0.5 - 1 / q)) : 1.0;
+    double q = LpNorm.dualExponent(spec.p());
+    double qToL2 = q > 2 && !spec.incrementClipping().isWhole() ? Math.nextUp(Math.pow(d, 0.5 - 1 / q)) : 1.0;
     double leaf = Math.nextUp(Math.nextUp(qToL2 * TreeNoisePlan.incrementBound(spec)) + slack);
     return Math.nextUp(2 * leaf);
   }

@@ -35,8 +35,10 @@ import org.dpstream.core.privacy.tree.NodeNoise;
  * @param calibration the privacy map of the tree's releases
  * @param noise one node's noise distribution
  * @param predictedNodeError the predicted E ||Z||_q^2 used by AUTO
+ * @param clipNorm the norm its sensitivity is measured in: the dual norm q for the paper's calibration,
+ *     l2 for zCDP (whole-increment clipping clips in it)
  */
-public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, double predictedNodeError)
+public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, double predictedNodeError, LpNorm clipNorm)
     implements PrefixSumPlan {
 
   /** Bits of the clip bound kept by the lattice: 2^30 units per bound leaves 2^32 steps before overflow. */
@@ -49,11 +51,19 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
    */
   static double incrementBound(OnlineModelSpec spec) {
     double margin = 1 + Math.max(0x1p-40, spec.dimension() * 0x1p-48);
-    return Math.nextUp(spec.clipBounds().incrementBound() * margin);
+    return Math.nextUp(clipBound(spec) * margin);
   }
 
+  /** C for whole-increment clipping (in the plan's clip norm), else L + beta D (in the dual norm). */
+  static double clipBound(OnlineModelSpec spec) {
+    return spec.incrementClipping().isWhole()
+        ? spec.incrementClipping().threshold()
+        : spec.clipBounds().incrementBound();
+  }
+
+  /** Every coordinate of a clipped increment is at most its clip bound: |g_i| <= ||g||_q, ||g||_2. */
   public static Lattice latticeFor(OnlineModelSpec spec) {
-    return Lattice.forScale(spec.clipBounds().incrementBound(), LATTICE_BITS);
+    return Lattice.forScale(clipBound(spec), LATTICE_BITS);
   }
 
   public static TreeNoisePlan choose(OnlineModelSpec spec) {
@@ -86,7 +96,7 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     double predicted = noise instanceof GaussianVectorNoise gaussian
         ? gaussianDualNormSquare(d, q, gaussian.sigma())
         : d * sigmaPlus * sigmaPlus;
-    return new TreeNoisePlan(calibration, noise, predicted);
+    return new TreeNoisePlan(calibration, noise, predicted, spec.domain().norm().dual());
   }
 
   static TreeNoisePlan zcdp(OnlineModelSpec spec) {
@@ -95,7 +105,7 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     double l2Sensitivity = PrefixSumPlan.l2LeafSensitivity(spec, latticeFor(spec).roundingSlack(d, 2));
     GaussianTreeCalibration calibration = GaussianTreeCalibration.of(spec.budget(), spec.horizon(), l2Sensitivity);
     GaussianVectorNoise noise = new GaussianVectorNoise(d, calibration.nodeSigma());
-    return new TreeNoisePlan(calibration, noise, gaussianDualNormSquare(d, q, noise.sigma()));
+    return new TreeNoisePlan(calibration, noise, gaussianDualNormSquare(d, q, noise.sigma()), LpNorm.L2);
   }
 
   /** (E ||Z||_q^q)^(2/q) for Z ~ N(0, sigma^2 I_d): E|N(0,1)|^q = 2^(q/2) Gamma((q+1)/2) / sqrt(pi). */
@@ -112,6 +122,8 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
   public String describe() {
     return calibration.accountant() + "/" + noise.describe();
   }
+
+
 
   @Override
   public PrivatePrefixSums start(OnlineModelSpec spec, KeyedNoiseSource source) {
