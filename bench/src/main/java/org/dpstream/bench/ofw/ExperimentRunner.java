@@ -6,6 +6,7 @@ import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.online.baseline.BatchProblem;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineEstimators;
+import org.dpstream.core.online.IncrementClipping;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
@@ -20,13 +21,25 @@ import org.dpstream.core.privacy.accounting.PrivacyLedger;
 final class ExperimentRunner {
 
   private final int checkpointCount;
+  private final IncrementClipping clipping;
+  private final double learningRate;
 
   /** @param checkpointCount how many log-spaced steps to score, at least 2 */
   ExperimentRunner(int checkpointCount) {
+    this(checkpointCount, IncrementClipping.WORST_CASE, 1);
+  }
+
+  /**
+   * @param clipping DP-TOFW's increment clipping (DP-POFW, p = 1, always uses the worst case)
+   * @param learningRate lr of the step size min(1, lr / (t + 1))
+   */
+  ExperimentRunner(int checkpointCount, IncrementClipping clipping, double learningRate) {
     if (checkpointCount < 2) {
       throw new IllegalArgumentException("need at least 2 checkpoints, got " + checkpointCount);
     }
     this.checkpointCount = checkpointCount;
+    this.clipping = clipping;
+    this.learningRate = learningRate;
   }
 
   RunResult run(RunSpec run, RegressionDataset data) {
@@ -42,7 +55,9 @@ final class ExperimentRunner {
     long started = System.nanoTime();
     OnlineModelSpec spec = OnlineModelSpec.withDerivedClipping(
         run.runId(), run.d(), GlmLoss.squared(), LpBall.of(run.p(), RegressionDataset.RADIUS), budget,
-        run.horizon(), RegressionDataset.declaredBounds(), run.accountant());
+        run.horizon(), RegressionDataset.declaredBounds(), run.accountant())
+        .withIncrementClipping(run.p() > 1 ? clipping : IncrementClipping.WORST_CASE)
+        .withLearningRate(learningRate);
     OnlineEstimator estimator = OnlineEstimators.start(spec, ExperimentKeys.forSeed(run.seed()));
     long trainingNanos = System.nanoTime() - started;
 

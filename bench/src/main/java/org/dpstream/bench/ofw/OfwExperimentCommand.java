@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.dpstream.app.cli.OptionChecks;
 import org.dpstream.core.online.AccountantChoice;
+import org.dpstream.core.online.IncrementClipping;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -70,6 +71,16 @@ public final class OfwExperimentCommand implements Callable<Integer> {
       description = "Noise and accounting of OFW: paper (tree, eq. 3.2), zcdp (tree), factorization (square-root factorization, zCDP), auto (the better tree). Default: ${DEFAULT-VALUE}.")
   List<String> accountants;
 
+  @Option(names = "--clip", paramLabel = "worst-case|C", defaultValue = "worst-case",
+      description = "DP-TOFW's increment clipping: worst-case (the paper's per-term bounds) or a threshold C"
+          + " (the whole increment clipped to C in the noise's norm; p = 1 always uses the worst case)."
+          + " Default: ${DEFAULT-VALUE}.")
+  String clip;
+
+  @Option(names = "--learning-rate", paramLabel = "LR", defaultValue = "1",
+      description = "lr of OFW's step size min(1, lr / (t + 1)); 1 is the paper's. Default: ${DEFAULT-VALUE}.")
+  double learningRate;
+
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if missing).")
   Path out;
 
@@ -80,6 +91,18 @@ public final class OfwExperimentCommand implements Callable<Integer> {
   @Option(names = "--test-size", paramLabel = "N", defaultValue = "10000",
       description = "Size of the test set (the paper: 10000). Default: ${DEFAULT-VALUE}.")
   int testSize;
+
+  private IncrementClipping parseClip() {
+    if (clip.strip().equalsIgnoreCase("worst-case")) {
+      return IncrementClipping.WORST_CASE;
+    }
+    try {
+      return IncrementClipping.fixed(Double.parseDouble(clip.strip()));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--clip must be worst-case or a threshold C > 0, got '" + clip + "'");
+    }
+  }
 
   /** Parses p: a number >= 1, or inf / infinity. */
   static final class ExponentConverter implements CommandLine.ITypeConverter<Double> {
@@ -121,7 +144,7 @@ public final class OfwExperimentCommand implements Callable<Integer> {
         + " (noise keys from the fixed experiment secret: reproducible, not for real data)");
     stderr.flush();
 
-    ExperimentRunner runner = new ExperimentRunner(checkpoints);
+    ExperimentRunner runner = new ExperimentRunner(checkpoints, parseClip(), learningRate);
     ProgressBar progress = ProgressBar.forStream(stderr, runs.size());
     List<RunResult> results = new ArrayList<>();
     RegressionDataset data = null;

@@ -7,6 +7,7 @@ import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.loss.SampleLoss;
 import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.ClipBounds;
+import org.dpstream.core.online.IncrementClipping;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 
@@ -28,6 +29,9 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param differenceClip optional override of beta D (null: derived)
  * @param accountant {@code paper}, {@code zcdp} or {@code auto} (default)
  * @param releaseEvery publish every k-th step (post-processing; default 1 = every step)
+ * @param clip how DP-TOFW bounds one increment (default worst-case; {@link ClipConfig})
+ * @param learningRate lr of DP-TOFW's step size min(1, lr / (t + 1)); default 1, the paper's. Public:
+ *     tuning it on the private stream spends privacy
  */
 public record ModelConfig(
     String id,
@@ -43,11 +47,23 @@ public record ModelConfig(
     Double gradientClip,
     Double differenceClip,
     String accountant,
-    Integer releaseEvery) {
+    Integer releaseEvery,
+    ClipConfig clip,
+    Double learningRate) {
 
   public ModelConfig {
     accountant = accountant == null ? "auto" : accountant;
     releaseEvery = releaseEvery == null ? 1 : releaseEvery;
+    clip = clip == null ? ClipConfig.WORST_CASE : clip;
+    learningRate = learningRate == null ? 1.0 : learningRate;
+  }
+
+  /** A model with the paper's clipping and step size. */
+  public ModelConfig(String id, int dimension, String loss, String p, double radius, double epsilon, double delta,
+      long horizon, double featureNormBound, double labelBound, Double gradientClip, Double differenceClip,
+      String accountant, Integer releaseEvery) {
+    this(id, dimension, loss, p, radius, epsilon, delta, horizon, featureNormBound, labelBound, gradientClip,
+        differenceClip, accountant, releaseEvery, null, null);
   }
 
   /** Parses and checks everything; the message names the model and the field. */
@@ -63,13 +79,18 @@ public record ModelConfig(
       AccountantChoice choice = AccountantChoice.valueOf(require(accountant, "accountant").toUpperCase(Locale.ROOT));
       DataBounds bounds = new DataBounds(featureNormBound, labelBound);
       ClipBounds derived = ClipBounds.derived(sampleLoss, domain, bounds);
-      ClipBounds clip = new ClipBounds(
+      ClipBounds clipBounds = new ClipBounds(
           gradientClip == null ? derived.gradient() : gradientClip,
           differenceClip == null ? derived.difference() : differenceClip);
       if (releaseEvery < 1) {
         throw new IllegalArgumentException("releaseEvery must be at least 1, got " + releaseEvery);
       }
-      return new OnlineModelSpec(require(id, "id"), dimension, sampleLoss, domain, budget, horizon, clip, choice, bounds);
+      IncrementClipping clipping = clip.toClipping();
+      if (clipping.isWhole() && domain.exponent() == 1) {
+        throw new IllegalArgumentException("clip.mode: fixed is for p > 1 (DP-TOFW); DP-POFW (p = 1) uses the worst case");
+      }
+      return new OnlineModelSpec(require(id, "id"), dimension, sampleLoss, domain, budget, horizon, clipBounds, choice,
+          bounds, clipping, learningRate);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("model " + id + ": " + e.getMessage(), e);
     }
