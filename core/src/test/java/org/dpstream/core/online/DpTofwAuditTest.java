@@ -45,11 +45,16 @@ class DpTofwAuditTest {
   private static final double OVERSIZED_Y = -50;
 
   private static AuditedMechanism dpTofw(OnlineModelSpec clipping) {
+    return dpTofw(clipping, PLAN);
+  }
+
+  /** The estimator clips as {@code clipping} says; its noise is calibrated by {@code plan}. */
+  private static AuditedMechanism dpTofw(OnlineModelSpec clipping, TreeNoisePlan plan) {
     return (neighbour, rng) -> {
       // The estimator rounds on the lattice of its own spec; the noise must use that lattice too.
       KeyedNodeNoise noise = new KeyedNodeNoise(
-          SOURCE.forStream("tree", Long.toHexString(rng.nextLong())), PLAN.noise(), TreeNoisePlan.latticeFor(clipping));
-      DpTofw estimator = DpTofw.start(clipping, PLAN, PLAN.withNodeNoise(clipping, noise));
+          SOURCE.forStream("tree", Long.toHexString(rng.nextLong())), plan.noise(), TreeNoisePlan.latticeFor(clipping));
+      DpTofw estimator = DpTofw.start(clipping, plan, plan.withNodeNoise(clipping, noise));
       double statistic = 0;
       for (int t = 1; t <= STEPS; t++) {
         if (t == 1) {
@@ -67,8 +72,29 @@ class DpTofwAuditTest {
   }
 
   private static AuditResult audit(OnlineModelSpec clipping, long seed) {
+    return audit(dpTofw(clipping), seed);
+  }
+
+  private static AuditResult audit(AuditedMechanism mechanism, long seed) {
     return PrivacyAuditor.of(1e-3, BUDGET.delta())
-        .audit(dpTofw(clipping), RUNS_PER_INPUT, RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
+        .audit(mechanism, RUNS_PER_INPUT, RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
+  }
+
+  /** Whole-increment clipping at C = 0.5 with noise for sensitivity 2C: the oversized sample is held to C. */
+  private static final OnlineModelSpec WHOLE = CALIBRATED.withIncrementClipping(IncrementClipping.fixed(0.5));
+
+  @Test
+  void wholeIncrementClippingPassesTheAudit() {
+    AuditResult result = audit(dpTofw(WHOLE, TreeNoisePlan.choose(WHOLE)), 3L);
+    result.assertAtMost(BUDGET.epsilon());
+  }
+
+  @Test
+  void wholeIncrementClippingAboveTheThresholdTheNoiseWasCalibratedForIsCaught() {
+    OnlineModelSpec loose = new OnlineModelSpec("audit", 2, GlmLoss.squared(), DOMAIN, BUDGET, STEPS,
+        CALIBRATED.clipBounds(), AccountantChoice.ZCDP, new DataBounds(1000, 1000), IncrementClipping.fixed(500), 1);
+    AuditResult result = audit(dpTofw(loose, TreeNoisePlan.choose(WHOLE)), 4L);
+    assertThrows(AssertionError.class, () -> result.assertAtMost(BUDGET.epsilon()), result.toString());
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import org.dpstream.core.online.AccountantChoice;
+import org.dpstream.core.online.IncrementClipping;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.junit.jupiter.api.Test;
 
@@ -66,5 +67,30 @@ class ConfigLoaderTest {
     assertTrue(duplicate.getMessage().contains("twice"), duplicate.getMessage());
 
     assertThrows(IllegalArgumentException.class, () -> ConfigLoader.load(Path.of("no-such-file.yaml")));
+  }
+
+  @Test
+  void theClipBlockAndTheLearningRateReachTheSpec() {
+    String fixed = MODEL.replace("\"inf\"", "\"1.5\"")
+        + "    clip: {mode: fixed, norm: 2}\n    learningRate: 3\n";
+    OnlineModelSpec spec = ConfigLoader.parse("applicationId: a\n" + fixed, "t").registry().find("m").orElseThrow().spec();
+    assertEquals(IncrementClipping.fixed(2), spec.incrementClipping());
+    assertEquals(3, spec.learningRate());
+    OnlineModelSpec defaults = ConfigLoader.parse("applicationId: a\n" + MODEL, "t").registry().find("m").orElseThrow()
+        .spec();
+    assertEquals(IncrementClipping.WORST_CASE, defaults.incrementClipping());
+    assertEquals(1, defaults.learningRate());
+
+    for (String bad : new String[] {"{mode: fixed}", "{mode: adaptive, norm: 1}", "{mode: worst-case, norm: 1}",
+        "{mode: fixed, norm: -1}"}) {
+      String text = "applicationId: a\n" + MODEL.replace("\"inf\"", "\"1.5\"") + "    clip: " + bad + "\n";
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> ConfigLoader.parse(text, "t").registry(), bad);
+      assertTrue(e.getMessage().contains("model m") && e.getMessage().contains("clip"), e.getMessage());
+    }
+    String pOne = "applicationId: a\n" + MODEL.replace("\"inf\"", "\"1\"") + "    clip: {mode: fixed, norm: 1}\n";
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ConfigLoader.parse(pOne, "t").registry());
+    assertTrue(e.getMessage().contains("p > 1"), e.getMessage());
   }
 }
