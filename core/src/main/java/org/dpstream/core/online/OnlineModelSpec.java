@@ -21,6 +21,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param horizon n, the capacity of one tree (or one composition epoch for DP-POFW)
  * @param clipBounds L and beta D every contribution is clipped to
  * @param accountant the node-noise calibration of DP-TOFW (ignored by DP-POFW)
+ * @param noise how DP-TOFW's Gaussian node noise is sampled; {@link NoiseChoice#DISCRETE} needs p &gt; 1
+ *     and the zcdp (or auto, which then means zcdp) accountant
  */
 public record OnlineModelSpec(
     String modelId,
@@ -30,7 +32,8 @@ public record OnlineModelSpec(
     PrivacyBudget budget,
     long horizon,
     ClipBounds clipBounds,
-    AccountantChoice accountant) {
+    AccountantChoice accountant,
+    NoiseChoice noise) {
 
   public OnlineModelSpec {
     Objects.requireNonNull(modelId, "modelId");
@@ -39,6 +42,7 @@ public record OnlineModelSpec(
     Objects.requireNonNull(budget, "budget");
     Objects.requireNonNull(clipBounds, "clipBounds");
     Objects.requireNonNull(accountant, "accountant");
+    Objects.requireNonNull(noise, "noise");
     if (modelId.isBlank()) {
       throw new IllegalArgumentException("modelId must not be blank");
     }
@@ -48,6 +52,28 @@ public record OnlineModelSpec(
     if (horizon < 2) {
       throw new IllegalArgumentException("horizon must be at least 2: " + horizon);
     }
+    if (noise == NoiseChoice.DISCRETE) {
+      if (domain.exponent() == 1) {
+        throw new IllegalArgumentException(
+            "noise: discrete needs p > 1 (DP-POFW's report-noisy-min at p = 1 samples continuous noise)");
+      }
+      if (accountant == AccountantChoice.PAPER || accountant == AccountantChoice.FACTORIZATION) {
+        throw new IllegalArgumentException("noise: discrete needs accountant zcdp or auto, got "
+            + accountant.name().toLowerCase(java.util.Locale.ROOT)
+            + " (the paper's accountant prices continuous noise; the factorization's noise has real coefficients)");
+      }
+    }
+  }
+
+  /** A spec with continuous node noise, the default. */
+  public OnlineModelSpec(String modelId, int dimension, SampleLoss loss, LpBall domain, PrivacyBudget budget,
+      long horizon, ClipBounds clipBounds, AccountantChoice accountant) {
+    this(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, NoiseChoice.CONTINUOUS);
+  }
+
+  /** This spec with node noise sampled as {@code choice}. */
+  public OnlineModelSpec withNoise(NoiseChoice choice) {
+    return new OnlineModelSpec(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, choice);
   }
 
   /** A spec whose clip bounds are derived from the loss over the domain for the declared data bounds. */
@@ -72,7 +98,9 @@ public record OnlineModelSpec(
     String canonical = String.join("|",
         "v1", modelId, Integer.toString(dimension), loss.toString(), domain.toString(),
         Double.toString(budget.epsilon()), Double.toString(budget.delta()), Long.toString(horizon),
-        Double.toString(clipBounds.gradient()), Double.toString(clipBounds.difference()), accountant.name());
+        Double.toString(clipBounds.gradient()), Double.toString(clipBounds.difference()), accountant.name())
+        // Appended only when not the default, so the states of existing (continuous) models still resume.
+        + (noise == NoiseChoice.CONTINUOUS ? "" : "|noise=" + noise.name());
     try {
       return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {

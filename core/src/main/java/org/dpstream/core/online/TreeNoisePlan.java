@@ -13,7 +13,9 @@ import org.dpstream.core.privacy.noise.GeneralizedGaussianNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.PrivatePrefixSums;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseStream;
 import org.dpstream.core.privacy.tree.ContinualPrefixSum;
+import org.dpstream.core.privacy.tree.DiscreteGaussianNodeNoise;
 import org.dpstream.core.privacy.tree.KeyedNodeNoise;
 import org.dpstream.core.privacy.tree.Lattice;
 import org.dpstream.core.privacy.tree.LatticePrefixSums;
@@ -34,9 +36,17 @@ import org.dpstream.core.privacy.tree.NodeNoise;
  *
  * @param calibration the privacy map of the tree's releases
  * @param noise one node's noise distribution
+ * <p>{@link NoiseChoice#DISCRETE} draws the zCDP tree's node noise from the exact discrete Gaussian on
+ * the lattice, N_Z(0, (sigma / gamma)^2) per coordinate in lattice units, with the same calibration:
+ * the leaves of neighbours differ by an integer vector of l2 norm at most S / gamma, so each node is
+ * (S^2 / (2 sigma^2))-zCDP exactly as for the continuous Gaussian (CKS20; docs/privacy-layer.md). AUTO
+ * then means ZCDP (the paper's accountant prices continuous noise).
+ *
  * @param predictedNodeError the predicted E ||Z||_q^2 used by AUTO
+ * @param sampling continuous (Ziggurat, rounded to the lattice) or exact discrete node noise
  */
-public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, double predictedNodeError)
+public record TreeNoisePlan(
+    PrivacyCalibration calibration, VectorNoise noise, double predictedNodeError, NoiseChoice sampling)
     implements PrefixSumPlan {
 
   /** Bits of the clip bound kept by the lattice: 2^30 units per bound leaves 2^32 steps before overflow. */
@@ -57,6 +67,10 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
   }
 
   public static TreeNoisePlan choose(OnlineModelSpec spec) {
+    if (spec.noise() == NoiseChoice.DISCRETE) {
+      // The spec admits DISCRETE with ZCDP or AUTO only; the discrete Gaussian is accounted in zCDP.
+      return zcdp(spec);
+    }
     return switch (spec.accountant()) {
       case PAPER -> paper(spec);
       case ZCDP -> zcdp(spec);
@@ -86,7 +100,7 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     double predicted = noise instanceof GaussianVectorNoise gaussian
         ? gaussianDualNormSquare(d, q, gaussian.sigma())
         : d * sigmaPlus * sigmaPlus;
-    return new TreeNoisePlan(calibration, noise, predicted);
+    return new TreeNoisePlan(calibration, noise, predicted, NoiseChoice.CONTINUOUS);
   }
 
   static TreeNoisePlan zcdp(OnlineModelSpec spec) {
@@ -95,7 +109,7 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     double l2Sensitivity = PrefixSumPlan.l2LeafSensitivity(spec, latticeFor(spec).roundingSlack(d, 2));
     GaussianTreeCalibration calibration = GaussianTreeCalibration.of(spec.budget(), spec.horizon(), l2Sensitivity);
     GaussianVectorNoise noise = new GaussianVectorNoise(d, calibration.nodeSigma());
-    return new TreeNoisePlan(calibration, noise, gaussianDualNormSquare(d, q, noise.sigma()));
+    return new TreeNoisePlan(calibration, noise, gaussianDualNormSquare(d, q, noise.sigma()), spec.noise());
   }
 
   /** (E ||Z||_q^q)^(2/q) for Z ~ N(0, sigma^2 I_d): E|N(0,1)|^q = 2^(q/2) Gamma((q+1)/2) / sqrt(pi). */
@@ -110,7 +124,8 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
 
   @Override
   public String describe() {
-    return calibration.accountant() + "/" + noise.describe();
+    String sampler = sampling == NoiseChoice.DISCRETE ? "discrete-" : "";
+    return calibration.accountant() + "/" + sampler + noise.describe();
   }
 
   @Override
@@ -128,7 +143,13 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     return new LatticePrefixSums(latticeFor(spec), ContinualPrefixSum.compact(spec.dimension(), spec.horizon(), nodeNoise));
   }
 
-  private KeyedNodeNoise keyedNodeNoise(OnlineModelSpec spec, KeyedNoiseSource source) {
-    return new KeyedNodeNoise(source.forStream("tree", spec.modelId()), noise, latticeFor(spec));
+  private NodeNoise keyedNodeNoise(OnlineModelSpec spec, KeyedNoiseSource source) {
+    NoiseStream bits = source.forStream("tree", spec.modelId());
+    if (sampling == NoiseChoice.DISCRETE) {
+      // zcdp(spec) made the noise an isotropic Gaussian; its sigma is the calibrated one, exactly.
+      double sigma = ((GaussianVectorNoise) noise).sigma();
+      return DiscreteGaussianNodeNoise.onLattice(bits, spec.dimension(), sigma, latticeFor(spec));
+    }
+    return new KeyedNodeNoise(bits, noise, latticeFor(spec));
   }
 }

@@ -12,7 +12,12 @@ import org.dpstream.core.privacy.audit.AuditedMechanism;
 import org.dpstream.core.privacy.audit.PrivacyAuditor;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
+import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.random.NoiseStream;
+import org.dpstream.core.privacy.tree.DiscreteGaussianNodeNoise;
 import org.dpstream.core.privacy.tree.KeyedNodeNoise;
+import org.dpstream.core.privacy.tree.Lattice;
+import org.dpstream.core.privacy.tree.NodeNoise;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * two first samples' increments differ; the released parameters are a function of these d_t.
  *
  * <p>The broken variant clips at 1000 times the bounds the noise was calibrated for: the audit must
- * catch it. alpha = 1e-3 (a correct mechanism fails with probability <= 1e-3 on a fresh seed; seeds
+ * catch it. Both run with continuous node noise and with the exact discrete Gaussian ({@code noise:
+ * discrete}). alpha = 1e-3 (a correct mechanism fails with probability <= 1e-3 on a fresh seed; seeds
  * are fixed, so the test is deterministic).
  */
 class DpTofwAuditTest {
@@ -34,6 +40,7 @@ class DpTofwAuditTest {
   private static final OnlineModelSpec CALIBRATED = OnlineModelSpec.withDerivedClipping(
       "audit", 2, GlmLoss.squared(), DOMAIN, BUDGET, STEPS, BOUNDS, AccountantChoice.ZCDP);
   private static final TreeNoisePlan PLAN = TreeNoisePlan.choose(CALIBRATED);
+  private static final TreeNoisePlan DISCRETE_PLAN = TreeNoisePlan.choose(CALIBRATED.withNoise(NoiseChoice.DISCRETE));
   private static final KeyedNoiseSource SOURCE = new KeyedNoiseSource(TestKeys.seeded(404));
   private static final int RUNS_PER_INPUT = 100_000;
 
@@ -43,12 +50,15 @@ class DpTofwAuditTest {
   private static final double[] OVERSIZED_X = {50, 0};
   private static final double OVERSIZED_Y = -50;
 
-  private static AuditedMechanism dpTofw(OnlineModelSpec clipping) {
+  private static AuditedMechanism dpTofw(OnlineModelSpec clipping, TreeNoisePlan plan) {
     return (neighbour, rng) -> {
       // The estimator rounds on the lattice of its own spec; the noise must use that lattice too.
-      KeyedNodeNoise noise = new KeyedNodeNoise(
-          SOURCE.forStream("tree", Long.toHexString(rng.nextLong())), PLAN.noise(), TreeNoisePlan.latticeFor(clipping));
-      DpTofw estimator = DpTofw.start(clipping, PLAN, PLAN.withNodeNoise(clipping, noise));
+      NoiseStream bits = SOURCE.forStream("tree", Long.toHexString(rng.nextLong()));
+      Lattice lattice = TreeNoisePlan.latticeFor(clipping);
+      NodeNoise noise = plan.sampling() == NoiseChoice.DISCRETE
+          ? DiscreteGaussianNodeNoise.onLattice(bits, 2, ((GaussianVectorNoise) plan.noise()).sigma(), lattice)
+          : new KeyedNodeNoise(bits, plan.noise(), lattice);
+      DpTofw estimator = DpTofw.start(clipping, plan, plan.withNodeNoise(clipping, noise));
       double statistic = 0;
       for (int t = 1; t <= STEPS; t++) {
         if (t == 1) {
@@ -65,24 +75,38 @@ class DpTofwAuditTest {
     };
   }
 
-  private static AuditResult audit(OnlineModelSpec clipping, long seed) {
+  private static AuditResult audit(OnlineModelSpec clipping, TreeNoisePlan plan, long seed) {
     return PrivacyAuditor.of(1e-3, BUDGET.delta())
-        .audit(dpTofw(clipping), RUNS_PER_INPUT, RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
+        .audit(dpTofw(clipping, plan), RUNS_PER_INPUT, RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
+  }
+
+  private static OnlineModelSpec unclipped() {
+    ClipBounds loose = new ClipBounds(
+        1000 * CALIBRATED.clipBounds().gradient(), 1000 * CALIBRATED.clipBounds().difference());
+    return new OnlineModelSpec("audit", 2, GlmLoss.squared(), DOMAIN, BUDGET, STEPS, loose, AccountantChoice.ZCDP);
   }
 
   @Test
   void clippedStepsPassTheAudit() {
-    AuditResult result = audit(CALIBRATED, 1L);
+    AuditResult result = audit(CALIBRATED, PLAN, 1L);
     result.assertAtMost(BUDGET.epsilon());
   }
 
   @Test
   void clippingFarAboveTheCalibratedBoundsIsCaught() {
-    ClipBounds loose = new ClipBounds(
-        1000 * CALIBRATED.clipBounds().gradient(), 1000 * CALIBRATED.clipBounds().difference());
-    OnlineModelSpec unclipped = new OnlineModelSpec("audit", 2, GlmLoss.squared(), DOMAIN, BUDGET, STEPS, loose,
-        AccountantChoice.ZCDP);
-    AuditResult result = audit(unclipped, 2L);
+    AuditResult result = audit(unclipped(), PLAN, 2L);
+    assertThrows(AssertionError.class, () -> result.assertAtMost(BUDGET.epsilon()), result.toString());
+  }
+
+  @Test
+  void clippedStepsWithDiscreteNoisePassTheAudit() {
+    AuditResult result = audit(CALIBRATED, DISCRETE_PLAN, 3L);
+    result.assertAtMost(BUDGET.epsilon());
+  }
+
+  @Test
+  void clippingFarAboveTheCalibratedBoundsIsCaughtWithDiscreteNoise() {
+    AuditResult result = audit(unclipped().withNoise(NoiseChoice.DISCRETE), DISCRETE_PLAN, 4L);
     assertThrows(AssertionError.class, () -> result.assertAtMost(BUDGET.epsilon()), result.toString());
   }
 }

@@ -7,6 +7,7 @@ import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.loss.SampleLoss;
 import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.ClipBounds;
+import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 
@@ -28,6 +29,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param differenceClip optional override of beta D (null: derived)
  * @param accountant {@code paper}, {@code zcdp} or {@code auto} (default)
  * @param releaseEvery publish every k-th step (post-processing; default 1 = every step)
+ * @param noise {@code continuous} (default) or {@code discrete}: the tree's Gaussian node noise sampled
+ *     exactly on the lattice (needs p &gt; 1 and accountant zcdp or auto)
  */
 public record ModelConfig(
     String id,
@@ -43,11 +46,21 @@ public record ModelConfig(
     Double gradientClip,
     Double differenceClip,
     String accountant,
-    Integer releaseEvery) {
+    Integer releaseEvery,
+    String noise) {
 
   public ModelConfig {
     accountant = accountant == null ? "auto" : accountant;
     releaseEvery = releaseEvery == null ? 1 : releaseEvery;
+    noise = noise == null ? "continuous" : noise;
+  }
+
+  /** A model with the default node noise (continuous). */
+  public ModelConfig(String id, int dimension, String loss, String p, double radius, double epsilon, double delta,
+      long horizon, double featureNormBound, double labelBound, Double gradientClip, Double differenceClip,
+      String accountant, Integer releaseEvery) {
+    this(id, dimension, loss, p, radius, epsilon, delta, horizon, featureNormBound, labelBound, gradientClip,
+        differenceClip, accountant, releaseEvery, null);
   }
 
   /** Parses and checks everything; the message names the model and the field. */
@@ -61,6 +74,11 @@ public record ModelConfig(
       };
       PrivacyBudget budget = new PrivacyBudget(epsilon, delta);
       AccountantChoice choice = AccountantChoice.valueOf(require(accountant, "accountant").toUpperCase(Locale.ROOT));
+      NoiseChoice sampling = switch (require(noise, "noise").toLowerCase(Locale.ROOT)) {
+        case "continuous" -> NoiseChoice.CONTINUOUS;
+        case "discrete" -> NoiseChoice.DISCRETE;
+        default -> throw new IllegalArgumentException("noise must be continuous or discrete, got " + noise);
+      };
       DataBounds bounds = new DataBounds(featureNormBound, labelBound);
       ClipBounds derived = ClipBounds.derived(sampleLoss, domain, bounds);
       ClipBounds clip = new ClipBounds(
@@ -69,7 +87,7 @@ public record ModelConfig(
       if (releaseEvery < 1) {
         throw new IllegalArgumentException("releaseEvery must be at least 1, got " + releaseEvery);
       }
-      return new OnlineModelSpec(require(id, "id"), dimension, sampleLoss, domain, budget, horizon, clip, choice);
+      return new OnlineModelSpec(require(id, "id"), dimension, sampleLoss, domain, budget, horizon, clip, choice, sampling);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("model " + id + ": " + e.getMessage(), e);
     }
