@@ -8,6 +8,7 @@ import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
 import org.dpstream.core.privacy.accounting.NormRegularity;
 import org.dpstream.core.privacy.accounting.PaperTreeCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyCalibration;
+import org.dpstream.core.privacy.noise.DiscreteGaussian;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
 import org.dpstream.core.privacy.noise.GeneralizedGaussianNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
@@ -109,7 +110,19 @@ public record TreeNoisePlan(
     double l2Sensitivity = PrefixSumPlan.l2LeafSensitivity(spec, latticeFor(spec).roundingSlack(d, 2));
     GaussianTreeCalibration calibration = GaussianTreeCalibration.of(spec.budget(), spec.horizon(), l2Sensitivity);
     GaussianVectorNoise noise = new GaussianVectorNoise(d, calibration.nodeSigma());
+    if (spec.noise() == NoiseChoice.DISCRETE) {
+      requireDiscreteRange(noise.sigma(), latticeFor(spec));
+    }
     return new TreeNoisePlan(calibration, noise, gaussianDualNormSquare(d, q, noise.sigma()), spec.noise());
+  }
+
+  /** The discrete sampler takes sigma / gamma below 2^53 - 1: checked when the plan is made, not at the first sample. */
+  private static void requireDiscreteRange(double sigma, Lattice lattice) {
+    double units = Math.scalb(sigma, -lattice.exponent());
+    if (!(units < DiscreteGaussian.MAX_SIGMA)) {
+      throw new IllegalArgumentException("noise: discrete needs the node sigma below 2^53 units of the lattice, got "
+          + sigma + " = " + units + " units of " + lattice + "; use noise: continuous or a larger epsilon");
+    }
   }
 
   /** (E ||Z||_q^q)^(2/q) for Z ~ N(0, sigma^2 I_d): E|N(0,1)|^q = 2^(q/2) Gamma((q+1)/2) / sqrt(pi). */

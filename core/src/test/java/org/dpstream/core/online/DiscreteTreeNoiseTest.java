@@ -105,5 +105,10 @@ class DiscreteTreeNoiseTest {
         () -> new OnlineModelSpec("hand", 2, GlmLoss.squared(), LpBall.of(1, 1), BUDGET, 8, new ClipBounds(1, 0.5),
             AccountantChoice.AUTO, NoiseChoice.DISCRETE));
     assertTrue(pOne.getMessage().startsWith("noise: discrete needs p > 1"));
+    // epsilon = delta = 1e-9 over n = 2^40 puts sigma above 2^23 clip bounds: beyond 2^53 units of a 2^-30 lattice.
+    OnlineModelSpec tiny = new OnlineModelSpec("hand", 2, GlmLoss.squared(), LpBall.of(2, 1),
+        new PrivacyBudget(1e-9, 1e-9), 1L << 40, new ClipBounds(1, 0.5), AccountantChoice.ZCDP, NoiseChoice.DISCRETE);
+    IllegalArgumentException range = assertThrows(IllegalArgumentException.class, () -> TreeNoisePlan.choose(tiny));
+    assertTrue(range.getMessage().startsWith("noise: discrete needs the node sigma below 2^53 units"), range.getMessage());
   }
 }

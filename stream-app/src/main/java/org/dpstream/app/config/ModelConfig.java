@@ -9,6 +9,7 @@ import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.ClipBounds;
 import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.online.OnlineModelSpec;
+import org.dpstream.core.online.TreeNoisePlan;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 
 /**
@@ -87,7 +88,12 @@ public record ModelConfig(
       if (releaseEvery < 1) {
         throw new IllegalArgumentException("releaseEvery must be at least 1, got " + releaseEvery);
       }
-      return new OnlineModelSpec(require(id, "id"), dimension, sampleLoss, domain, budget, horizon, clip, choice, sampling);
+      OnlineModelSpec spec =
+          new OnlineModelSpec(require(id, "id"), dimension, sampleLoss, domain, budget, horizon, clip, choice, sampling);
+      if (sampling == NoiseChoice.DISCRETE) {
+        TreeNoisePlan.choose(spec); // the calibrated sigma must be within the discrete sampler's range
+      }
+      return spec;
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("model " + id + ": " + e.getMessage(), e);
     }
