@@ -11,7 +11,6 @@ import org.dpstream.core.geometry.LpBall;
 import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
-import org.dpstream.core.privacy.noise.DiscreteGaussian;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
 import org.dpstream.core.privacy.tree.DiscreteGaussianNodeNoise;
@@ -53,16 +52,19 @@ class DiscreteTreeNoiseTest {
     double sigmaUnits = sigma * 0x1p30;
     assertEquals(calibration.rhoAfter(1), sUnits * sUnits / (2 * sigmaUnits * sigmaUnits), 1e-12);
 
-    // The same calibration as the continuous zCDP tree, and the node noise is N_Z(0, (sigma 2^30)^2) exactly.
+    // The same calibration as the continuous zCDP tree; the node noise is N_Z(0, n^2), n = ceil(sigma 2^30),
+    // whose rho S^2 / (2 (n 2^-30)^2) is at most the accounted one.
     TreeNoisePlan continuous = TreeNoisePlan.choose(spec(AccountantChoice.ZCDP, NoiseChoice.CONTINUOUS));
     assertEquals(((GaussianTreeCalibration) continuous.calibration()).nodeSigma(), sigma);
     DiscreteGaussianNodeNoise nodeNoise = DiscreteGaussianNodeNoise.onLattice(
         new KeyedNoiseSource(TestKeys.seeded(1)).forStream("tree", "hand"), 2, sigma, TreeNoisePlan.latticeFor(
             spec(AccountantChoice.ZCDP, NoiseChoice.DISCRETE)));
-    DiscreteGaussian exact = DiscreteGaussian.ofSigma(sigmaUnits);
-    assertEquals(exact.sigmaSquaredNumerator(), nodeNoise.coordinate().sigmaSquaredNumerator());
-    assertEquals(exact.sigmaSquaredDenominator(), nodeNoise.coordinate().sigmaSquaredDenominator());
-    assertTrue(nodeNoise.coordinate().sigmaSquaredDenominator().bitCount() == 1, "a power of two");
+    long wholeUnits = (long) Math.ceil(sigmaUnits);
+    assertTrue(wholeUnits >= sigmaUnits && wholeUnits - sigmaUnits < 1);
+    assertEquals(BigInteger.valueOf(wholeUnits).pow(2), nodeNoise.coordinate().sigmaSquaredNumerator());
+    assertEquals(BigInteger.ONE, nodeNoise.coordinate().sigmaSquaredDenominator());
+    assertEquals(wholeUnits, nodeNoise.coordinate().proposalScale());
+    assertTrue(sUnits * sUnits / (2.0 * wholeUnits * wholeUnits) <= calibration.rhoAfter(1), "rounding up costs no rho");
     assertTrue(plan.describe().startsWith("zcdp-cks20/discrete-gaussian(d=2, sigma="), plan.describe());
   }
 

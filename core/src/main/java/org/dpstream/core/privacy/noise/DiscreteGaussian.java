@@ -40,6 +40,8 @@ public final class DiscreteGaussian {
   private final long numeratorLong;
   private final long denominatorTimesScaleLong;
   private final long acceptanceDenominatorLong;
+  /** sigma when sigma^2 is the square of an integer (then t = sigma), else 0. */
+  private final long integerSigma;
 
   private DiscreteGaussian(BigInteger numerator, BigInteger denominator) {
     BigInteger gcd = numerator.gcd(denominator);
@@ -51,7 +53,12 @@ public final class DiscreteGaussian {
       throw new IllegalArgumentException("discrete Gaussian sigma must be below 2^53 - 1, got sigma^2 = "
           + sigmaSquaredNumerator + "/" + sigmaSquaredDenominator);
     }
-    long t = floorSigma.longValueExact() + 1;
+    boolean squareOfInteger = sigmaSquaredDenominator.equals(BigInteger.ONE)
+        && floorSigma.multiply(floorSigma).equals(sigmaSquaredNumerator);
+    this.integerSigma = squareOfInteger ? floorSigma.longValueExact() : 0;
+    // Any scale t > 0 makes Algorithm 3 exact (the acceptance cancels the Laplace's exp(-|y| / t)); CKS20
+    // take floor(sigma) + 1, an integer sigma takes t = sigma, so that sigma^2 / t is the integer sigma.
+    long t = squareOfInteger ? integerSigma : floorSigma.longValueExact() + 1;
     this.proposal = DiscreteLaplace.ofScale(t, 1);
     BigInteger scale = BigInteger.valueOf(t);
     this.denominatorTimesScale = sigmaSquaredDenominator.multiply(scale);
@@ -104,6 +111,19 @@ public final class DiscreteGaussian {
         : ofSigmaSquared(squared, BigInteger.ONE.shiftLeft(-2 * exponent));
   }
 
+  /**
+   * N_Z(0, sigma^2) for a whole number sigma: the fast case, whose acceptance test needs only {@code long}
+   * arithmetic at any sigma below {@link #MAX_SIGMA}.
+   *
+   * @throws IllegalArgumentException unless 1 &lt;= sigma &lt; {@link #MAX_SIGMA}
+   */
+  public static DiscreteGaussian ofIntegerSigma(long sigma) {
+    if (sigma < 1 || sigma >= MAX_SIGMA) {
+      throw new IllegalArgumentException("discrete Gaussian sigma must be in [1, 2^53 - 1), got " + sigma);
+    }
+    return ofSigmaSquared(BigInteger.valueOf(sigma).pow(2), BigInteger.ONE);
+  }
+
   /** a of sigma^2 = a / b, in lowest terms. */
   public BigInteger sigmaSquaredNumerator() {
     return sigmaSquaredNumerator;
@@ -114,7 +134,7 @@ public final class DiscreteGaussian {
     return sigmaSquaredDenominator;
   }
 
-  /** t = floor(sigma) + 1, the scale of the discrete Laplace proposal. */
+  /** The scale t of the discrete Laplace proposal: sigma if sigma is a whole number, else floor(sigma) + 1. */
   public long proposalScale() {
     return proposal.scaleNumerator();
   }
@@ -132,6 +152,9 @@ public final class DiscreteGaussian {
 
   /** Bernoulli(exp(-(|Y| b t - a)^2 / (2 a b t^2))). */
   private boolean accept(UniformRandomProvider bits, long magnitude) {
+    if (integerSigma != 0) {
+      return acceptWithIntegerSigma(bits, magnitude);
+    }
     if (fitsInLong) {
       long product = magnitude * denominatorTimesScaleLong;
       if (Math.multiplyHigh(magnitude, denominatorTimesScaleLong) == 0 && product >= 0) {
@@ -143,6 +166,25 @@ public final class DiscreteGaussian {
     }
     BigInteger deviation = BigInteger.valueOf(magnitude).multiply(denominatorTimesScale).subtract(sigmaSquaredNumerator);
     return ExactBernoulli.expMinus(bits, deviation.multiply(deviation), acceptanceDenominator);
+  }
+
+  /**
+   * With t = sigma = n the exponent is (|Y| - n)^2 / (2 n^2). Write | |Y| - n | = q n + r with 0 <= r &lt; n:
+   * the exponent is q^2 / 2 + q r / n + r^2 / (2 n^2), three non-negative terms, so exp(-exponent) is the
+   * product of three independent Bernoulli(exp(-term)) draws, each with parameters that fit a long (q r
+   * &lt;= | |Y| - n |). The last term is below 1/2 and is drawn as (1/2) (r/n) (r/n), never forming n^2.
+   */
+  private boolean acceptWithIntegerSigma(UniformRandomProvider bits, long magnitude) {
+    long n = integerSigma;
+    long deviation = Math.abs(magnitude - n); // magnitude >= 0 and n > 0: no overflow
+    long q = deviation / n;
+    long r = deviation % n;
+    boolean first = q < SMALL_DEVIATION
+        ? ExactBernoulli.expMinus(bits, q * q, 2)
+        : ExactBernoulli.expMinus(bits, BigInteger.valueOf(q).pow(2), BigInteger.TWO);
+    return first
+        && ExactBernoulli.expMinus(bits, q * r, n)
+        && ExactBernoulli.expMinusHalfSquareOfRatio(bits, r, n);
   }
 
   @Override

@@ -70,6 +70,20 @@ final class ExactBernoulli {
     return (k & 1) == 1;
   }
 
+  /**
+   * Bernoulli(exp(-r^2 / (2 n^2))) for 0 &lt;= r &lt; n: the von Neumann procedure with Bernoulli(g / k)
+   * drawn as Bernoulli(1 / k), Bernoulli(1 / 2), Bernoulli(r / n) and Bernoulli(r / n), independent, so
+   * n^2 is never formed.
+   */
+  static boolean expMinusHalfSquareOfRatio(UniformRandomProvider bits, long r, long n) {
+    long k = 1;
+    while (withProbability(bits, 1, k) && bits.nextBoolean()
+        && withProbability(bits, r, n) && withProbability(bits, r, n)) {
+      k++;
+    }
+    return (k & 1) == 1;
+  }
+
   /** A uniform integer in [0, bound), bound &gt; 0, by rejection from whole bytes of random bits. */
   static BigInteger uniformBelow(UniformRandomProvider bits, BigInteger bound) {
     int bitLength = bound.bitLength();

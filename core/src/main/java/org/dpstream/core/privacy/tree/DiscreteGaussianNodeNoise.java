@@ -5,11 +5,16 @@ import org.dpstream.core.privacy.noise.DiscreteGaussian;
 import org.dpstream.core.privacy.random.NoiseStream;
 
 /**
- * Node noise drawn exactly on the lattice: every coordinate of a node is N_Z(0, (sigma / gamma)^2) in
- * lattice units, from the bits of the keyed source at (epoch, node). No floating-point value decides a
- * unit of noise (see {@link DiscreteGaussian}); adding it to a lattice leaf whose neighbour differs by an
- * integer vector of l2 norm Delta / gamma is the multivariate discrete Gaussian mechanism, (Delta^2 / (2
- * sigma^2))-zCDP per node like the continuous Gaussian of the same sigma (docs/privacy-layer.md).
+ * Node noise drawn exactly on the lattice: every coordinate of a node is N_Z(0, n^2) in lattice units,
+ * n = ceil(sigma / gamma), from the bits of the keyed source at (epoch, node). No floating-point value
+ * decides a unit of noise (see {@link DiscreteGaussian}); adding it to a lattice leaf whose neighbour
+ * differs by an integer vector of l2 norm Delta / gamma is the multivariate discrete Gaussian mechanism,
+ * (Delta^2 / (2 (n gamma)^2))-zCDP per node, at most the (Delta^2 / (2 sigma^2)) of the continuous Gaussian
+ * of the calibrated sigma (docs/privacy-layer.md).
+ *
+ * <p>Rounding sigma up to whole units adds less than one unit of standard deviation (a relative 2^-30 or
+ * less at the tree's lattice, where sigma is many clip bounds) and makes the sampler's acceptance test
+ * integer arithmetic in {@code long} ({@link DiscreteGaussian#ofIntegerSigma}).
  *
  * <p>Not thread-safe (the stream's cipher is reused): one per stream thread.
  */
@@ -31,21 +36,22 @@ public final class DiscreteGaussianNodeNoise implements NodeNoise {
   }
 
   /**
-   * Noise of standard parameter {@code sigma} (real units) on {@code lattice}: sigma / gamma in lattice
-   * units, exact because gamma is a power of two.
+   * Noise of standard parameter at least {@code sigma} (real units) on {@code lattice}: ceil(sigma / gamma)
+   * lattice units (sigma / gamma is exact, gamma being a power of two).
    *
-   * @throws IllegalArgumentException if sigma / gamma is not representable or not below 2^53 - 1
+   * @throws IllegalArgumentException unless 0 &lt; sigma / gamma &lt; 2^53 - 1
    */
   public static DiscreteGaussianNodeNoise onLattice(NoiseStream bits, int dimension, double sigma, Lattice lattice) {
     if (dimension <= 0) {
       throw new IllegalArgumentException("dimension must be positive: " + dimension);
     }
     double units = Math.scalb(sigma, -lattice.exponent());
-    if (!(units > 0 && units < DiscreteGaussian.MAX_SIGMA) || Math.scalb(units, lattice.exponent()) != sigma) {
+    if (!(units > 0 && units < DiscreteGaussian.MAX_SIGMA)) {
       throw new IllegalArgumentException("noise sigma " + sigma + " is " + units + " units of " + lattice
-          + "; the discrete Gaussian needs it in (0, 2^53 - 1) and exactly representable");
+          + "; the discrete Gaussian needs it in (0, 2^53 - 1)");
     }
-    return new DiscreteGaussianNodeNoise(bits, dimension, DiscreteGaussian.ofSigma(units), sigma, lattice);
+    long wholeUnits = (long) Math.ceil(units); // exact: units < 2^53
+    return new DiscreteGaussianNodeNoise(bits, dimension, DiscreteGaussian.ofIntegerSigma(wholeUnits), sigma, lattice);
   }
 
   /** The per-coordinate distribution in lattice units. */

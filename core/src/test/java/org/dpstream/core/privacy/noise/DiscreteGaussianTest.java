@@ -49,6 +49,27 @@ class DiscreteGaussianTest {
   }
 
   @Test
+  void matchesTheExactPmfWithAWholeSigma() {
+    for (long sigma : new long[] {1, 3, 7}) {
+      DiscreteGaussian gaussian = DiscreteGaussian.ofIntegerSigma(sigma);
+      assertEquals(sigma, gaussian.proposalScale());
+      UniformRandomProvider bits = keyedBits(20 + sigma);
+      assertFits(() -> gaussian.sample(bits), pmf(sigma * sigma), DRAWS, 1e-4, "sigma = " + sigma);
+    }
+  }
+
+  /**
+   * A whole sigma near the top of the range (2^52 + 1, odd, so q r / n and r / n are far from round
+   * numbers): its 20 equiprobable normal bins as in the huge-sigma test. alpha = 1e-4.
+   */
+  @Test
+  void aWholeSigmaNearTheTopOfTheRangeFitsTheNormal() {
+    long sigma = (1L << 52) + 1;
+    DiscreteGaussian gaussian = DiscreteGaussian.ofIntegerSigma(sigma);
+    assertFitsNormalBins(gaussian, sigma, keyedBits(30));
+  }
+
+  @Test
   void matchesTheExactPmfBelowSigmaOne() {
     DiscreteGaussian gaussian = DiscreteGaussian.ofSigmaSquared(BigInteger.ONE, BigInteger.valueOf(3));
     UniformRandomProvider bits = keyedBits(3);
@@ -111,12 +132,15 @@ class DiscreteGaussianTest {
     DiscreteGaussian gaussian = DiscreteGaussian.ofSigma(sigma);
     assertEquals(BigInteger.ONE.shiftLeft(80), gaussian.sigmaSquaredNumerator());
     assertEquals(BigInteger.ONE, gaussian.sigmaSquaredDenominator());
-    assertEquals((1L << 40) + 1, gaussian.proposalScale());
+    assertEquals(1L << 40, gaussian.proposalScale(), "a whole sigma is its own proposal scale");
+    assertFitsNormalBins(gaussian, sigma, keyedBits(6));
+  }
+
+  private static void assertFitsNormalBins(DiscreteGaussian gaussian, double sigma, UniformRandomProvider bits) {
     NormalDistribution normal = NormalDistribution.of(0, sigma);
     int bins = 20;
     int n = 20_000;
     long[] observed = new long[bins];
-    UniformRandomProvider bits = keyedBits(6);
     for (int i = 0; i < n; i++) {
       double u = normal.cumulativeProbability(gaussian.sample(bits));
       observed[Math.min(bins - 1, (int) (u * bins))]++;
@@ -184,5 +208,7 @@ class DiscreteGaussianTest {
         () -> DiscreteGaussian.ofSigmaSquared(BigInteger.ONE, BigInteger.valueOf(-2)));
     assertThrows(IllegalArgumentException.class,
         () -> DiscreteGaussian.ofSigmaSquared(BigInteger.ONE.shiftLeft(106), BigInteger.ONE));
+    assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofIntegerSigma(0));
+    assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofIntegerSigma(DiscreteGaussian.MAX_SIGMA));
   }
 }
