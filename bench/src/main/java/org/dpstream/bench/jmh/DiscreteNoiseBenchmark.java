@@ -26,7 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * (Ziggurat) rounded by floor(z + 1/2) as the tree does today, against the exact discrete Gaussian.
  * Scores are coordinates per second (each invocation draws {@link #COORDINATES} from one keyed
  * coordinate). sigmaUnits = 1e10 is the tree's regime (sigma of a few clip bounds on a lattice of 2^-30
- * of the bound); 3 is a small-sigma case where the sampler's arithmetic stays in longs.
+ * of the bound; the tree rounds sigma up to whole units); 3 is a small sigma. The fractional values
+ * take the general rational path: 3.5 in long arithmetic, 1e10 + 0.5 in BigInteger.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -41,7 +42,7 @@ public class DiscreteNoiseBenchmark {
   @Param({"continuous", "discrete"})
   public String noise;
 
-  @Param({"3", "1.0e10"})
+  @Param({"3", "3.5", "1.0e10", "1.00000000005e10"})
   public double sigmaUnits;
 
   private final long[] out = new long[COORDINATES];

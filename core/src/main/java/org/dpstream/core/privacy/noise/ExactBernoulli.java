@@ -27,6 +27,9 @@ final class ExactBernoulli {
 
   /** Bernoulli(exp(-numerator / denominator)), numerator &gt;= 0, denominator &gt; 0. */
   static boolean expMinus(UniformRandomProvider bits, long numerator, long denominator) {
+    if (numerator == 0) {
+      return true; // exp(-0) = 1: the procedure below would draw one word and always return true
+    }
     long whole = numerator / denominator;
     // exp(-g) = exp(-1)^floor(g) exp(-(g - floor(g))): independent factors, stop at the first failure.
     for (long i = 0; i < whole; i++) {
@@ -76,6 +79,9 @@ final class ExactBernoulli {
    * n^2 is never formed.
    */
   static boolean expMinusHalfSquareOfRatio(UniformRandomProvider bits, long r, long n) {
+    if (r == 0) {
+      return true;
+    }
     long k = 1;
     while (withProbability(bits, 1, k) && bits.nextBoolean()
         && withProbability(bits, r, n) && withProbability(bits, r, n)) {
