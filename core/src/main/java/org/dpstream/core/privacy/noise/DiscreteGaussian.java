@@ -9,8 +9,8 @@ import org.apache.commons.rng.UniformRandomProvider;
  * sigma^2)), with sigma^2 = a / b a positive rational.
  *
  * <p>Exact: Algorithm 3 of Canonne, Kamath and Steinke 2020 ("The discrete Gaussian for differential
- * privacy"), rejection from the {@link DiscreteLaplace} of scale t = floor(sigma) + 1, accepting Y with
- * probability exp(-(|Y| - sigma^2 / t)^2 / (2 sigma^2)). Every decision is an integer comparison
+ * privacy"), rejection from the {@link DiscreteLaplace} of scale t = floor(sigma) + 1 (t = sigma for a
+ * whole sigma), accepting Y with probability exp(-(|Y| - sigma^2 / t)^2 / (2 sigma^2)). Every decision is an integer comparison
  * ({@link ExactBernoulli}); the only input is the caller's bit source, so a keyed source replays a draw
  * bit for bit. The parameter is kept as the exact rational; no floating-point value is computed on any
  * path that decides an output.
