@@ -35,14 +35,14 @@ import org.dpstream.core.privacy.tree.NodeNoise;
  * generalized Gaussian (||.||_q <= ||.||_+, the paper's Definition 2.2). Both are public functions of
  * the spec, so the choice leaks nothing.
  *
- * @param calibration the privacy map of the tree's releases
- * @param noise one node's noise distribution
  * <p>{@link NoiseChoice#DISCRETE} draws the zCDP tree's node noise from the exact discrete Gaussian on
- * the lattice, N_Z(0, (sigma / gamma)^2) per coordinate in lattice units, with the same calibration:
- * the leaves of neighbours differ by an integer vector of l2 norm at most S / gamma, so each node is
- * (S^2 / (2 sigma^2))-zCDP exactly as for the continuous Gaussian (CKS20; docs/privacy-layer.md). AUTO
- * then means ZCDP (the paper's accountant prices continuous noise).
+ * the lattice, N_Z(0, n^2) per coordinate in lattice units with n = ceil(sigma / gamma), under the same
+ * calibration: the leaves of neighbours differ by an integer vector of l2 norm at most S / gamma, so each
+ * node is at most (S^2 / (2 sigma^2))-zCDP, as for the continuous Gaussian (CKS20; docs/privacy-layer.md).
+ * AUTO then means ZCDP (the paper's accountant prices continuous noise).
  *
+ * @param calibration the privacy map of the tree's releases
+ * @param noise one node's noise distribution (for DISCRETE, the Gaussian whose sigma the discrete sampler takes)
  * @param predictedNodeError the predicted E ||Z||_q^2 used by AUTO
  * @param sampling continuous (Ziggurat, rounded to the lattice) or exact discrete node noise
  */

@@ -96,12 +96,8 @@ public final class DiscreteGaussian {
       throw new IllegalArgumentException("discrete Gaussian sigma must be finite, > 0 and < 2^53 - 1, got " + sigma);
     }
     // sigma = mantissa 2^exponent exactly: scale the double to an integer (exact for any finite double).
-    int exponent = Math.getExponent(sigma) - 52;
-    long mantissa;
-    if (exponent < Double.MIN_EXPONENT - 52) { // subnormal
-      exponent = Double.MIN_EXPONENT - 52;
-    }
-    mantissa = (long) Math.scalb(sigma, -exponent);
+    int exponent = Math.max(Math.getExponent(sigma), Double.MIN_EXPONENT) - 52; // subnormals share 2^-1074
+    long mantissa = (long) Math.scalb(sigma, -exponent);
     int trailing = Long.numberOfTrailingZeros(mantissa);
     mantissa >>= trailing;
     exponent += trailing;
