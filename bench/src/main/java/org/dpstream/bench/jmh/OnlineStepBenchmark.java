@@ -1,5 +1,6 @@
 package org.dpstream.bench.jmh;
 
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
@@ -10,6 +11,7 @@ import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineEstimators;
+import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
@@ -29,7 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * One private step of the online estimator on one core, keyed cryptographic noise: DP-POFW for p = 1
  * (report-noisy-min over 2d vertices), DP-TOFW otherwise (two gradients, clipping, tree step, LMO).
- * The accountant is {@code auto}, as a user would run it.
+ * The accountant is {@code auto} and the noise continuous by default, as a user would run it.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -47,6 +49,17 @@ public class OnlineStepBenchmark {
   @Param({"1", "1.5", "2", "inf"})
   public String p;
 
+  /** auto, zcdp or paper (try -p accountant=zcdp for the calibration noise: discrete uses). */
+  @Param({"auto"})
+  public String accountant;
+
+  /**
+   * continuous or discrete; only continuous by default because discrete is refused at p = 1 (run it
+   * with -p noise=continuous,discrete -p p=1.5 and so on).
+   */
+  @Param({"continuous"})
+  public String noise;
+
   private OnlineEstimator estimator;
   private double[][] features;
   private double[] labels;
@@ -58,7 +71,9 @@ public class OnlineStepBenchmark {
     LpNorm dual = LpNorm.of(LpNorm.dualExponent(exponent));
     // A horizon no run reaches, so epochs never change during measurement.
     OnlineModelSpec spec = OnlineModelSpec.withDerivedClipping("bench", dimension, GlmLoss.squared(),
-        LpBall.of(exponent, 2), new PrivacyBudget(1, 1e-6), 1L << 40, new DataBounds(1, 2), AccountantChoice.AUTO);
+        LpBall.of(exponent, 2), new PrivacyBudget(1, 1e-6), 1L << 40, new DataBounds(1, 2),
+        AccountantChoice.valueOf(accountant.toUpperCase(Locale.ROOT)))
+        .withNoise(NoiseChoice.valueOf(noise.toUpperCase(Locale.ROOT)));
     byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
     RandomSource.SPLIT_MIX_64.create(4L).nextBytes(material);
     estimator = OnlineEstimators.start(spec, new KeyedNoiseSource(NoiseKey.ofBytes(material)));

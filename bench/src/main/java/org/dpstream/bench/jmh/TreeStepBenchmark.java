@@ -6,7 +6,10 @@ import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
+import org.dpstream.core.privacy.random.NoiseStream;
 import org.dpstream.core.privacy.tree.ContinualPrefixSum;
+import org.dpstream.core.privacy.tree.DiscreteGaussianNodeNoise;
+import org.dpstream.core.privacy.tree.NodeNoise;
 import org.dpstream.core.privacy.tree.KeyedNodeNoise;
 import org.dpstream.core.privacy.tree.Lattice;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -22,7 +25,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One step of the O(d) tree mechanism with keyed Gaussian node noise: add a leaf, regenerate the
+ * One step of the O(d) tree mechanism with keyed Gaussian node noise (continuous, or exact discrete): add a leaf, regenerate the
  * merged nodes' noise, draw the new node's, release the noisy prefix sum. Amortised two node draws of
  * d Gaussians per step.
  */
@@ -39,6 +42,10 @@ public class TreeStepBenchmark {
   @Param({"20", "100", "1000"})
   public int dimension;
 
+  /** continuous: Ziggurat Gaussian rounded to the lattice; discrete: the exact discrete Gaussian on it. */
+  @Param({"continuous", "discrete"})
+  public String noise;
+
   private ContinualPrefixSum mechanism;
   private long[][] leaves;
   private long[] release;
@@ -49,12 +56,12 @@ public class TreeStepBenchmark {
     byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
     RandomSource.SPLIT_MIX_64.create(2L).nextBytes(material);
     Lattice lattice = Lattice.ofPowerOfTwo(-30);
-    KeyedNodeNoise noise = new KeyedNodeNoise(
-        new KeyedNoiseSource(NoiseKey.ofBytes(material)).forStream("tree", "benchmark"),
-        new GaussianVectorNoise(dimension, 10.0),
-        lattice);
+    NoiseStream bits = new KeyedNoiseSource(NoiseKey.ofBytes(material)).forStream("tree", "benchmark");
+    NodeNoise nodeNoise = noise.equals("discrete")
+        ? DiscreteGaussianNodeNoise.onLattice(bits, dimension, 10.0, lattice)
+        : new KeyedNodeNoise(bits, new GaussianVectorNoise(dimension, 10.0), lattice);
     // A horizon far beyond what a run reaches, so the benchmark measures steps, not epoch changes.
-    mechanism = ContinualPrefixSum.compact(dimension, 1L << 40, noise);
+    mechanism = ContinualPrefixSum.compact(dimension, 1L << 40, nodeNoise);
     UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(3L);
     leaves = new long[LEAVES][dimension];
     for (long[] leaf : leaves) {

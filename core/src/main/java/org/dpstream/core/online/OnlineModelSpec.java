@@ -26,6 +26,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param incrementClipping how DP-TOFW bounds one increment (ignored by DP-POFW)
  * @param learningRate lr of DP-TOFW's step size eta_t = min(1, lr / (t + 1)); 1 is the paper's. Public
  *     configuration: tuning it on the private stream spends privacy
+ * @param noise how DP-TOFW's Gaussian node noise is sampled; {@link NoiseChoice#DISCRETE} needs p &gt; 1
+ *     and the zcdp (or auto, which then means zcdp) accountant
  */
 public record OnlineModelSpec(
     String modelId,
@@ -38,7 +40,8 @@ public record OnlineModelSpec(
     AccountantChoice accountant,
     DataBounds data,
     IncrementClipping incrementClipping,
-    double learningRate) {
+    double learningRate,
+    NoiseChoice noise) {
 
   public OnlineModelSpec {
     Objects.requireNonNull(modelId, "modelId");
@@ -52,6 +55,7 @@ public record OnlineModelSpec(
     if (!(learningRate > 0 && learningRate <= Double.MAX_VALUE)) {
       throw new IllegalArgumentException("learningRate must be finite and > 0, got " + learningRate);
     }
+    Objects.requireNonNull(noise, "noise");
     if (modelId.isBlank()) {
       throw new IllegalArgumentException("modelId must not be blank");
     }
@@ -61,25 +65,42 @@ public record OnlineModelSpec(
     if (horizon < 2) {
       throw new IllegalArgumentException("horizon must be at least 2: " + horizon);
     }
+    if (noise == NoiseChoice.DISCRETE) {
+      if (domain.exponent() == 1) {
+        throw new IllegalArgumentException(
+            "noise: discrete needs p > 1 (DP-POFW's report-noisy-min at p = 1 samples continuous noise)");
+      }
+      if (accountant == AccountantChoice.PAPER || accountant == AccountantChoice.FACTORIZATION) {
+        throw new IllegalArgumentException("noise: discrete needs accountant zcdp or auto, got "
+            + accountant.name().toLowerCase(java.util.Locale.ROOT)
+            + " (the paper's accountant prices continuous noise; the factorization's noise has real coefficients)");
+      }
+    }
   }
 
-  /** The paper's configuration: worst-case clipping, step size 1 / (t + 1). */
+  /** This spec with node noise sampled as {@code choice}. */
+  public OnlineModelSpec withNoise(NoiseChoice choice) {
+    return new OnlineModelSpec(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data,
+        incrementClipping, learningRate, choice);
+  }
+
+  /** The paper's configuration: worst-case clipping, step size 1 / (t + 1), continuous node noise. */
   public OnlineModelSpec(String modelId, int dimension, SampleLoss loss, LpBall domain, PrivacyBudget budget,
       long horizon, ClipBounds clipBounds, AccountantChoice accountant, DataBounds data) {
     this(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data, IncrementClipping.WORST_CASE,
-        1);
+        1, NoiseChoice.CONTINUOUS);
   }
 
   /** The same spec with another increment clipping. */
   public OnlineModelSpec withIncrementClipping(IncrementClipping clipping) {
     return new OnlineModelSpec(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data,
-        clipping, learningRate);
+        clipping, learningRate, noise);
   }
 
   /** The same spec with another learning rate. */
   public OnlineModelSpec withLearningRate(double rate) {
     return new OnlineModelSpec(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data,
-        incrementClipping, rate);
+        incrementClipping, rate, noise);
   }
 
   /** A spec whose clip bounds are derived from the loss over the domain for the declared data bounds. */
@@ -106,7 +127,8 @@ public record OnlineModelSpec(
         Double.toString(budget.epsilon()), Double.toString(budget.delta()), Long.toString(horizon),
         Double.toString(clipBounds.gradient()), Double.toString(clipBounds.difference()), accountant.name(),
         Double.toString(data.featureDualNorm()), Double.toString(data.labelBound()),
-        incrementClipping.mode().name(), Double.toString(incrementClipping.threshold()), Double.toString(learningRate));
+        incrementClipping.mode().name(), Double.toString(incrementClipping.threshold()), Double.toString(learningRate),
+        noise.name());
     try {
       return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {

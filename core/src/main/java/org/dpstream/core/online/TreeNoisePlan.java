@@ -8,12 +8,15 @@ import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
 import org.dpstream.core.privacy.accounting.NormRegularity;
 import org.dpstream.core.privacy.accounting.PaperTreeCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyCalibration;
+import org.dpstream.core.privacy.noise.DiscreteGaussian;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
 import org.dpstream.core.privacy.noise.GeneralizedGaussianNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.PrivatePrefixSums;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseStream;
 import org.dpstream.core.privacy.tree.ContinualPrefixSum;
+import org.dpstream.core.privacy.tree.DiscreteGaussianNodeNoise;
 import org.dpstream.core.privacy.tree.KeyedNodeNoise;
 import org.dpstream.core.privacy.tree.Lattice;
 import org.dpstream.core.privacy.tree.LatticePrefixSums;
@@ -32,13 +35,21 @@ import org.dpstream.core.privacy.tree.NodeNoise;
  * generalized Gaussian (||.||_q <= ||.||_+, the paper's Definition 2.2). Both are public functions of
  * the spec, so the choice leaks nothing.
  *
+ * <p>{@link NoiseChoice#DISCRETE} draws the zCDP tree's node noise from the exact discrete Gaussian on
+ * the lattice, N_Z(0, n^2) per coordinate in lattice units with n = ceil(sigma / gamma), under the same
+ * calibration: the leaves of neighbours differ by an integer vector of l2 norm at most S / gamma, so each
+ * node is at most (S^2 / (2 sigma^2))-zCDP, as for the continuous Gaussian (CKS20; docs/privacy-layer.md).
+ * AUTO then means ZCDP (the paper's accountant prices continuous noise).
+ *
  * @param calibration the privacy map of the tree's releases
- * @param noise one node's noise distribution
+ * @param noise one node's noise distribution (for DISCRETE, the Gaussian whose sigma the discrete sampler takes)
  * @param predictedNodeError the predicted E ||Z||_q^2 used by AUTO
  * @param clipNorm the norm its sensitivity is measured in: the dual norm q for the paper's calibration,
  *     l2 for zCDP (whole-increment clipping clips in it)
+ * @param sampling continuous (Ziggurat, rounded to the lattice) or exact discrete node noise
  */
-public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, double predictedNodeError, LpNorm clipNorm)
+public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, double predictedNodeError, LpNorm clipNorm,
+    NoiseChoice sampling)
     implements PrefixSumPlan {
 
   /** Bits of the clip bound kept by the lattice: 2^30 units per bound leaves 2^32 steps before overflow. */
@@ -67,6 +78,10 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
   }
 
   public static TreeNoisePlan choose(OnlineModelSpec spec) {
+    if (spec.noise() == NoiseChoice.DISCRETE) {
+      // The spec admits DISCRETE with ZCDP or AUTO only; the discrete Gaussian is accounted in zCDP.
+      return zcdp(spec);
+    }
     return switch (spec.accountant()) {
       case PAPER -> paper(spec);
       case ZCDP -> zcdp(spec);
@@ -96,7 +111,7 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     double predicted = noise instanceof GaussianVectorNoise gaussian
         ? gaussianDualNormSquare(d, q, gaussian.sigma())
         : d * sigmaPlus * sigmaPlus;
-    return new TreeNoisePlan(calibration, noise, predicted, spec.domain().norm().dual());
+    return new TreeNoisePlan(calibration, noise, predicted, spec.domain().norm().dual(), NoiseChoice.CONTINUOUS);
   }
 
   static TreeNoisePlan zcdp(OnlineModelSpec spec) {
@@ -105,7 +120,20 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     double l2Sensitivity = PrefixSumPlan.l2LeafSensitivity(spec, latticeFor(spec).roundingSlack(d, 2));
     GaussianTreeCalibration calibration = GaussianTreeCalibration.of(spec.budget(), spec.horizon(), l2Sensitivity);
     GaussianVectorNoise noise = new GaussianVectorNoise(d, calibration.nodeSigma());
-    return new TreeNoisePlan(calibration, noise, gaussianDualNormSquare(d, q, noise.sigma()), LpNorm.L2);
+    if (spec.noise() == NoiseChoice.DISCRETE) {
+      requireDiscreteRange(noise.sigma(), latticeFor(spec));
+    }
+    return new TreeNoisePlan(calibration, noise, gaussianDualNormSquare(d, q, noise.sigma()), LpNorm.L2,
+        spec.noise());
+  }
+
+  /** The discrete sampler takes sigma / gamma below 2^53 - 1: checked when the plan is made, not at the first sample. */
+  private static void requireDiscreteRange(double sigma, Lattice lattice) {
+    double units = Math.scalb(sigma, -lattice.exponent());
+    if (!(units < DiscreteGaussian.MAX_SIGMA)) {
+      throw new IllegalArgumentException("noise: discrete needs the node sigma below 2^53 units of the lattice, got "
+          + sigma + " = " + units + " units of " + lattice + "; use noise: continuous or a larger epsilon");
+    }
   }
 
   /** (E ||Z||_q^q)^(2/q) for Z ~ N(0, sigma^2 I_d): E|N(0,1)|^q = 2^(q/2) Gamma((q+1)/2) / sqrt(pi). */
@@ -120,10 +148,9 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
 
   @Override
   public String describe() {
-    return calibration.accountant() + "/" + noise.describe();
+    String sampler = sampling == NoiseChoice.DISCRETE ? "discrete-" : "";
+    return calibration.accountant() + "/" + sampler + noise.describe();
   }
-
-
 
   @Override
   public PrivatePrefixSums start(OnlineModelSpec spec, KeyedNoiseSource source) {
@@ -140,7 +167,13 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     return new LatticePrefixSums(latticeFor(spec), ContinualPrefixSum.compact(spec.dimension(), spec.horizon(), nodeNoise));
   }
 
-  private KeyedNodeNoise keyedNodeNoise(OnlineModelSpec spec, KeyedNoiseSource source) {
-    return new KeyedNodeNoise(source.forStream("tree", spec.modelId()), noise, latticeFor(spec));
+  private NodeNoise keyedNodeNoise(OnlineModelSpec spec, KeyedNoiseSource source) {
+    NoiseStream bits = source.forStream("tree", spec.modelId());
+    if (sampling == NoiseChoice.DISCRETE) {
+      // zcdp(spec) made the noise an isotropic Gaussian; its sigma is the calibrated one, exactly.
+      double sigma = ((GaussianVectorNoise) noise).sigma();
+      return DiscreteGaussianNodeNoise.onLattice(bits, spec.dimension(), sigma, latticeFor(spec));
+    }
+    return new KeyedNodeNoise(bits, noise, latticeFor(spec));
   }
 }

@@ -12,7 +12,12 @@ import org.dpstream.core.privacy.audit.AuditedMechanism;
 import org.dpstream.core.privacy.audit.PrivacyAuditor;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
+import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.random.NoiseStream;
+import org.dpstream.core.privacy.tree.DiscreteGaussianNodeNoise;
 import org.dpstream.core.privacy.tree.KeyedNodeNoise;
+import org.dpstream.core.privacy.tree.Lattice;
+import org.dpstream.core.privacy.tree.NodeNoise;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,8 +27,8 @@ import org.junit.jupiter.api.Test;
  * two first samples' increments differ; the released parameters are a function of these d_t.
  *
  * <p>The broken variant clips (the sample and its gradient terms) at 1000 times the bounds the noise
- * was calibrated for: the audit must
- * catch it. alpha = 1e-3 (a correct mechanism fails with probability <= 1e-3 on a fresh seed; seeds
+ * was calibrated for: the audit must catch it. Both run with continuous node noise and with the exact
+ * discrete Gaussian ({@code noise: discrete}), and again with whole-increment clipping. alpha = 1e-3 (a correct mechanism fails with probability <= 1e-3 on a fresh seed; seeds
  * are fixed, so the test is deterministic).
  */
 class DpTofwAuditTest {
@@ -35,6 +40,7 @@ class DpTofwAuditTest {
   private static final OnlineModelSpec CALIBRATED = OnlineModelSpec.withDerivedClipping(
       "audit", 2, GlmLoss.squared(), DOMAIN, BUDGET, STEPS, BOUNDS, AccountantChoice.ZCDP);
   private static final TreeNoisePlan PLAN = TreeNoisePlan.choose(CALIBRATED);
+  private static final TreeNoisePlan DISCRETE_PLAN = TreeNoisePlan.choose(CALIBRATED.withNoise(NoiseChoice.DISCRETE));
   private static final KeyedNoiseSource SOURCE = new KeyedNoiseSource(TestKeys.seeded(404));
   private static final int RUNS_PER_INPUT = 100_000;
 
@@ -44,16 +50,14 @@ class DpTofwAuditTest {
   private static final double[] OVERSIZED_X = {50, 0};
   private static final double OVERSIZED_Y = -50;
 
-  private static AuditedMechanism dpTofw(OnlineModelSpec clipping) {
-    return dpTofw(clipping, PLAN);
-  }
-
-  /** The estimator clips as {@code clipping} says; its noise is calibrated by {@code plan}. */
   private static AuditedMechanism dpTofw(OnlineModelSpec clipping, TreeNoisePlan plan) {
     return (neighbour, rng) -> {
       // The estimator rounds on the lattice of its own spec; the noise must use that lattice too.
-      KeyedNodeNoise noise = new KeyedNodeNoise(
-          SOURCE.forStream("tree", Long.toHexString(rng.nextLong())), plan.noise(), TreeNoisePlan.latticeFor(clipping));
+      NoiseStream bits = SOURCE.forStream("tree", Long.toHexString(rng.nextLong()));
+      Lattice lattice = TreeNoisePlan.latticeFor(clipping);
+      NodeNoise noise = plan.sampling() == NoiseChoice.DISCRETE
+          ? DiscreteGaussianNodeNoise.onLattice(bits, 2, ((GaussianVectorNoise) plan.noise()).sigma(), lattice)
+          : new KeyedNodeNoise(bits, plan.noise(), lattice);
       DpTofw estimator = DpTofw.start(clipping, plan, plan.withNodeNoise(clipping, noise));
       double statistic = 0;
       for (int t = 1; t <= STEPS; t++) {
@@ -71,13 +75,41 @@ class DpTofwAuditTest {
     };
   }
 
-  private static AuditResult audit(OnlineModelSpec clipping, long seed) {
-    return audit(dpTofw(clipping), seed);
+  private static AuditResult audit(OnlineModelSpec clipping, TreeNoisePlan plan, long seed) {
+    return PrivacyAuditor.of(1e-3, BUDGET.delta())
+        .audit(dpTofw(clipping, plan), RUNS_PER_INPUT, RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
   }
 
-  private static AuditResult audit(AuditedMechanism mechanism, long seed) {
-    return PrivacyAuditor.of(1e-3, BUDGET.delta())
-        .audit(mechanism, RUNS_PER_INPUT, RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
+  private static OnlineModelSpec unclipped() {
+    ClipBounds loose = new ClipBounds(
+        1000 * CALIBRATED.clipBounds().gradient(), 1000 * CALIBRATED.clipBounds().difference());
+    // The data bounds are widened with the clip bounds, else clipping the sample itself would hide the bug.
+    return new OnlineModelSpec("audit", 2, GlmLoss.squared(), DOMAIN, BUDGET, STEPS, loose, AccountantChoice.ZCDP,
+        new DataBounds(1000, 1000));
+  }
+
+  @Test
+  void clippedStepsPassTheAudit() {
+    AuditResult result = audit(CALIBRATED, PLAN, 1L);
+    result.assertAtMost(BUDGET.epsilon());
+  }
+
+  @Test
+  void clippingFarAboveTheCalibratedBoundsIsCaught() {
+    AuditResult result = audit(unclipped(), PLAN, 2L);
+    assertThrows(AssertionError.class, () -> result.assertAtMost(BUDGET.epsilon()), result.toString());
+  }
+
+  @Test
+  void clippedStepsWithDiscreteNoisePassTheAudit() {
+    AuditResult result = audit(CALIBRATED, DISCRETE_PLAN, 3L);
+    result.assertAtMost(BUDGET.epsilon());
+  }
+
+  @Test
+  void clippingFarAboveTheCalibratedBoundsIsCaughtWithDiscreteNoise() {
+    AuditResult result = audit(unclipped().withNoise(NoiseChoice.DISCRETE), DISCRETE_PLAN, 4L);
+    assertThrows(AssertionError.class, () -> result.assertAtMost(BUDGET.epsilon()), result.toString());
   }
 
   /** Whole-increment clipping at C = 0.5 with noise for sensitivity 2C: the oversized sample is held to C. */
@@ -85,32 +117,14 @@ class DpTofwAuditTest {
 
   @Test
   void wholeIncrementClippingPassesTheAudit() {
-    AuditResult result = audit(dpTofw(WHOLE, TreeNoisePlan.choose(WHOLE)), 3L);
+    AuditResult result = audit(WHOLE, TreeNoisePlan.choose(WHOLE), 5L);
     result.assertAtMost(BUDGET.epsilon());
   }
 
   @Test
   void wholeIncrementClippingAboveTheThresholdTheNoiseWasCalibratedForIsCaught() {
-    OnlineModelSpec loose = new OnlineModelSpec("audit", 2, GlmLoss.squared(), DOMAIN, BUDGET, STEPS,
-        CALIBRATED.clipBounds(), AccountantChoice.ZCDP, new DataBounds(1000, 1000), IncrementClipping.fixed(500), 1);
-    AuditResult result = audit(dpTofw(loose, TreeNoisePlan.choose(WHOLE)), 4L);
-    assertThrows(AssertionError.class, () -> result.assertAtMost(BUDGET.epsilon()), result.toString());
-  }
-
-  @Test
-  void clippedStepsPassTheAudit() {
-    AuditResult result = audit(CALIBRATED, 1L);
-    result.assertAtMost(BUDGET.epsilon());
-  }
-
-  @Test
-  void clippingFarAboveTheCalibratedBoundsIsCaught() {
-    ClipBounds loose = new ClipBounds(
-        1000 * CALIBRATED.clipBounds().gradient(), 1000 * CALIBRATED.clipBounds().difference());
-    // The data bounds are widened with the clip bounds, else clipping the sample itself would hide the bug.
-    OnlineModelSpec unclipped = new OnlineModelSpec("audit", 2, GlmLoss.squared(), DOMAIN, BUDGET, STEPS, loose,
-        AccountantChoice.ZCDP, new DataBounds(1000, 1000));
-    AuditResult result = audit(unclipped, 2L);
+    OnlineModelSpec loose = unclipped().withIncrementClipping(IncrementClipping.fixed(500));
+    AuditResult result = audit(loose, TreeNoisePlan.choose(WHOLE), 6L);
     assertThrows(AssertionError.class, () -> result.assertAtMost(BUDGET.epsilon()), result.toString());
   }
 }

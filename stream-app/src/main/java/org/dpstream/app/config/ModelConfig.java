@@ -8,7 +8,9 @@ import org.dpstream.core.loss.SampleLoss;
 import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.ClipBounds;
 import org.dpstream.core.online.IncrementClipping;
+import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.online.OnlineModelSpec;
+import org.dpstream.core.online.TreeNoisePlan;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 
 /**
@@ -32,6 +34,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param clip how DP-TOFW bounds one increment (default worst-case; {@link ClipConfig})
  * @param learningRate lr of DP-TOFW's step size min(1, lr / (t + 1)); default 1, the paper's. Public:
  *     tuning it on the private stream spends privacy
+ * @param noise {@code continuous} (default) or {@code discrete}: the tree's Gaussian node noise sampled
+ *     exactly on the lattice (needs p &gt; 1 and accountant zcdp or auto)
  */
 public record ModelConfig(
     String id,
@@ -49,21 +53,23 @@ public record ModelConfig(
     String accountant,
     Integer releaseEvery,
     ClipConfig clip,
-    Double learningRate) {
+    Double learningRate,
+    String noise) {
 
   public ModelConfig {
     accountant = accountant == null ? "auto" : accountant;
     releaseEvery = releaseEvery == null ? 1 : releaseEvery;
     clip = clip == null ? ClipConfig.WORST_CASE : clip;
     learningRate = learningRate == null ? 1.0 : learningRate;
+    noise = noise == null ? "continuous" : noise;
   }
 
-  /** A model with the paper's clipping and step size. */
+  /** A model with the paper's clipping and step size, and continuous node noise. */
   public ModelConfig(String id, int dimension, String loss, String p, double radius, double epsilon, double delta,
       long horizon, double featureNormBound, double labelBound, Double gradientClip, Double differenceClip,
       String accountant, Integer releaseEvery) {
     this(id, dimension, loss, p, radius, epsilon, delta, horizon, featureNormBound, labelBound, gradientClip,
-        differenceClip, accountant, releaseEvery, null, null);
+        differenceClip, accountant, releaseEvery, null, null, null);
   }
 
   /** Parses and checks everything; the message names the model and the field. */
@@ -77,6 +83,11 @@ public record ModelConfig(
       };
       PrivacyBudget budget = new PrivacyBudget(epsilon, delta);
       AccountantChoice choice = AccountantChoice.valueOf(require(accountant, "accountant").toUpperCase(Locale.ROOT));
+      NoiseChoice sampling = switch (require(noise, "noise").toLowerCase(Locale.ROOT)) {
+        case "continuous" -> NoiseChoice.CONTINUOUS;
+        case "discrete" -> NoiseChoice.DISCRETE;
+        default -> throw new IllegalArgumentException("noise must be continuous or discrete, got " + noise);
+      };
       DataBounds bounds = new DataBounds(featureNormBound, labelBound);
       ClipBounds derived = ClipBounds.derived(sampleLoss, domain, bounds);
       ClipBounds clipBounds = new ClipBounds(
@@ -89,8 +100,12 @@ public record ModelConfig(
       if (clipping.isWhole() && domain.exponent() == 1) {
         throw new IllegalArgumentException("clip.mode: fixed is for p > 1 (DP-TOFW); DP-POFW (p = 1) uses the worst case");
       }
-      return new OnlineModelSpec(require(id, "id"), dimension, sampleLoss, domain, budget, horizon, clipBounds, choice,
-          bounds, clipping, learningRate);
+      OnlineModelSpec spec = new OnlineModelSpec(require(id, "id"), dimension, sampleLoss, domain, budget, horizon, clipBounds, choice,
+          bounds, clipping, learningRate, sampling);
+      if (sampling == NoiseChoice.DISCRETE) {
+        TreeNoisePlan.choose(spec); // the calibrated sigma must be within the discrete sampler's range
+      }
+      return spec;
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("model " + id + ": " + e.getMessage(), e);
     }

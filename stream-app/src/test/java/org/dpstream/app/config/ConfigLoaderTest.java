@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.IncrementClipping;
+import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +39,27 @@ class ConfigLoaderTest {
     OnlineModelSpec spec = config.registry().find("linreg-p15").orElseThrow().spec();
     assertEquals(1.5, spec.p());
     assertEquals(AccountantChoice.AUTO, spec.accountant());
+    assertEquals(NoiseChoice.CONTINUOUS, spec.noise());
+  }
+
+  @Test
+  void noiseIsContinuousByDefaultAndDiscreteOnRequest() {
+    String header = "applicationId: a\nkafka:\n  bootstrap.servers: b:9092\n";
+    assertEquals(NoiseChoice.CONTINUOUS,
+        ConfigLoader.parse(header + MODEL, "test").registry().find("m").orElseThrow().spec().noise());
+    String discrete = MODEL + "    noise: discrete\n";
+    assertEquals(NoiseChoice.DISCRETE,
+        ConfigLoader.parse(header + discrete, "test").registry().find("m").orElseThrow().spec().noise());
+
+    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+        () -> ConfigLoader.parse(header + MODEL + "    noise: exact\n", "cfg.yaml"));
+    assertTrue(unknown.getMessage().contains("noise must be continuous or discrete"), unknown.getMessage());
+    IllegalArgumentException paper = assertThrows(IllegalArgumentException.class,
+        () -> ConfigLoader.parse(header + discrete.replace("accountant: zcdp", "accountant: paper"), "cfg.yaml"));
+    assertTrue(paper.getMessage().contains("noise: discrete needs accountant zcdp or auto"), paper.getMessage());
+    IllegalArgumentException pOne = assertThrows(IllegalArgumentException.class,
+        () -> ConfigLoader.parse(header + discrete.replace("\"inf\"", "\"1\""), "cfg.yaml"));
+    assertTrue(pOne.getMessage().contains("noise: discrete needs p > 1"), pOne.getMessage());
   }
 
   @Test

@@ -70,6 +70,22 @@ class TreeMechanismTest {
   }
 
   @Test
+  void compactAndReferenceAgreeBitForBitWithDiscreteNoiseAcrossEpochs() {
+    long[][] leaves = randomLeaves(1000, 2);
+    long horizon = 300;
+    NodeNoise noise = DiscreteGaussianNodeNoise.onLattice(SOURCE.forStream("tree", "discrete"), D, 50.0, LATTICE);
+    long[][] compact = releases(ContinualPrefixSum.compact(D, horizon, noise), leaves);
+    long[][] reference = releases(
+        ContinualPrefixSum.start(D, horizon, (d, epoch) -> new BinaryMechanism(d, epoch, noise)), leaves);
+    long[][] exact = exactPrefixSums(leaves);
+    for (int t = 0; t < leaves.length; t++) {
+      assertArrayEquals(reference[t], compact[t], "release at t=" + (t + 1));
+    }
+    // Noise of sigma = 50 is 50 * 2^20 units: a release equal to the exact sum would mean no noise at all.
+    assertTrue(compact[0][0] != exact[0][0] || compact[0][1] != exact[0][1], "noise is added");
+  }
+
+  @Test
   void withNoiseOffTheReleasesAreTheExactPrefixSums() {
     long[][] leaves = randomLeaves(777, 2);
     long[][] expected = exactPrefixSums(leaves);

@@ -1,0 +1,81 @@
+package org.dpstream.bench.jmh;
+
+import java.util.concurrent.TimeUnit;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.core.privacy.noise.DiscreteGaussian;
+import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKey;
+import org.dpstream.core.privacy.random.NoiseStream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One coordinate of lattice noise, in lattice units, from the keyed source: the continuous Gaussian
+ * (Ziggurat) rounded by floor(z + 1/2) as the tree does today, against the exact discrete Gaussian.
+ * Scores are coordinates per second (each invocation draws {@link #COORDINATES} from one keyed
+ * coordinate). sigmaUnits = 1e10 is the tree's regime (sigma of a few clip bounds on a lattice of 2^-30
+ * of the bound; the tree rounds sigma up to whole units); 3 is a small sigma. The fractional values
+ * take the general rational path: 3.5 in long arithmetic, 1e10 + 0.5 in BigInteger.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class DiscreteNoiseBenchmark {
+
+  static final int COORDINATES = 1000;
+
+  @Param({"continuous", "discrete"})
+  public String noise;
+
+  @Param({"3", "3.5", "1.0e10", "1.00000000005e10"})
+  public double sigmaUnits;
+
+  private final long[] out = new long[COORDINATES];
+  private double[] continuous;
+  private GaussianVectorNoise gaussian;
+  private DiscreteGaussian discrete;
+  private NoiseStream stream;
+  private long next;
+
+  @Setup
+  public void setUp() {
+    byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
+    RandomSource.SPLIT_MIX_64.create(6L).nextBytes(material);
+    stream = new KeyedNoiseSource(NoiseKey.ofBytes(material)).forStream("tree", "benchmark");
+    gaussian = new GaussianVectorNoise(COORDINATES, sigmaUnits);
+    continuous = new double[COORDINATES];
+    discrete = DiscreteGaussian.ofSigma(sigmaUnits);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(COORDINATES)
+  public long[] coordinate() {
+    UniformRandomProvider bits = stream.at(0, next++);
+    if (noise.equals("discrete")) {
+      for (int i = 0; i < COORDINATES; i++) {
+        out[i] = discrete.sample(bits);
+      }
+    } else {
+      gaussian.sample(bits, continuous);
+      for (int i = 0; i < COORDINATES; i++) {
+        out[i] = (long) Math.floor(continuous[i] + 0.5);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,214 @@
+package org.dpstream.core.privacy.noise;
+
+import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.assertFits;
+import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.keyedBits;
+import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.pmfOverRange;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.statistics.distribution.NormalDistribution;
+import org.apache.commons.statistics.inference.ChiSquareTest;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The exact discrete Gaussian against its exact pmf. Every statistical assertion uses a fixed key, so
+ * it is deterministic; the stated alpha is the probability that a correct sampler fails it under a
+ * fresh key.
+ */
+class DiscreteGaussianTest {
+
+  private static final int DRAWS = 100_000;
+
+  private static double[] pmf(double sigmaSquared) {
+    int reach = (int) Math.ceil(40 * Math.sqrt(sigmaSquared)) + 40;
+    return pmfOverRange(x -> x * (double) x / (2 * sigmaSquared), reach);
+  }
+
+  // alpha = 1e-4 each.
+  @Test
+  void matchesTheExactPmfOnTheLongPath() {
+    DiscreteGaussian gaussian = DiscreteGaussian.ofSigmaSquared(BigInteger.valueOf(9), BigInteger.valueOf(4));
+    UniformRandomProvider bits = keyedBits(1);
+    int bins = assertFits(() -> gaussian.sample(bits), pmf(2.25), DRAWS, 1e-4, "sigma^2 = 9/4");
+    assertTrue(bins >= 11, "bulk and tails: " + bins);
+  }
+
+  @Test
+  void matchesTheExactPmfOnTheBigIntegerPath() {
+    // sigma^2 = (2^40 + 1) / 2^37: lowest terms, 2 a b t^2 is about 2^81, beyond long arithmetic.
+    BigInteger numerator = BigInteger.ONE.shiftLeft(40).add(BigInteger.ONE);
+    BigInteger denominator = BigInteger.ONE.shiftLeft(37);
+    DiscreteGaussian gaussian = DiscreteGaussian.ofSigmaSquared(numerator, denominator);
+    double sigmaSquared = new BigDecimal(numerator).divide(new BigDecimal(denominator)).doubleValue();
+    UniformRandomProvider bits = keyedBits(2);
+    assertFits(() -> gaussian.sample(bits), pmf(sigmaSquared), DRAWS, 1e-4, "sigma^2 = (2^40+1)/2^37");
+  }
+
+  @Test
+  void matchesTheExactPmfWithAWholeSigma() {
+    for (long sigma : new long[] {1, 3, 7}) {
+      DiscreteGaussian gaussian = DiscreteGaussian.ofIntegerSigma(sigma);
+      assertEquals(sigma, gaussian.proposalScale());
+      UniformRandomProvider bits = keyedBits(20 + sigma);
+      assertFits(() -> gaussian.sample(bits), pmf(sigma * sigma), DRAWS, 1e-4, "sigma = " + sigma);
+    }
+  }
+
+  /**
+   * A whole sigma near the top of the range (2^52 + 1, odd, so q r / n and r / n are far from round
+   * numbers): its 20 equiprobable normal bins as in the huge-sigma test. alpha = 1e-4.
+   */
+  @Test
+  void aWholeSigmaNearTheTopOfTheRangeFitsTheNormal() {
+    long sigma = (1L << 52) + 1;
+    DiscreteGaussian gaussian = DiscreteGaussian.ofIntegerSigma(sigma);
+    assertFitsNormalBins(gaussian, sigma, keyedBits(30));
+  }
+
+  @Test
+  void matchesTheExactPmfBelowSigmaOne() {
+    DiscreteGaussian gaussian = DiscreteGaussian.ofSigmaSquared(BigInteger.ONE, BigInteger.valueOf(3));
+    UniformRandomProvider bits = keyedBits(3);
+    assertFits(() -> gaussian.sample(bits), pmf(1.0 / 3), DRAWS, 1e-4, "sigma^2 = 1/3");
+  }
+
+  /**
+   * CKS20: Var[N_Z(0, sigma^2)] < sigma^2. At sigma = 1/2 the gap is large (exact variance 0.2131 vs
+   * 0.25), so the sample variance must match the exact one, not sigma^2. Tolerance 5 standard errors
+   * of the sample variance (from the exact fourth moment): false-failure rate below 1e-6.
+   */
+  @Test
+  void varianceIsTheExactOneAndBelowSigmaSquared() {
+    double sigmaSquared = 0.25;
+    double[] pmf = pmf(sigmaSquared);
+    int reach = (pmf.length - 1) / 2;
+    double variance = 0;
+    double fourth = 0;
+    for (int x = -reach; x <= reach; x++) {
+      variance += pmf[x + reach] * x * x;
+      fourth += pmf[x + reach] * x * x * (double) x * x;
+    }
+    assertTrue(variance < sigmaSquared, "CKS20 bound on the exact variance");
+    DiscreteGaussian gaussian = DiscreteGaussian.ofSigma(0.5);
+    UniformRandomProvider bits = keyedBits(4);
+    int n = 200_000;
+    double sumSquares = 0;
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+      long x = gaussian.sample(bits);
+      sum += x;
+      sumSquares += x * (double) x;
+    }
+    double sampleVariance = sumSquares / n; // the mean is 0 by symmetry: second moment
+    double standardError = Math.sqrt((fourth - variance * variance) / n);
+    assertEquals(variance, sampleVariance, 5 * standardError);
+    assertTrue(sampleVariance < sigmaSquared - 10 * standardError, "well below sigma^2 = 0.25: " + sampleVariance);
+    assertEquals(0, sum / n, 5 * Math.sqrt(variance / n), "mean");
+  }
+
+  /** A tiny sigma puts all but 2 exp(-50) / Z of the mass on 0: any non-zero in 10^4 draws fails (rate 1e-17). */
+  @Test
+  void tinySigmaIsAlmostSurelyZero() {
+    DiscreteGaussian gaussian = DiscreteGaussian.ofSigmaSquared(BigInteger.ONE, BigInteger.valueOf(100));
+    DiscreteGaussian subnormal = DiscreteGaussian.ofSigma(Double.MIN_VALUE);
+    UniformRandomProvider bits = keyedBits(5);
+    for (int i = 0; i < 10_000; i++) {
+      assertEquals(0, gaussian.sample(bits));
+      assertEquals(0, subnormal.sample(bits));
+    }
+  }
+
+  /**
+   * At sigma = 2^40 the discrete Gaussian is the continuous normal to within exp(-2 pi^2 sigma^2) in
+   * total variation (CKS20), so 20 equiprobable bins of N(0, sigma^2) apply. alpha = 1e-4.
+   */
+  @Test
+  void hugeSigmaFitsTheNormalAndStaysExactlyRepresented() {
+    double sigma = 0x1p40;
+    DiscreteGaussian gaussian = DiscreteGaussian.ofSigma(sigma);
+    assertEquals(BigInteger.ONE.shiftLeft(80), gaussian.sigmaSquaredNumerator());
+    assertEquals(BigInteger.ONE, gaussian.sigmaSquaredDenominator());
+    assertEquals(1L << 40, gaussian.proposalScale(), "a whole sigma is its own proposal scale");
+    assertFitsNormalBins(gaussian, sigma, keyedBits(6));
+  }
+
+  private static void assertFitsNormalBins(DiscreteGaussian gaussian, double sigma, UniformRandomProvider bits) {
+    NormalDistribution normal = NormalDistribution.of(0, sigma);
+    int bins = 20;
+    int n = 20_000;
+    long[] observed = new long[bins];
+    for (int i = 0; i < n; i++) {
+      double u = normal.cumulativeProbability(gaussian.sample(bits));
+      observed[Math.min(bins - 1, (int) (u * bins))]++;
+    }
+    double[] expected = new double[bins];
+    java.util.Arrays.fill(expected, 1.0);
+    double pValue = ChiSquareTest.withDefaults().test(expected, observed).getPValue();
+    assertTrue(pValue >= 1e-4, "p-value " + pValue);
+  }
+
+  @Test
+  void theLargestSigmaSamplesWithoutOverflow() {
+    DiscreteGaussian largest = DiscreteGaussian.ofSigma(0x1p52);
+    UniformRandomProvider bits = keyedBits(7);
+    for (int i = 0; i < 1000; i++) {
+      long x = largest.sample(bits);
+      // |x| > 12 sigma has probability below 1e-32.
+      assertTrue(Math.abs(x) < 12 * (1L << 52), "draw " + x);
+    }
+  }
+
+  @Test
+  void sigmaOfADoubleIsItsExactSquare() {
+    DiscreteGaussian oneAndHalf = DiscreteGaussian.ofSigma(1.5);
+    assertEquals(BigInteger.valueOf(9), oneAndHalf.sigmaSquaredNumerator());
+    assertEquals(BigInteger.valueOf(4), oneAndHalf.sigmaSquaredDenominator());
+    assertEquals(2, oneAndHalf.proposalScale());
+    // 0.1 is not 1/10 in binary: the square of the double itself, exactly.
+    DiscreteGaussian tenth = DiscreteGaussian.ofSigma(0.1);
+    BigDecimal exact = new BigDecimal(0.1).pow(2);
+    BigDecimal represented = new BigDecimal(tenth.sigmaSquaredNumerator())
+        .divide(new BigDecimal(tenth.sigmaSquaredDenominator()));
+    assertEquals(0, exact.compareTo(represented));
+    assertEquals(1, tenth.proposalScale());
+  }
+
+  @Test
+  void sigmaSquaredIsKeptInLowestTerms() {
+    DiscreteGaussian gaussian = DiscreteGaussian.ofSigmaSquared(BigInteger.valueOf(18), BigInteger.valueOf(8));
+    assertEquals(BigInteger.valueOf(9), gaussian.sigmaSquaredNumerator());
+    assertEquals(BigInteger.valueOf(4), gaussian.sigmaSquaredDenominator());
+  }
+
+  @Test
+  void replaysBitForBitFromTheKeyedSource() {
+    DiscreteGaussian gaussian = DiscreteGaussian.ofSigma(1234.5);
+    UniformRandomProvider first = keyedBits(8);
+    UniformRandomProvider again = keyedBits(8);
+    for (int i = 0; i < 1000; i++) {
+      assertEquals(gaussian.sample(first), gaussian.sample(again));
+    }
+  }
+
+  @Test
+  void rejectsBadParametersWithClearMessages() {
+    assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofSigma(0));
+    assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofSigma(-1));
+    assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofSigma(Double.NaN));
+    assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofSigma(Double.POSITIVE_INFINITY));
+    assertEquals("discrete Gaussian sigma must be finite, > 0 and < 2^53 - 1, got 1.8014398509481984E16",
+        assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofSigma(0x1p54)).getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> DiscreteGaussian.ofSigmaSquared(BigInteger.ZERO, BigInteger.ONE));
+    assertThrows(IllegalArgumentException.class,
+        () -> DiscreteGaussian.ofSigmaSquared(BigInteger.ONE, BigInteger.valueOf(-2)));
+    assertThrows(IllegalArgumentException.class,
+        () -> DiscreteGaussian.ofSigmaSquared(BigInteger.ONE.shiftLeft(106), BigInteger.ONE));
+    assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofIntegerSigma(0));
+    assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofIntegerSigma(DiscreteGaussian.MAX_SIGMA));
+  }
+}
