@@ -22,8 +22,9 @@ record DemoOptions(long samplesPerModel, Duration duration, double samplesPerSec
     int metricsPort, int kafkaPort, Path outDirectory, long seed, int testSetSize, OutputFormat outputFormat) {
 
   DemoOptions {
-    if (samplesPerModel < 1) {
-      throw new IllegalArgumentException("--samples must be at least 1, got " + samplesPerModel);
+    if (samplesPerModel < 2) {
+      // The models' horizon is their number of samples, and a tree needs at least two leaves.
+      throw new IllegalArgumentException("--samples must be at least 2, got " + samplesPerModel);
     }
     if (duration.isNegative() || duration.isZero()) {
       throw new IllegalArgumentException("--duration must be positive, got " + duration);
