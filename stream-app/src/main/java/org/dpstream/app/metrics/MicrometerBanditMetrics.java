@@ -1,14 +1,15 @@
 package org.dpstream.app.metrics;
 
-import java.util.concurrent.atomic.DoubleAdder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.DoubleAdder;
 import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.hdb.JointPrivacyLoss;
 
@@ -20,6 +21,11 @@ import org.dpstream.bandit.hdb.JointPrivacyLoss;
  * (ARCHITECTURE.md 4.6); the epsilon spent and the rounds are public (they are in every release).
  */
 public final class MicrometerBanditMetrics implements BanditMetrics {
+
+  /** The decision-latency histogram's bucket range: from a fast path's 100 us to a stalled commit's 10 s. */
+  static final Duration DECISION_LATENCY_MIN = Duration.ofNanos(100_000);
+  static final Duration DECISION_LATENCY_MAX = Duration.ofSeconds(10);
+
 
   public static final String UNKNOWN_BANDIT = "_unknown";
 
@@ -51,7 +57,7 @@ public final class MicrometerBanditMetrics implements BanditMetrics {
           .description("decisions whose reward did not come within the timeout").register(registry);
       latency = Timer.builder("dpstream.bandit.decision.latency").tag("bandit", bandit)
           .description("from the context's record timestamp to its decision").publishPercentileHistogram()
-          .register(registry);
+          .minimumExpectedValue(DECISION_LATENCY_MIN).maximumExpectedValue(DECISION_LATENCY_MAX).register(registry);
       Gauge.builder("dpstream.bandit.reward.cumulative", cumulativeReward, DoubleAdder::sum).tag("bandit", bandit)
           .description("sum of the joined rewards").register(registry);
       Gauge.builder("dpstream.bandit.epsilon.spent", epsilonSpentMicros, v -> v.get() / 1e6).tag("bandit", bandit)

@@ -1,5 +1,6 @@
 package org.dpstream.app.service;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,6 +58,11 @@ public final class DpstreamService implements AutoCloseable {
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     });
     KafkaClientMetrics streamsMetrics = KafkaClientMetrics.bind(streams, registry);
+    // /ready as a metric, so an alert rule (deploy/prometheus/alerts.yml) sees what a probe sees.
+    HealthCheck health = new HealthCheck(status);
+    Gauge.builder("dpstream.ready", () -> health.readiness().ok() ? 1 : 0)
+        .description("1 when /ready answers 200: every stream thread running and polling, none failed lately")
+        .register(registry);
     streams.start();
     return new DpstreamService(streams, streamsMetrics, status);
   }

@@ -21,7 +21,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.dpstream.app.config.ConfigLoader;
 import org.dpstream.app.config.ServiceConfig;
+import org.dpstream.app.metrics.MicrometerBanditMetrics;
 import org.dpstream.app.metrics.MicrometerModelMetrics;
+import org.dpstream.bandit.Decision;
 import org.dpstream.core.online.StepOutcome;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
@@ -94,13 +96,42 @@ class DeploymentFilesTest {
     assertTrue(queried.contains("kafka_stream_thread_process_rate"), "Kafka Streams client metrics on the dashboard");
   }
 
-  /** The names the Prometheus registry gives the service's model metrics, by scraping them. */
+  /**
+   * Every dpstream metric an alert rule reads is one the service exports, and Prometheus loads the rules:
+   * a renamed metric would otherwise leave an alert silently never firing.
+   */
+  @Test
+  void everyMetricOfTheAlertRulesIsExportedAndPrometheusLoadsTheRules() throws IOException {
+    String rules = Files.readString(root.resolve("deploy/prometheus/alerts.yml"));
+    Set<String> read = new TreeSet<>();
+    Matcher matcher = METRIC.matcher(rules);
+    while (matcher.find()) {
+      read.add(matcher.group(1));
+    }
+    Set<String> exported = exportedModelMetrics();
+    // Registered by DpstreamService itself from its health check (no broker here to start one).
+    exported.add("dpstream_ready");
+    Set<String> missing = read.stream().filter(m -> m.startsWith("dpstream_")).collect(Collectors.toCollection(TreeSet::new));
+    missing.removeAll(exported);
+    assertTrue(missing.isEmpty(), "read by alerts.yml but not exported: " + missing + "; exported: " + exported);
+    assertTrue(read.contains("dpstream_epsilon_budget") && read.contains("dpstream_bandit_decision_latency_seconds_bucket"),
+        read.toString());
+    JsonNode prometheus = YAML.readTree(root.resolve("deploy/prometheus.yml").toFile());
+    assertEquals("/etc/prometheus/alerts.yml", prometheus.get("rule_files").get(0).asText());
+    assertTrue(Files.readString(root.resolve("docker-compose.yml"))
+        .contains("./deploy/prometheus/alerts.yml:/etc/prometheus/alerts.yml:ro"), "compose mounts the rules");
+  }
+
+  /** The names the Prometheus registry gives the service's model and bandit metrics, by scraping them. */
   private static Set<String> exportedModelMetrics() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     MicrometerModelMetrics metrics = new MicrometerModelMetrics(registry);
     PrivacyLedger ledger = PrivacyLedger.open(new PrivacyBudget(1, 1e-5), "zcdp", 100);
     metrics.stepped("m", new StepOutcome(1, 0, true, false), 1_000, ledger);
     metrics.rejected("m", "UNDECODABLE");
+    metrics.processingError("m");
+    MicrometerBanditMetrics bandits = new MicrometerBanditMetrics(registry);
+    bandits.decided("b", new Decision(0, Decision.Phase.GREEDY, 1), 1_000_000);
     Set<String> names = new TreeSet<>();
     for (String line : registry.scrape().split("\n")) {
       if (!line.startsWith("#") && !line.isBlank()) {

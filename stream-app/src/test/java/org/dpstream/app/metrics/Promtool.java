@@ -51,4 +51,19 @@ public final class Promtool {
     }
     return new Result(process.exitValue(), output);
   }
+
+  /** Runs promtool with these arguments in {@code directory}: {@code check rules F}, {@code test rules F}. */
+  public static Result run(Path promtool, Path directory, String... arguments) throws IOException, InterruptedException {
+    String[] command = new String[arguments.length + 1];
+    command[0] = promtool.toString();
+    System.arraycopy(arguments, 0, command, 1, arguments.length);
+    Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
+    process.getOutputStream().close();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new IllegalStateException("promtool did not finish in 60 s");
+    }
+    return new Result(process.exitValue(), output);
+  }
 }
