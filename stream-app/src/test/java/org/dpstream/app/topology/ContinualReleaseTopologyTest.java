@@ -257,6 +257,36 @@ class ContinualReleaseTopologyTest {
     }
   }
 
+  /**
+   * One state per model, so the per-model gauges are that state's: the step and eps-spent gauges equal the
+   * last release's step and ledger (eps rounded up to the micro-epsilon), model by model.
+   */
+  @Test
+  void perModelGaugesAreTheLastReleasesStepAndLedger() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    double[][] rows = stream(37);
+    try (TopologyFixture fixture = new TopologyFixture(stateDir, new MicrometerModelMetrics(registry))) {
+      for (double[] row : rows) {
+        fixture.samples.pipeInput(key("linear"), avro(row));
+      }
+      for (int t = 0; t < 8; t++) {
+        fixture.samples.pipeInput(key("logistic"),
+            ("{\"features\": [0." + t + ", 0, 0, 0, 0, 0], \"label\": 1}").getBytes(StandardCharsets.UTF_8));
+      }
+      List<ModelRelease> releases = fixture.releases.readValuesToList();
+      for (String model : List.of("linear", "logistic")) {
+        ModelRelease last = releases.stream().filter(r -> r.getModelId().equals(model)).reduce((a, b) -> b).orElseThrow();
+        assertEquals((double) last.getStep(), registry.get("dpstream.model.step").tag("model", model).gauge().value());
+        assertEquals(Math.ceil(last.getLedger().getEpsilonSpent() * 1e6) / 1e6,
+            registry.get("dpstream.epsilon.spent").tag("model", model).gauge().value(), 1e-12);
+        assertEquals(last.getLedger().getEpsilon(),
+            registry.get("dpstream.epsilon.budget").tag("model", model).gauge().value(), 1e-12);
+      }
+      assertEquals(37.0, registry.get("dpstream.model.step").tag("model", "linear").gauge().value());
+      assertEquals(8.0, registry.get("dpstream.model.step").tag("model", "logistic").gauge().value());
+    }
+  }
+
   private static byte[] bytes(ByteBuffer buffer) {
     byte[] out = new byte[buffer.remaining()];
     buffer.duplicate().get(out);
