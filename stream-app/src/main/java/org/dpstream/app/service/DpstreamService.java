@@ -46,10 +46,6 @@ public final class DpstreamService implements AutoCloseable {
   /** Builds and starts the service. The key is used to derive noise and is not kept in any other form. */
   public static DpstreamService start(ServiceConfig config, NoiseKey key, MeterRegistry registry) {
     Properties properties = StreamsSettings.of(config, registry);
-    if (!StreamsSettings.isExactlyOnce(properties)) {
-      LOG.warn("processing.guarantee is not exactly_once_v2: after a crash a sample can be counted twice"
-          + " in a model's state; releases stay private (noise is keyed) but the model can drift");
-    }
     KafkaStreams streams = new KafkaStreams(topology(config, new KeyedNoiseSource(key), registry), properties);
     KafkaStreamsStatus status = new KafkaStreamsStatus(streams);
     streams.setUncaughtExceptionHandler(exception -> {

@@ -14,7 +14,7 @@ import org.dpstream.app.kafka.Topics;
  * <p>Defaults: exactly-once v2 (a crash between release and commit would otherwise re-release a step
  * whose noise, being keyed, is the same, but also re-count the sample in the state: exactly-once keeps
  * state, offsets and releases in one transaction), and a short commit interval so releases appear
- * promptly. A user may override either; lowering the guarantee is logged loudly by the service.
+ * promptly. The commit interval may be overridden; the guarantee may not (see {@link #of}).
  * Kafka Streams' processing, deserialization and production exception handlers send a record that fails
  * outside the processors' own guard to dp.rejected ({@link RejectingExceptionHandler}), so no record can
  * kill a stream thread.
@@ -47,6 +47,13 @@ public final class StreamsSettings {
     properties.putAll(config.kafka());
     if (!properties.containsKey(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG)) {
       throw new IllegalArgumentException("kafka.bootstrap.servers is required in the config file");
+    }
+    if (!isExactlyOnce(properties)) {
+      // At-least-once restores a state that already holds the samples after the last committed offset
+      // and then steps them again: a replayed sample would be in two leaves, twice its privacy loss.
+      throw new IllegalArgumentException("kafka.processing.guarantee must be exactly_once_v2 (the default), got "
+          + properties.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG) + ": after a crash at-least-once learns a"
+          + " replayed sample twice, which doubles its privacy loss");
     }
     return properties;
   }

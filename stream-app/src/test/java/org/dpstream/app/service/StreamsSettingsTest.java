@@ -45,4 +45,16 @@ class StreamsSettingsTest {
     assertEquals("-1", StreamsSettings.of(config(Map.of("bootstrap.servers", "b:9092"), null, null))
         .get(StreamsConfig.REPLICATION_FACTOR_CONFIG), "the broker's default");
   }
+
+  @Test
+  void anyGuaranteeButExactlyOnceIsRefusedNamingTheKey() {
+    for (String guarantee : new String[] {"at_least_once", "exactly_once"}) {
+      IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> StreamsSettings.of(config(Map.of("bootstrap.servers", "b:9092", "processing.guarantee", guarantee),
+              null, null)));
+      assertEquals(true, e.getMessage().startsWith("kafka.processing.guarantee must be exactly_once_v2"), e.getMessage());
+    }
+    assertEquals("exactly_once_v2", StreamsSettings.of(config(Map.of("bootstrap.servers", "b:9092",
+        "processing.guarantee", "exactly_once_v2"), null, null)).get("processing.guarantee"));
+  }
 }
