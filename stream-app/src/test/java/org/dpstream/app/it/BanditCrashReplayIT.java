@@ -27,10 +27,9 @@ import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
 import org.dpstream.schemas.Reward;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -61,19 +60,8 @@ class BanditCrashReplayIT {
       new BanditConfig("bandit-b", D, 2, "identity", 1.0, "0.2", 30L, 1, 1e-5, 2_000, 1.0, 1.0, "2s", "impute",
           0.0, 3));
 
-  private static KafkaHarness kafka;
-
-  @BeforeAll
-  static void startBroker() {
-    kafka = KafkaHarness.start();
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
+  @RegisterExtension
+  static final KafkaHarness kafka = KafkaHarness.perClass();
 
   @Test
   void aKilledBanditServiceRestartsWithTheSameDecisionsAndReleasesExactlyOnce(@TempDir Path work) throws Exception {

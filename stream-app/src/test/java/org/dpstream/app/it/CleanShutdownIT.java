@@ -10,10 +10,9 @@ import org.dpstream.app.config.ModelConfig;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.schemas.ModelRelease;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,19 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class CleanShutdownIT {
 
-  private static KafkaHarness kafka;
-
-  @BeforeAll
-  static void startBroker() {
-    kafka = KafkaHarness.start();
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
+  @RegisterExtension
+  static final KafkaHarness kafka = KafkaHarness.perClass();
 
   @Test
   void sigtermClosesStreamsAndCheckpointsTheState(@TempDir Path work) throws Exception {

@@ -14,10 +14,9 @@ import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The service on a real broker with exactly-once: every sample in gives its release out, nothing lost. */
@@ -27,19 +26,8 @@ class EndToEndIT {
   private static final int SAMPLES_PER_MODEL = 300;
   private static final int RELEASE_EVERY_OF_P1 = 3;
 
-  private static KafkaHarness kafka;
-
-  @BeforeAll
-  static void startBroker() {
-    kafka = KafkaHarness.start();
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
+  @RegisterExtension
+  static final KafkaHarness kafka = KafkaHarness.perClass();
 
   @Test
   void everySampleIsLearnedOnceAndItsReleaseIsTheEstimatorsBitForBit(@TempDir Path stateDir) {

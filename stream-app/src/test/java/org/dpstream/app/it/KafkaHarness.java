@@ -17,6 +17,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.dpstream.app.kafka.CheckedProducer;
 import org.dpstream.app.kafka.EmbeddedKafka;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.dpstream.app.kafka.TopicNames;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.schemas.DecisionResponse;
@@ -28,36 +31,59 @@ import org.dpstream.schemas.RejectedRecord;
  * under a test's own names, an idempotent producer of raw sample bytes (malformed ones included), and
  * read_committed readers of the output topics.
  */
-final class KafkaHarness implements AutoCloseable {
+final class KafkaHarness implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
   /** Longer than the producer's delivery timeout, so a slow broker fails the send, not the wait. */
   private static final long ACK_TIMEOUT_SECONDS = 330;
 
-  private final EmbeddedKafka kafka;
-  private final CheckedProducer<byte[], byte[]> producer;
+  private EmbeddedKafka kafka;
+  private CheckedProducer<byte[], byte[]> producer;
 
-  private KafkaHarness(EmbeddedKafka kafka) {
-    this.kafka = kafka;
-    // Generous timeouts: on a loaded 2-core machine a produce request can take long. The delivery
-    // guarantees (idempotent, acks=all, one request in flight) are CheckedProducer's.
-    this.producer = CheckedProducer.create(kafka.clientConfig(), Map.of(
-        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 120_000,
-        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000,
-        ProducerConfig.LINGER_MS_CONFIG, 5), new ByteArraySerializer(), new ByteArraySerializer());
+  private KafkaHarness() {}
+
+  /**
+   * The broker of one test class, as a JUnit extension: {@code @RegisterExtension static final KafkaHarness
+   * kafka = KafkaHarness.perClass();} starts it before the class's tests and stops it after them.
+   */
+  static KafkaHarness perClass() {
+    return new KafkaHarness();
+  }
+
+  /** A broker started now; the caller closes it. */
+  static KafkaHarness start() {
+    KafkaHarness harness = new KafkaHarness();
+    harness.startBroker();
+    return harness;
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    startBroker();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    close();
   }
 
   /**
    * A crashed instance's open transaction is aborted by the broker only after its timeout, checked
    * every 10 s by default; checking every second keeps the fresh-state-dir restart short.
    */
-  static KafkaHarness start() {
-    EmbeddedKafka kafka = EmbeddedKafka.builder()
+  private void startBroker() {
+    kafka = EmbeddedKafka.builder()
         .brokerConfig("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000")
         .start();
     try {
-      return new KafkaHarness(kafka);
+      // Generous timeouts: on a loaded 2-core machine a produce request can take long. The delivery
+      // guarantees (idempotent, acks=all, one request in flight) are CheckedProducer's.
+      producer = CheckedProducer.create(kafka.clientConfig(), Map.of(
+          ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 120_000,
+          ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000,
+          ProducerConfig.LINGER_MS_CONFIG, 5), new ByteArraySerializer(), new ByteArraySerializer());
     } catch (RuntimeException e) {
       kafka.close();
+      kafka = null;
       throw e;
     }
   }
@@ -164,11 +190,18 @@ final class KafkaHarness implements AutoCloseable {
   @Override
   public void close() {
     try {
-      producer.close();
+      if (producer != null) {
+        producer.close();
+      }
     } finally {
-      kafka.close();
+      if (kafka != null) {
+        kafka.close();
+      }
+      producer = null;
+      kafka = null;
     }
   }
+
 
   /** A record as bytes: what a producer the service does not control may send (null key included). */
   record RawRecord(byte[] key, byte[] value) {}

@@ -51,11 +51,10 @@ import org.dpstream.app.metrics.MetricsServer;
 import org.dpstream.app.metrics.Promtool;
 import org.dpstream.app.service.DpstreamService;
 import org.dpstream.schemas.ModelRelease;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -70,19 +69,8 @@ class OperationsIT {
   /** Short limits so the tests see a stall and the end of a failure window within seconds. */
   private static final HealthCheck.Policy FAST = new HealthCheck.Policy(Duration.ofSeconds(3), Duration.ofSeconds(10));
 
-  private static KafkaHarness kafka;
-
-  @BeforeAll
-  static void startBroker() {
-    kafka = KafkaHarness.start();
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
+  @RegisterExtension
+  static final KafkaHarness kafka = KafkaHarness.perClass();
 
   @Test
   void runCreatesItsMissingTopicsAndBecomesReady(@TempDir Path work) throws Exception {

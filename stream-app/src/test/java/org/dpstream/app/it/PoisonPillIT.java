@@ -25,10 +25,9 @@ import org.dpstream.app.metrics.ProcessingErrors;
 import org.dpstream.app.service.StreamsSettings;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -41,19 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(150)
 class PoisonPillIT {
 
-  private static KafkaHarness kafka;
-
-  @BeforeAll
-  static void startBroker() {
-    kafka = KafkaHarness.start();
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
+  @RegisterExtension
+  static final KafkaHarness kafka = KafkaHarness.perClass();
 
   private static byte[] json(double[] x, double y) {
     StringBuilder features = new StringBuilder();

@@ -27,10 +27,9 @@ import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
 import org.dpstream.schemas.Reward;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -56,19 +55,8 @@ class RoutingIT {
   private static final BanditConfig BANDIT = new BanditConfig("routed-bandit", ItModels.DIMENSION, 3, "identity", 1.0,
       "0.1", 20L, 1, 1e-5, 2_000, 1.0, 1.0, "60s", "drop", null, 1);
 
-  private static KafkaHarness kafka;
-
-  @BeforeAll
-  static void startBroker() {
-    kafka = KafkaHarness.start();
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
+  @RegisterExtension
+  static final KafkaHarness kafka = KafkaHarness.perClass();
 
   /** kcat's default partitioner (librdkafka consistent_random): CRC32 of the key. */
   private static int crc32Partition(String key, int partitions) {

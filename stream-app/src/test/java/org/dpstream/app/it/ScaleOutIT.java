@@ -21,10 +21,9 @@ import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -46,19 +45,8 @@ class ScaleOutIT {
   /** Routers of the two sample partitions and learners of the six routing partitions. */
   private static final int TASKS = ItModels.SAMPLE_PARTITIONS + ServiceConfig.DEFAULT_ROUTING_PARTITIONS;
 
-  private static KafkaHarness kafka;
-
-  @BeforeAll
-  static void startBroker() {
-    kafka = KafkaHarness.start();
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
+  @RegisterExtension
+  static final KafkaHarness kafka = KafkaHarness.perClass();
 
   private static List<ModelConfig> models() {
     String[] geometries = {"1.5", "inf", "1"};
