@@ -20,6 +20,7 @@ import org.dpstream.app.kafka.TopicProvisioner;
 import org.dpstream.app.kafka.TopicSpec;
 import org.dpstream.app.metrics.MetricsServer;
 import org.dpstream.app.service.DpstreamService;
+import org.dpstream.app.service.RoutingTopicCheck;
 import org.dpstream.app.service.StreamsSettings;
 import org.dpstream.core.privacy.random.NoiseKey;
 import picocli.CommandLine;
@@ -80,6 +81,8 @@ final class RunCommand implements Callable<Integer> {
     }
     try {
       createMissingTopics(serviceConfig, err);
+    } catch (IllegalArgumentException e) {
+      return fail(err, BAD_CONFIG, e.getMessage());
     } catch (IllegalStateException | KafkaException e) {
       return fail(err, e instanceof ConfigException ? BAD_CONFIG : KAFKA_FAILED, e.getMessage());
     }
@@ -115,7 +118,7 @@ final class RunCommand implements Callable<Integer> {
     return exitCode;
   }
 
-  private static void createMissingTopics(ServiceConfig config, PrintWriter err) {
+  private static void createMissingTopics(ServiceConfig config, PrintWriter err) throws InterruptedException {
     TopicCreation creation = config.createTopics();
     List<TopicSpec> specs = creation.specs(config.topics(), !config.bandits().isEmpty());
     Admin admin = Admin.create(TopicProvisioner.adminSettings(config.kafka()));
@@ -125,6 +128,7 @@ final class RunCommand implements Callable<Integer> {
             creation.replicationFactor() < 0 ? "of the broker" : creation.replicationFactor(),
             created.configs().isEmpty() ? "" : ", " + created.configs());
       }
+      RoutingTopicCheck.verify(admin, config);
     } finally {
       admin.close(ADMIN_CLOSE); // not the default unbounded wait for calls still retrying an unreachable broker
     }

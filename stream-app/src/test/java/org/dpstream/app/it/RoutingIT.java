@@ -1,6 +1,7 @@
 package org.dpstream.app.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.zip.CRC32;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
@@ -22,6 +25,7 @@ import org.dpstream.app.config.ModelConfig;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.serde.DpSerdes;
+import org.dpstream.app.service.RoutingTopicCheck;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
@@ -145,6 +149,39 @@ class RoutingIT {
       assertEquals(armReleases, banditSteps.size(), "one round, every arm released once: " + banditSteps);
       assertTrue(banditSteps.values().stream().allMatch(n -> n == 1), banditSteps.toString());
       assertEquals(0, rejected.count(), "nothing rejected: " + rejected.records());
+    }
+  }
+
+  /**
+   * routingPartitions is fixed for the application's life. Restarted with another count, Kafka Streams finds
+   * the routing topic with the old count: the service learns nothing more (its threads fail and are
+   * replaced, and /ready says so), and `run` refuses to start it at all, naming the key.
+   */
+  @Test
+  void anotherRoutingPartitionCountIsRefusedAndLearnsNothing(@TempDir Path stateDir) throws Exception {
+    List<ModelConfig> models = ItModels.models(1);
+    ServiceConfig six = ItModels.serviceConfig("routing-count", models, kafka.bootstrapServers(), stateDir.toString());
+    ServiceConfig four = six.withRoutingPartitions(4);
+    Topics topics = kafka.createTopics(six.topics());
+    List<SampleRow> rows = SyntheticStream.generate(models, 2, 7L);
+    try (CommittedTopicReader<ModelRelease> releases = kafka.releasesReader(topics);
+        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+      RoutingTopicCheck.verify(admin, four); // before the first start any count is fine
+      try (InProcessService service = new InProcessService(six)) {
+        kafka.produceSamples(topics.samples().name(), rows.subList(0, 3));
+        releases.awaitAtLeast(3, Duration.ofSeconds(60), service::isUp, service::describe);
+      }
+      RoutingTopicCheck.verify(admin, six);
+      IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+          () -> RoutingTopicCheck.verify(admin, four));
+      assertTrue(refused.getMessage().startsWith("routingPartitions is 4 but the routing topic"
+          + " it-routing-count-model-routing-repartition has 6 partitions"), refused.getMessage());
+      try (InProcessService started = new InProcessService(four)) {
+        kafka.produceSamples(topics.samples().name(), rows.subList(3, rows.size()));
+        releases.readFor(Duration.ofSeconds(15));
+        assertEquals(3, releases.count(), "nothing learnt with the other count");
+        assertTrue(!started.service.health().readiness().ok(), "and /ready says so");
+      }
     }
   }
 }
