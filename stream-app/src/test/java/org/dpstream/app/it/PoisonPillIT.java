@@ -15,13 +15,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
 import org.dpstream.app.config.ModelConfig;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.metrics.ProcessingErrors;
+import org.dpstream.app.service.ExplodingProcessor;
 import org.dpstream.app.service.StreamsSettings;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
@@ -92,24 +90,6 @@ class PoisonPillIT {
     }
   }
 
-  /** Throws on "boom", a processor outside dpstream's guard. */
-  private static final class Exploding implements Processor<byte[], byte[], byte[], byte[]> {
-    private ProcessorContext<byte[], byte[]> context;
-
-    @Override
-    public void init(ProcessorContext<byte[], byte[]> context) {
-      this.context = context;
-    }
-
-    @Override
-    public void process(Record<byte[], byte[]> record) {
-      if (new String(record.value(), StandardCharsets.UTF_8).equals("boom")) {
-        throw new IllegalStateException("boom");
-      }
-      context.forward(record);
-    }
-  }
-
   @Test
   void aRecordFailingOutsideTheGuardsIsRejectedByKafkaStreamsHandlers(@TempDir Path stateDir) throws Exception {
     ServiceConfig config = ItModels.serviceConfig("backstop", ItModels.models(1), kafka.bootstrapServers(),
@@ -118,7 +98,7 @@ class PoisonPillIT {
     String out = topics.releases().name(); // any topic of the test's own; the values here are raw bytes
     Topology topology = new Topology();
     topology.addSource("in", new ByteArrayDeserializer(), new ByteArrayDeserializer(), topics.samples().name());
-    topology.addProcessor("exploding", Exploding::new, "in");
+    topology.addProcessor("exploding", () -> new ExplodingProcessor(() -> new IllegalStateException("boom")), "in");
     topology.addSink("out", out, new ByteArraySerializer(), new ByteArraySerializer(), "exploding");
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
 

@@ -19,9 +19,6 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.metrics.ProcessingErrors;
 import org.dpstream.schemas.RejectedRecord;
@@ -39,24 +36,6 @@ class RejectingExceptionHandlerTest {
 
   @TempDir Path stateDir;
 
-  /** Throws on "boom"; forwards everything else. */
-  private static final class Exploding implements Processor<byte[], byte[], byte[], byte[]> {
-    private ProcessorContext<byte[], byte[]> context;
-
-    @Override
-    public void init(ProcessorContext<byte[], byte[]> context) {
-      this.context = context;
-    }
-
-    @Override
-    public void process(Record<byte[], byte[]> record) {
-      if (new String(record.value(), StandardCharsets.UTF_8).equals("boom")) {
-        throw new ArithmeticException("secret value in the message");
-      }
-      context.forward(record);
-    }
-  }
-
   /** Refuses to serialize "unserializable". */
   private static final Serializer<byte[]> PICKY = (topic, value) -> {
     if (new String(value, StandardCharsets.UTF_8).equals("unserializable")) {
@@ -69,7 +48,7 @@ class RejectingExceptionHandlerTest {
   void recordsFailingOutsideTheGuardsAreRejectedAndProcessingGoesOn() {
     Topology topology = new Topology();
     topology.addSource("in", new ByteArrayDeserializer(), new ByteArrayDeserializer(), TOPICS.samples().name());
-    topology.addProcessor("exploding", Exploding::new, "in");
+    topology.addProcessor("exploding", () -> new ExplodingProcessor(() -> new ArithmeticException("secret value in the message")), "in");
     topology.addSink("out", "out", new ByteArraySerializer(), PICKY, "exploding");
 
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
