@@ -35,11 +35,19 @@ final class ServiceProcess implements AutoCloseable {
 
   /** Any {@code dpstream} subcommand with its arguments, e.g. {@code dda-node --node-id 1 --config F}. */
   static ServiceProcess startCommand(List<String> arguments, Path log) {
+    return launch(List.of("-cp", testClassPath(), DpstreamCli.class.getName()), arguments, log);
+  }
+
+  /** {@code java -jar JAR} and the arguments: a shaded jar as an operator runs it, nothing of the test class path. */
+  static ServiceProcess startJar(Path jar, List<String> arguments, Path log) {
+    return launch(List.of("-jar", jar.toString()), arguments, log);
+  }
+
+  private static ServiceProcess launch(List<String> mainClass, List<String> arguments, Path log) {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "-cp", testClassPath(),
-        DpstreamCli.class.getName()));
+        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    command.addAll(mainClass);
     command.addAll(arguments);
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().remove(NoiseKey.FILE_ENVIRONMENT_VARIABLE);
