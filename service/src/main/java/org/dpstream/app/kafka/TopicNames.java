@@ -14,11 +14,10 @@ public record TopicNames(
     String rejected,
     String contexts,
     String decisions,
-    String rewards,
-    String control) {
+    String rewards) {
 
   public TopicNames {
-    List<String> all = List.of(samples, releases, rejected, contexts, decisions, rewards, control);
+    List<String> all = List.of(samples, releases, rejected, contexts, decisions, rewards);
     for (String name : all) {
       if (Objects.requireNonNull(name, "topic name").isBlank()) {
         throw new IllegalArgumentException("topic names must not be blank");
@@ -31,6 +30,6 @@ public record TopicNames(
 
   public static TopicNames defaults() {
     return new TopicNames(
-        "dp.samples", "dp.releases", "dp.rejected", "dp.contexts", "dp.decisions", "dp.rewards", "dp.control");
+        "dp.samples", "dp.releases", "dp.rejected", "dp.contexts", "dp.decisions", "dp.rewards");
   }
 }
