@@ -1,7 +1,8 @@
 /**
  * Kafka plumbing of the service: the topic catalogue ({@link org.dpstream.app.kafka.Topics},
- * {@link org.dpstream.app.kafka.Topic}) and a real single-node broker for the demo, the end-to-end
- * benchmark and the {@code *IT} tests ({@link org.dpstream.app.kafka.EmbeddedKafka}).
+ * {@link org.dpstream.app.kafka.Topic}). A real single-node broker for the demo, the end-to-end
+ * benchmark and the {@code *IT} tests, {@code EmbeddedKafka}, is in the same package in the testkit
+ * module, which the service never depends on: dpstream-service.jar carries no broker.
  *
  * <p><b>Why the broker runs in-process.</b> It starts in about 2.5 s on two cores (a child JVM
  * adds its own start-up and JIT warm-up and a process to reap if the parent dies), it works
