@@ -14,10 +14,11 @@ public record TopicNames(
     String rejected,
     String contexts,
     String decisions,
-    String rewards) {
+    String rewards,
+    String control) {
 
   public TopicNames {
-    List<String> all = List.of(samples, releases, rejected, contexts, decisions, rewards);
+    List<String> all = List.of(samples, releases, rejected, contexts, decisions, rewards, control);
     for (String name : all) {
       if (Objects.requireNonNull(name, "topic name").isBlank()) {
         throw new IllegalArgumentException("topic names must not be blank");
@@ -30,6 +31,6 @@ public record TopicNames(
 
   public static TopicNames defaults() {
     return new TopicNames(
-        "dp.samples", "dp.releases", "dp.rejected", "dp.contexts", "dp.decisions", "dp.rewards");
+        "dp.samples", "dp.releases", "dp.rejected", "dp.contexts", "dp.decisions", "dp.rewards", "dp.control");
   }
 }

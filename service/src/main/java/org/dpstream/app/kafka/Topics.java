@@ -30,6 +30,7 @@ public final class Topics {
   private final Topic<String, DecisionRequest> contexts;
   private final Topic<String, DecisionResponse> decisions;
   private final Topic<String, Reward> rewards;
+  private final Topic<String, String> control;
 
   /** The catalogue with outputs in Avro. */
   public Topics(TopicNames names) {
@@ -45,6 +46,8 @@ public final class Topics {
     contexts = new Topic<>(names.contexts(), keys, DpSerdes.decisionRequest());
     decisions = new Topic<>(names.decisions(), keys, DpSerdes.decisionResponse().writing(outputs));
     rewards = new Topic<>(names.rewards(), keys, DpSerdes.reward());
+    // No schema for model-spec updates yet: the value is the spec's text, keyed by model id.
+    control = new Topic<>(names.control(), keys, Serdes.String());
   }
 
   /** The catalogue with the default {@code dp.*} names. */
@@ -76,15 +79,25 @@ public final class Topics {
     return rewards;
   }
 
+  /** Compacted: the latest spec per model id is the one in force. */
+  public Topic<String, String> control() {
+    return control;
+  }
+
   public List<Topic<?, ?>> all() {
-    return List.of(samples, releases, rejected, contexts, decisions, rewards);
+    return List.of(samples, releases, rejected, contexts, decisions, rewards, control);
   }
 
   /**
    * What to create on a fresh cluster: every topic with the same partition count (contexts and
-   * rewards must match to be co-partitioned).
+   * rewards must match to be co-partitioned), the control topic compacted.
    */
   public List<TopicSpec> specs(int partitions) {
-    return all().stream().map(topic -> TopicSpec.of(topic.name(), partitions)).toList();
+    return all().stream()
+        .map(topic -> {
+          TopicSpec spec = TopicSpec.of(topic.name(), partitions);
+          return topic == control ? spec.compacted() : spec;
+        })
+        .toList();
   }
 }

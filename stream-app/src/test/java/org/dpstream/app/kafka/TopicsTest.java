@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.config.TopicConfig;
 import org.dpstream.schemas.DenseFeatures;
 import org.dpstream.schemas.Sample;
 import org.junit.jupiter.api.Test;
@@ -15,15 +16,15 @@ class TopicsTest {
   void defaultNamesAreTheArchitecturesDpTopics() {
     List<String> names = Topics.defaults().all().stream().map(Topic::name).toList();
     assertEquals(List.of("dp.samples", "dp.releases", "dp.rejected", "dp.contexts", "dp.decisions",
-        "dp.rewards"), names);
+        "dp.rewards", "dp.control"), names);
   }
 
   @Test
   void namesAreConfigurable() {
-    TopicNames names = new TopicNames("s", "r", "x", "c", "d", "w");
+    TopicNames names = new TopicNames("s", "r", "x", "c", "d", "w", "ctl");
     Topics topics = new Topics(names);
     assertEquals("s", topics.samples().name());
-    assertEquals("w", topics.rewards().name());
+    assertEquals("ctl", topics.control().name());
   }
 
   @Test
@@ -36,18 +37,21 @@ class TopicsTest {
 
   @Test
   void namesMustBeDistinctAndNonBlank() {
-    assertThrows(IllegalArgumentException.class, () -> new TopicNames("a", "a", "x", "c", "d", "w"));
-    assertThrows(IllegalArgumentException.class, () -> new TopicNames("a", " ", "x", "c", "d", "w"));
+    assertThrows(IllegalArgumentException.class, () -> new TopicNames("a", "a", "x", "c", "d", "w", "ctl"));
+    assertThrows(IllegalArgumentException.class, () -> new TopicNames("a", " ", "x", "c", "d", "w", "ctl"));
   }
 
   @Test
-  void specsShareOnePartitionCountAndSetNoTopicConfig() {
+  void specsCompactOnlyTheControlTopicAndShareOnePartitionCount() {
     Topics topics = Topics.defaults();
     List<TopicSpec> specs = topics.specs(3);
-    assertEquals(6, specs.size());
+    assertEquals(7, specs.size());
     for (TopicSpec spec : specs) {
       assertEquals(3, spec.partitions());
-      assertEquals(Map.of(), spec.configs(), spec.name());
+      Map<String, String> expected = spec.name().equals("dp.control")
+          ? Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)
+          : Map.of();
+      assertEquals(expected, spec.configs(), spec.name());
     }
   }
 
