@@ -65,7 +65,8 @@ public final class BanditExperimentCommand implements Callable<Integer> {
   Double delta;
 
   @Option(names = "--algorithms", split = ",", paramLabel = "ALG", defaultValue = "dphdb,dpucb",
-      description = "Algorithms: dphdb, dpucb. Default: ${DEFAULT-VALUE}.")
+      description = "Algorithms: dphdb, dpucb, dplinear (private); random (uniform arms) and greedy (non-private ridge)"
+          + " as references. Default: ${DEFAULT-VALUE}.")
   List<String> algorithms;
 
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if missing).")
@@ -118,7 +119,8 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     Path csv = BanditResultsCsv.write(out, results);
     Path plot = RegretPlot.write(out, results);
     String summary = BanditSummary.render(results) + "\n"
-        + "regret = sum_t max_a mean_{t,a} - mean_{t,a_t}; accuracy = fraction of rounds whose arm was optimal"
+        + "regret = sum_t max_a mean_{t,a} - mean_{t,a_t}; vs random = mean regret / random's mean regret;"
+        + " accuracy = fraction of rounds whose arm was optimal"
         + " (the true class on fashion-mnist); std over seeds (n - 1); seconds = policy time per run.\n";
     Path summaryFile = Files.writeString(out.resolve(BanditSummary.FILE_NAME), summary);
     stdout.println();

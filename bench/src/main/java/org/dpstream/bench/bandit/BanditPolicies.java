@@ -1,6 +1,9 @@
 package org.dpstream.bench.bandit;
 
 import org.dpstream.bandit.BanditPolicy;
+import org.dpstream.bandit.baseline.GreedyRidgePolicy;
+import org.dpstream.bandit.baseline.UniformRandomPolicy;
+import org.dpstream.bandit.linear.DpLinearPolicy;
 import org.dpstream.bandit.env.EnvironmentBounds;
 import org.dpstream.bandit.ucb.DpUcbPolicy;
 import org.dpstream.bandit.ucb.DpUcbSpec;
@@ -17,11 +20,17 @@ final class BanditPolicies {
       case DPHDB -> DpHdbFactory.create(run, bounds, noise);
       case DPUCB -> new DpUcbPolicy(DpUcbSpec.forEnvironment(run.runId(), run.arms(), run.d(), run.horizon(),
           new PrivacyBudget(run.epsilon(), run.delta()), bounds), noise);
+      case DPLINEAR -> DpLinearFactory.create(run, bounds, noise);
+      case RANDOM -> new UniformRandomPolicy(run.arms(), run.d(), run.seed());
+      case GREEDY -> new GreedyRidgePolicy(run.arms(), run.d());
     };
   }
 
   /** The policy's calibration for the summary, when it reports one. */
   static String describe(BanditPolicy policy) {
-    return policy instanceof DpUcbPolicy ucb ? ucb.describe() : policy.name();
+    if (policy instanceof DpUcbPolicy ucb) {
+      return ucb.describe();
+    }
+    return policy instanceof DpLinearPolicy linear ? linear.mechanism() : policy.name();
   }
 }
