@@ -48,6 +48,8 @@ public final class DpLinearPolicy implements BanditPolicy {
   private static final double CONTRIBUTION_MARGIN = 1 - 0x1p-20;
 
   private final DpLinearSpec spec;
+  /** False only in the audit's negative control: contributions enter unscaled and unclipped. */
+  private final boolean clipping;
   private final PrefixSumPlan plan;
   private final PrivatePrefixSums[] statistics;
   private final long[][] pendingUnits;
@@ -58,7 +60,8 @@ public final class DpLinearPolicy implements BanditPolicy {
   private final double[] scaledContext;
   private final double[] contribution;
   private final double[] leaf;
-  private final double[] released;
+  /** The last released statistics of each arm (the private release itself; theta is computed from it). */
+  private final double[][] released;
   private final double[] gram;
   private final double[] moment;
   private PrivacyLedger ledger;
@@ -67,8 +70,9 @@ public final class DpLinearPolicy implements BanditPolicy {
   private double ridgeWeight;
 
   private DpLinearPolicy(DpLinearSpec spec, PrefixSumPlan plan, PrivatePrefixSums[] statistics, long[][] pendingUnits,
-      double[][] theta, PrivacyLedger ledger, long rounds) {
+      double[][] theta, PrivacyLedger ledger, long rounds, boolean clipping) {
     this.spec = spec;
+    this.clipping = clipping;
     this.plan = plan;
     this.statistics = statistics;
     this.pendingUnits = pendingUnits;
@@ -84,21 +88,25 @@ public final class DpLinearPolicy implements BanditPolicy {
     this.scaledContext = new double[d];
     this.contribution = new double[m];
     this.leaf = new double[m];
-    this.released = new double[m];
+    this.released = new double[spec.arms()][m];
     this.gram = new double[d * d];
     this.moment = new double[d];
   }
 
   /** A fresh bandit: nothing released, every theta_k = 0, noise keyed by each arm's statistics stream id. */
   public static DpLinearPolicy start(DpLinearSpec spec, KeyedNoiseSource source) {
+    return start(spec, spec.plan(), source, true);
+  }
+
+  /** Test seam: a fresh bandit on a given plan, with or without clipping (the audit's negative control). */
+  static DpLinearPolicy start(DpLinearSpec spec, PrefixSumPlan plan, KeyedNoiseSource source, boolean clipping) {
     Objects.requireNonNull(source, "source");
-    PrefixSumPlan plan = spec.plan();
     PrivatePrefixSums[] statistics = new PrivatePrefixSums[spec.arms()];
     for (int arm = 0; arm < statistics.length; arm++) {
       statistics[arm] = plan.start(spec.statisticsSpec(arm), source);
     }
     return new DpLinearPolicy(spec, plan, statistics, new long[spec.arms()][spec.leafDimension()],
-        new double[spec.arms()][spec.dimension()], PrivacyLedger.open(plan.calibration()), 0);
+        new double[spec.arms()][spec.dimension()], PrivacyLedger.open(plan.calibration()), 0, clipping);
   }
 
   /**
@@ -140,7 +148,7 @@ public final class DpLinearPolicy implements BanditPolicy {
             + " releases, " + rounds + " rounds make " + releases);
       }
     }
-    return new DpLinearPolicy(spec, plan, statistics, pending, theta, ledger, rounds);
+    return new DpLinearPolicy(spec, plan, statistics, pending, theta, ledger, rounds, true);
   }
 
   @Override
@@ -215,14 +223,18 @@ public final class DpLinearPolicy implements BanditPolicy {
   }
 
   private void addContribution(int arm, double[] context, double reward) {
-    double norm = LpNorm.L2.valueOf(context);
-    double scale = norm > spec.contextClip() ? spec.contextClip() / norm : 1;
-    for (int j = 0; j < scaledContext.length; j++) {
-      scaledContext[j] = context[j] * scale;
+    if (!clipping) {
+      SufficientStatistics.contribution(context, reward, contribution);
+    } else {
+      double norm = LpNorm.L2.valueOf(context);
+      double scale = norm > spec.contextClip() ? spec.contextClip() / norm : 1;
+      for (int j = 0; j < scaledContext.length; j++) {
+        scaledContext[j] = context[j] * scale;
+      }
+      double scaledReward = Math.max(-spec.rewardClip(), Math.min(spec.rewardClip(), reward * scale));
+      SufficientStatistics.contribution(scaledContext, scaledReward, contribution);
+      contributionClipper.clipInPlace(contribution);
     }
-    double scaledReward = Math.max(-spec.rewardClip(), Math.min(spec.rewardClip(), reward * scale));
-    SufficientStatistics.contribution(scaledContext, scaledReward, contribution);
-    contributionClipper.clipInPlace(contribution);
     long[] pending = pendingUnits[arm];
     for (int i = 0; i < pending.length; i++) {
       pending[i] = Math.addExact(pending[i], lattice.toUnits(contribution[i]));
@@ -234,10 +246,10 @@ public final class DpLinearPolicy implements BanditPolicy {
     for (int arm = 0; arm < statistics.length; arm++) {
       // Exact: the pending sums are integers below 2^53 lattice units.
       lattice.toValues(pendingUnits[arm], leaf);
-      statistics[arm].addAndRelease(leaf, released);
+      statistics[arm].addAndRelease(leaf, released[arm]);
       Arrays.fill(pendingUnits[arm], 0);
-      SufficientStatistics.gram(released, d, gram);
-      SufficientStatistics.moment(released, d, moment);
+      SufficientStatistics.gram(released[arm], d, gram);
+      SufficientStatistics.moment(released[arm], d, moment);
       solver.solve(gram, moment, ridgeWeight(statistics[arm].epoch()), theta[arm]);
     }
   }
@@ -266,6 +278,11 @@ public final class DpLinearPolicy implements BanditPolicy {
       throw new IllegalArgumentException("arm must be in [0, " + theta.length + "): " + arm);
     }
     return theta[arm].clone();
+  }
+
+  /** Arm i's last released statistics (upper(G), b), a copy; zeros before the first release and after a restore. */
+  double[] releasedStatistics(int arm) {
+    return released[arm].clone();
   }
 
   /** The ledger of the release of all arms' statistics (the joint loss; see {@link LinearJointDp}). */

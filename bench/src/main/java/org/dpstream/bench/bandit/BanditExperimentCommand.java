@@ -80,6 +80,10 @@ public final class BanditExperimentCommand implements Callable<Integer> {
       description = "Fashion-MNIST: average P x P pixel blocks (1, 2, 4, 7, 14, 28); DP-UCB costs O(K d^3) per round. Default: ${DEFAULT-VALUE}.")
   int pool;
 
+  @Option(names = "--preselection-gap", paramLabel = "H", defaultValue = "inf",
+      description = "DP-HDB's pre-selection gap h_sub > 0, or inf (off: every arm pre-selected). Default: ${DEFAULT-VALUE}.")
+  String preSelectionGap;
+
   @Override
   public Integer call() throws IOException {
     List<BanditAlgorithm> algorithmList = parseAlgorithms();
@@ -97,6 +101,7 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     int kValue = resolve(arms, 2, environments.fixedArms(), "--K");
     validateNumbers(dValue, kValue);
     double deltaValue = delta != null ? delta : 1.0 / horizon;
+    double gap = parseGap();
 
     Files.createDirectories(out);
     int total = seeds * algorithmList.size();
@@ -111,7 +116,7 @@ public final class BanditExperimentCommand implements Callable<Integer> {
             deltaValue, seed);
         BanditEnvironment environment = environments.create(dValue, kValue, seed);
         results.add(BanditRunner.run(run, environment,
-            BanditPolicies.create(run, environment.bounds(), ExperimentKeys.forSeed(seed))));
+            BanditPolicies.create(run, environment.bounds(), ExperimentKeys.forSeed(seed), gap)));
         progress.advance(run.label());
       }
     }
@@ -177,6 +182,18 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     if (delta != null) {
       require(delta > 0 && delta < 1, "--delta: must be in (0, 1), got " + delta);
     }
+  }
+
+  private double parseGap() {
+    String text = preSelectionGap.strip();
+    double gap;
+    try {
+      gap = text.equalsIgnoreCase("inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      gap = Double.NaN;
+    }
+    require(gap > 0, "--preselection-gap: must be positive or inf, got " + preSelectionGap);
+    return gap;
   }
 
   private void require(boolean condition, String message) {

@@ -16,8 +16,13 @@ final class BanditPolicies {
   private BanditPolicies() {}
 
   static BanditPolicy create(BanditRunSpec run, EnvironmentBounds bounds, KeyedNoiseSource noise) {
+    return create(run, bounds, noise, DpHdbFactory.PRE_SELECTION_GAP);
+  }
+
+  static BanditPolicy create(BanditRunSpec run, EnvironmentBounds bounds, KeyedNoiseSource noise,
+      double preSelectionGap) {
     return switch (run.algorithm()) {
-      case DPHDB -> DpHdbFactory.create(run, bounds, noise);
+      case DPHDB -> DpHdbFactory.create(run, bounds, noise, preSelectionGap);
       case DPUCB -> new DpUcbPolicy(DpUcbSpec.forEnvironment(run.runId(), run.arms(), run.d(), run.horizon(),
           new PrivacyBudget(run.epsilon(), run.delta()), bounds), noise);
       case DPLINEAR -> DpLinearFactory.create(run, bounds, noise);
