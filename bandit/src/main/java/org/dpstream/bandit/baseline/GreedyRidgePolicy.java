@@ -95,6 +95,11 @@ public final class GreedyRidgePolicy implements BanditPolicy {
     rounds++;
   }
 
+  /** theta_k = (X_k' X_k + I)^-1 X_k' r_k of an arm (a copy). */
+  public double[] armParameters(int arm) {
+    return theta[arm].clone();
+  }
+
   @Override
   public String name() {
     return NAME;

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Objects;
+import org.dpstream.bandit.BanditSpec;
 import org.dpstream.core.geometry.LpBall;
 import org.dpstream.core.loss.DataBounds;
 import org.dpstream.core.loss.GlmLoss;
@@ -46,7 +47,7 @@ public record DpLinearSpec(
     long horizon,
     int refreshEvery,
     AccountantChoice accountant,
-    NoiseChoice noise) {
+    NoiseChoice noise) implements BanditSpec {
 
   /** The largest statistics leaf the lattice rounding argument of {@link #leafBound()} covers. */
   static final int MAX_LEAF_DIMENSION = 1 << 20;
@@ -134,6 +135,19 @@ public record DpLinearSpec(
   /** The plan every arm's statistics are released with (all arms share it). */
   public PrefixSumPlan plan() {
     return PrefixSumPlan.choose(statisticsSpec(0));
+  }
+
+  /** Any finite reward: it is scaled with its context and clipped to [-B, B] before it is learnt. */
+  @Override
+  public void requireReward(double reward) {
+    if (!Double.isFinite(reward)) {
+      throw new IllegalArgumentException("reward is not finite: " + reward);
+    }
+  }
+
+  @Override
+  public String policyName() {
+    return DpLinearPolicy.NAME;
   }
 
   /** A SHA-256 digest of every field; saved state carries it so it is never resumed under another spec. */

@@ -56,7 +56,7 @@ public final class BanditReference {
 
   public BanditReference(BanditRegistry.Entry entry, KeyedNoiseSource noise) {
     this.entry = entry;
-    this.policy = DpHdbPolicy.start(entry.spec(), noise);
+    this.policy = DpHdbPolicy.start(entry.hdb(), noise);
   }
 
   public static List<Object> run(BanditRegistry.Entry entry, KeyedNoiseSource noise, List<Event> events) {
