@@ -17,6 +17,8 @@ import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.factorization.PrefixSumSquareRoot;
+import org.dpstream.core.privacy.factorization.SqrtFactorizationCalibration;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.junit.jupiter.api.Test;
 
@@ -79,6 +81,36 @@ class DpLinearPolicyTest {
     double expected = s * (2 * Math.sqrt(10) + 2 * Math.sqrt(Math.log(10_000 / 0.05)));
     assertEquals(expected, RidgeWeight.of(spec, spec.plan(), 0), 1e-9 * expected);
     assertEquals(expected * Math.sqrt(3), RidgeWeight.of(spec, spec.plan(), 2), 1e-9 * expected);
+  }
+
+  @Test
+  void withTheFactorizationTheRidgeWeightUsesItsColumnNormAndStateStillResumes() throws IOException {
+    DpLinearSpec spec = new DpLinearSpec("fact", 3, 2, 1, 1, new PrivacyBudget(1, 1e-5), 40, 4,
+        AccountantChoice.FACTORIZATION, NoiseChoice.CONTINUOUS);
+    SqrtFactorizationCalibration calibration = (SqrtFactorizationCalibration) spec.plan().calibration();
+    double s = calibration.noiseSigma() * Math.sqrt(PrefixSumSquareRoot.squaredColumnNorm(10));
+    double expected = s * (2 * Math.sqrt(3) + 2 * Math.sqrt(Math.log(10 / 0.05)));
+    assertEquals(expected, RidgeWeight.of(spec, spec.plan(), 0), 1e-9 * expected);
+
+    DpLinearPolicy original = DpLinearPolicy.start(spec, SOURCE);
+    double[] x = {0.4, -0.2, 0.9};
+    for (int round = 0; round < 10; round++) {
+      original.update(original.decide(x), x, 0.3);
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    original.writeState(new DataOutputStream(bytes));
+    DpLinearPolicy restored = DpLinearPolicy.restore(spec,
+        new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), SOURCE);
+    for (int round = 10; round < 20; round++) {
+      Decision decision = original.decide(x);
+      original.update(decision, x, 0.3);
+      restored.update(decision, x, 0.3);
+    }
+    assertEquals(5, restored.step());
+    for (int arm = 0; arm < 2; arm++) {
+      assertArrayEquals(original.armParameters(arm), restored.armParameters(arm));
+    }
+    assertEquals(calibration.spentAfter(5).epsilon(), restored.ledger().spentEpsilon());
   }
 
   @Test

@@ -12,6 +12,7 @@ import org.dpstream.bandit.env.BanditEnvironment;
 import org.dpstream.bandit.env.FashionMnist;
 import org.dpstream.bandit.env.MissingDatasetException;
 import org.dpstream.bench.ofw.ExperimentKeys;
+import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.bench.ofw.ProgressBar;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -84,6 +85,14 @@ public final class BanditExperimentCommand implements Callable<Integer> {
       description = "DP-HDB's pre-selection gap h_sub > 0, or inf (off: every arm pre-selected). Default: ${DEFAULT-VALUE}.")
   String preSelectionGap;
 
+  @Option(names = "--dplinear-accountant", paramLabel = "ACC", defaultValue = "factorization",
+      description = "DP-Linear's prefix-sum mechanism: factorization or zcdp (the Gaussian tree). Default: ${DEFAULT-VALUE}.")
+  String linearAccountant;
+
+  @Option(names = "--dplinear-releases", paramLabel = "N", defaultValue = "100",
+      description = "DP-Linear's statistics releases over the horizon (refresh period ceil(T / N)). Default: ${DEFAULT-VALUE}.")
+  int linearReleases;
+
   @Override
   public Integer call() throws IOException {
     List<BanditAlgorithm> algorithmList = parseAlgorithms();
@@ -101,7 +110,8 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     int kValue = resolve(arms, 2, environments.fixedArms(), "--K");
     validateNumbers(dValue, kValue);
     double deltaValue = delta != null ? delta : 1.0 / horizon;
-    double gap = parseGap();
+    BanditPolicies.Options options = new BanditPolicies.Options(parseGap(), parseLinearAccountant(), linearReleases);
+    require(linearReleases >= 2, "--dplinear-releases: need at least 2, got " + linearReleases);
 
     Files.createDirectories(out);
     int total = seeds * algorithmList.size();
@@ -116,7 +126,7 @@ public final class BanditExperimentCommand implements Callable<Integer> {
             deltaValue, seed);
         BanditEnvironment environment = environments.create(dValue, kValue, seed);
         results.add(BanditRunner.run(run, environment,
-            BanditPolicies.create(run, environment.bounds(), ExperimentKeys.forSeed(seed), gap)));
+            BanditPolicies.create(run, environment.bounds(), ExperimentKeys.forSeed(seed), options)));
         progress.advance(run.label());
       }
     }
@@ -182,6 +192,15 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     if (delta != null) {
       require(delta > 0 && delta < 1, "--delta: must be in (0, 1), got " + delta);
     }
+  }
+
+  private AccountantChoice parseLinearAccountant() {
+    return switch (linearAccountant.strip().toLowerCase(java.util.Locale.ROOT)) {
+      case "factorization" -> AccountantChoice.FACTORIZATION;
+      case "zcdp" -> AccountantChoice.ZCDP;
+      default -> throw new ParameterException(spec.commandLine(),
+          "--dplinear-accountant: expected factorization or zcdp, got " + linearAccountant);
+    };
   }
 
   private double parseGap() {
