@@ -5,7 +5,7 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
-import org.dpstream.bandit.BanditPolicy;
+import org.dpstream.bandit.PrivateBandit;
 import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.hdb.JointPrivacyLoss;
 import org.dpstream.core.geometry.LpNorm;
@@ -39,7 +39,7 @@ import org.dpstream.core.state.VersionedState;
  *
  * <p>State O(K d^2). Not thread-safe.
  */
-public final class DpLinearPolicy implements BanditPolicy {
+public final class DpLinearPolicy implements PrivateBandit {
 
   static final byte STATE_VERSION = 1;
   public static final String NAME = "dp-linear";
@@ -291,6 +291,7 @@ public final class DpLinearPolicy implements BanditPolicy {
   }
 
   /** The joint privacy loss so far with respect to one user. */
+  @Override
   public JointPrivacyLoss privacySpent() {
     return new JointPrivacyLoss(ledger.spentEpsilon(), ledger.spentDelta(), spec.budget());
   }
@@ -320,6 +321,7 @@ public final class DpLinearPolicy implements BanditPolicy {
    * leaves (raw data) and each arm's prefix-sum state (exact sums: raw data). Store it with the access
    * control of the input. No key material or noise.
    */
+  @Override
   public void writeState(DataOutput out) throws IOException {
     VersionedState.writeHeader(out, STATE_VERSION, spec.fingerprint());
     out.writeLong(rounds);
@@ -340,16 +342,7 @@ public final class DpLinearPolicy implements BanditPolicy {
   }
 
   private void requireContext(double[] context) {
-    Objects.requireNonNull(context, "context");
-    if (context.length != spec.dimension()) {
-      throw new IllegalArgumentException(
-          "bandit " + spec.banditId() + " has dimension " + spec.dimension() + ", the context " + context.length);
-    }
-    for (int j = 0; j < context.length; j++) {
-      if (!Double.isFinite(context[j])) {
-        throw new IllegalArgumentException("context[" + j + "] is not finite: " + context[j]);
-      }
-    }
+    PrivateBandit.requireContext(context, spec.dimension(), spec.banditId());
   }
 
   @Override

@@ -27,6 +27,7 @@ import org.dpstream.app.serde.SchemaSerde;
 import org.dpstream.app.topology.ProcessingErrorGuard;
 import org.dpstream.app.topology.Rejections;
 import org.dpstream.bandit.Decision;
+import org.dpstream.bandit.PrivateBandit;
 import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.schemas.DecisionPhase;
@@ -97,14 +98,16 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private static final class Live {
     final BanditRegistry.Entry entry;
     final Placement home;
-    final ServedBandit policy;
+    final ServedBandit served;
+    final PrivateBandit policy;
     long clock;
     long nextDue;
 
-    Live(BanditRegistry.Entry entry, Placement home, ServedBandit policy, long clock, long nextDue) {
+    Live(BanditRegistry.Entry entry, Placement home, ServedBandit served, long clock, long nextDue) {
       this.entry = entry;
       this.home = home;
-      this.policy = policy;
+      this.served = served;
+      this.policy = served.policy();
       this.clock = clock;
       this.nextDue = nextDue;
     }
@@ -288,7 +291,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private void learn(String banditId, Live bandit, PendingRequest request, double reward, long timestamp) {
     bandit.policy.update(request.decision(), request.context(), reward);
     states.put(banditId, PlacedState.stamp(bandit.home, serialize(bandit.policy)));
-    for (ModelRelease release : bandit.policy.releasesAfterRound(bandit.entry.releaseEvery())) {
+    for (ModelRelease release : bandit.served.releasesAfterRound(bandit.entry.releaseEvery())) {
       context.forward(new Record<String, Object>(release.getModelId(), release, timestamp));
     }
   }
@@ -373,23 +376,23 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     String banditId = entry.spec().banditId();
     byte[] stored = states.get(banditId);
     KeyedNoiseSource placedNoise = home.noise(noise);
-    ServedBandit policy;
+    ServedBandit served;
     if (stored == null) {
-      policy = ServedBandit.start(entry.spec(), placedNoise);
+      served = ServedBandit.start(entry.spec(), placedNoise);
     } else {
       byte[] state = PlacedState.open(banditId, home, stored);
       try {
-        policy = ServedBandit.restore(entry.spec(), state, placedNoise);
+        served = ServedBandit.restore(entry.spec(), state, placedNoise);
       } catch (IOException e) {
         // Starting over would silently reset the accounting of a bandit whose releases are public.
         throw new IllegalStateException("cannot resume bandit " + banditId + ": " + e.getMessage(), e);
       }
     }
     Long clock = clocks.get(banditId);
-    return new Live(entry, home, policy, clock == null ? Long.MIN_VALUE : clock, firstDue(banditId));
+    return new Live(entry, home, served, clock == null ? Long.MIN_VALUE : clock, firstDue(banditId));
   }
 
-  private byte[] serialize(ServedBandit policy) {
+  private byte[] serialize(PrivateBandit policy) {
     stateBuffer.reset();
     try {
       policy.writeState(new DataOutputStream(stateBuffer));
