@@ -226,11 +226,12 @@ class BanditTopologyTest {
 
   /**
    * A fixed stream with rewards answered out of order, some late, some never, and junk in between:
-   * the decisions and releases equal those of DP-HDB run directly (the reference), record for record.
+   * the decisions and releases equal those of the policy (DP-HDB or DP-Linear) run directly (the
+   * reference), record for record.
    */
   @Test
   void decisionsAndReleasesEqualThePolicyRunDirectly() {
-    for (BanditConfig config : List.of(DROP, IMPUTE)) {
+    for (BanditConfig config : List.of(DROP, IMPUTE, LINEAR)) {
       BanditRegistry.Entry entry = CONFIG.banditRegistry().find(config.id()).orElseThrow();
       List<BanditReference.Event> events = stream(300, 41);
       BanditReference reference = new BanditReference(entry, noiseOf(entry.spec().banditId()));
