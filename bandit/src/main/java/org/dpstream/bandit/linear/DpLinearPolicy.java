@@ -33,7 +33,7 @@ import org.dpstream.core.state.VersionedState;
  *       release and the context.
  *   <li><b>Privacy.</b> Every arm's mechanism is calibrated to the whole budget: one user changes at most
  *       two arms' leaves at one release, by a total l2 norm of at most 2C, which is the sensitivity each
- *       arm's mechanism is calibrated for (see {@link LinearJointDp}). One ledger accounts the release of
+ *       arm's mechanism is calibrated for (see the package documentation). One ledger accounts the release of
  *       all arms.
  * </ul>
  *
@@ -285,7 +285,7 @@ public final class DpLinearPolicy implements PrivateBandit {
     return released[arm].clone();
   }
 
-  /** The ledger of the release of all arms' statistics (the joint loss; see {@link LinearJointDp}). */
+  /** The ledger of the release of all arms' statistics (the joint loss; see the package documentation). */
   public PrivacyLedger ledger() {
     return ledger;
   }

@@ -29,7 +29,7 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     invariant to positive scaling)
  * @param rewardClip B &gt; 0: the scaled reward is clipped to [-B, B]
  * @param budget (epsilon, delta) of the release of all arms' statistics with respect to one user's
- *     (context, reward): see {@link LinearJointDp}
+ *     (context, reward): see the package documentation
  * @param horizon T, the rounds one epoch of the releases is calibrated for
  * @param refreshEvery k &gt;= 1: the statistics are released (and the ridge solutions refreshed) once
  *     every k rounds, each leaf holding k rounds' contributions
@@ -119,7 +119,7 @@ public record DpLinearSpec(
   /**
    * The prefix-sum stream of arm i's statistics, expressed as a core model spec so any prefix-sum plan
    * (tree, factorization, and later ones) plugs in: dimension m, whole-leaf clipping at C, the whole
-   * budget (see {@link LinearJointDp}), horizon n. The loss, domain and data bounds are placeholders the
+   * budget (see the package documentation), horizon n. The loss, domain and data bounds are placeholders the
    * plans ignore under whole-increment clipping in l2.
    */
   public OnlineModelSpec statisticsSpec(int arm) {

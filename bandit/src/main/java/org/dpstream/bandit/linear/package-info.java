@@ -1,7 +1,8 @@
-package org.dpstream.bandit.linear;
-
 /**
- * Why DP-Linear's release of all arms' statistics is (epsilon, delta)-DP with every arm's mechanism
+ * DP-Linear: greedy per-arm ridge regression on privately released sufficient statistics (Shariff and
+ * Sheffet 2018), {@link org.dpstream.bandit.linear.DpLinearPolicy}.
+ *
+ * <p><b>Joint DP.</b> Why DP-Linear's release of all arms' statistics is (epsilon, delta)-DP with every arm's mechanism
  * calibrated to the whole (epsilon, delta), for neighbouring inputs that differ in one user's (context,
  * reward) at one round t (docs/bandit-privacy.md, "DP-Linear").
  *
@@ -29,13 +30,4 @@ package org.dpstream.bandit.linear;
  * <p>Requires Gaussian noise with the same sigma in every arm and an l2 sensitivity: the spec refuses
  * the paper's generalized Gaussian accountant.
  */
-public final class LinearJointDp {
-
-  /** The l2 norm of the concatenated leaf change when the user's contribution moves between two arms, in units of C. */
-  public static final double TWO_ARM_CHANGE = Math.sqrt(2);
-
-  /** The l2 norm of the change when both neighbours route to one arm, in units of C; the calibrated sensitivity. */
-  public static final double ONE_ARM_CHANGE = 2;
-
-  private LinearJointDp() {}
-}
+package org.dpstream.bandit.linear;
