@@ -35,7 +35,7 @@ import picocli.CommandLine.ParameterException;
       "Writes DIR/results.csv, DIR/cumulative_regret.png and DIR/summary.txt; prints the summary."
     },
     footer = {"", "Example: bandit --env synthetic --d 50 --K 2 --T 10000 --seeds 5 --epsilon 1"
-        + " --algorithms dphdb,dpucb --out /tmp/bandit"})
+        + " --algorithms random,greedy,dphdb,dpucb,dplinear --out /tmp/bandit"})
 public final class BanditExperimentCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -65,7 +65,7 @@ public final class BanditExperimentCommand implements Callable<Integer> {
   @Option(names = "--delta", paramLabel = "DELTA", description = "Privacy delta in (0, 1). Default: 1/T, as in the paper.")
   Double delta;
 
-  @Option(names = "--algorithms", split = ",", paramLabel = "ALG", defaultValue = "dphdb,dpucb",
+  @Option(names = "--algorithms", split = ",", paramLabel = "ALG", defaultValue = "random,greedy,dphdb,dpucb,dplinear",
       description = "Algorithms: dphdb, dpucb, dplinear (private); random (uniform arms) and greedy (non-private ridge)"
           + " as references. Default: ${DEFAULT-VALUE}.")
   List<String> algorithms;
