@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpstream.bandit.Decision;
+import org.dpstream.bandit.hdb.NeighbouringUsersAudit;
 import org.dpstream.bandit.hdb.TestRandomness;
 import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.online.PrefixSumPlan;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.audit.AuditResult;
-import org.dpstream.core.privacy.audit.PrivacyAuditor;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.junit.jupiter.api.Test;
 
@@ -62,19 +62,8 @@ class DpLinearAuditTest {
   }
 
   private static AuditResult[] audit(boolean clipping, int runsPerInput, long seed) {
-    UniformRandomProvider rng = TestRandomness.bits(seed);
-    double[][] original = new double[2][runsPerInput];
-    double[][] neighbour = new double[2][runsPerInput];
-    for (int r = 0; r < runsPerInput; r++) {
-      double[] onD = run(clipping, false, rng);
-      double[] onNeighbour = run(clipping, true, rng);
-      for (int s = 0; s < 2; s++) {
-        original[s][r] = onD[s];
-        neighbour[s][r] = onNeighbour[s];
-      }
-    }
-    PrivacyAuditor auditor = PrivacyAuditor.of(1e-3, BUDGET.delta());
-    return new AuditResult[] {auditor.analyse(original[0], neighbour[0]), auditor.analyse(original[1], neighbour[1])};
+    return NeighbouringUsersAudit.audit((neighbour, rng) -> run(clipping, neighbour, rng), 2, runsPerInput, seed,
+        BUDGET.delta());
   }
 
   @Test
