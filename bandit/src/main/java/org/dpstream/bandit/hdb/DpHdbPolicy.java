@@ -5,7 +5,7 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.Optional;
-import org.dpstream.bandit.BanditPolicy;
+import org.dpstream.bandit.PrivateBandit;
 import org.dpstream.bandit.Decision;
 import org.dpstream.core.loss.InverseLink;
 import org.dpstream.core.online.EstimatorFactory;
@@ -50,7 +50,7 @@ import org.dpstream.core.state.VersionedState;
  *
  * <p>Not thread-safe.
  */
-public final class DpHdbPolicy implements BanditPolicy {
+public final class DpHdbPolicy implements PrivateBandit {
 
   static final byte STATE_VERSION = 1;
   public static final String NAME = "dp-hdb";
@@ -271,6 +271,7 @@ public final class DpHdbPolicy implements BanditPolicy {
   }
 
   /** The joint privacy loss so far with respect to one user: the two largest arm ledgers added. */
+  @Override
   public JointPrivacyLoss privacySpent() {
     PrivacyLedger[] ledgers = new PrivacyLedger[arms.length];
     for (int i = 0; i < arms.length; i++) {
@@ -298,6 +299,7 @@ public final class DpHdbPolicy implements BanditPolicy {
    * of the arms whose block has ended, then each arm's DP-POFW state. It holds raw data (the arms'
    * exact gradient sums): store it with the access control of the input. No key material or noise.
    */
+  @Override
   public void writeState(DataOutput out) throws IOException {
     VersionedState.writeHeader(out, STATE_VERSION, spec.fingerprint());
     out.writeLong(rounds);
@@ -312,16 +314,7 @@ public final class DpHdbPolicy implements BanditPolicy {
   }
 
   private void requireContext(double[] context) {
-    Objects.requireNonNull(context, "context");
-    if (context.length != spec.dimension()) {
-      throw new IllegalArgumentException(
-          "bandit " + spec.banditId() + " has dimension " + spec.dimension() + ", the context " + context.length);
-    }
-    for (int j = 0; j < context.length; j++) {
-      if (!Double.isFinite(context[j])) {
-        throw new IllegalArgumentException("context[" + j + "] is not finite: " + context[j]);
-      }
-    }
+    PrivateBandit.requireContext(context, spec.dimension(), spec.banditId());
   }
 
   private int checkedArm(int arm) {

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Objects;
+import org.dpstream.bandit.BanditSpec;
 import org.dpstream.core.geometry.LpBall;
 import org.dpstream.core.loss.DataBounds;
 import org.dpstream.core.loss.GlmLoss;
@@ -41,7 +42,7 @@ public record DpHdbSpec(
     long warmUpRoundsPerArm,
     PrivacyBudget budget,
     long horizon,
-    DataBounds data) {
+    DataBounds data) implements BanditSpec {
 
   public DpHdbSpec {
     Objects.requireNonNull(banditId, "banditId");
@@ -118,6 +119,19 @@ public record DpHdbSpec(
     // The accountant choice only concerns DP-TOFW's tree; DP-POFW (p = 1) ignores it.
     return OnlineModelSpec.withDerivedClipping(banditId + "/arm-" + arm, dimension, loss(),
         LpBall.of(1, radius), armBudget(), horizon, data, AccountantChoice.AUTO);
+  }
+
+  @Override
+  public void requireReward(double reward) {
+    if (!Double.isFinite(reward)) {
+      throw new IllegalArgumentException("reward is not finite: " + reward);
+    }
+    link.requireLabel(reward);
+  }
+
+  @Override
+  public String policyName() {
+    return DpHdbPolicy.NAME;
   }
 
   /** A SHA-256 digest of every field; saved state carries it so it is never resumed under another spec. */

@@ -9,7 +9,6 @@ import org.dpstream.core.loss.DataBounds;
 import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.audit.AuditResult;
-import org.dpstream.core.privacy.audit.PrivacyAuditor;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.junit.jupiter.api.Test;
 
@@ -62,19 +61,8 @@ class DpHdbAuditTest {
   }
 
   private static AuditResult[] audit(EstimatorFactory arms, int runsPerInput, long seed) {
-    UniformRandomProvider rng = TestRandomness.bits(seed);
-    double[][] original = new double[2][runsPerInput];
-    double[][] neighbour = new double[2][runsPerInput];
-    for (int r = 0; r < runsPerInput; r++) {
-      double[] onD = run(arms, false, rng);
-      double[] onNeighbour = run(arms, true, rng);
-      for (int s = 0; s < 2; s++) {
-        original[s][r] = onD[s];
-        neighbour[s][r] = onNeighbour[s];
-      }
-    }
-    PrivacyAuditor auditor = PrivacyAuditor.of(1e-3, BUDGET.delta());
-    return new AuditResult[] {auditor.analyse(original[0], neighbour[0]), auditor.analyse(original[1], neighbour[1])};
+    return NeighbouringUsersAudit.audit((neighbour, rng) -> run(arms, neighbour, rng), 2, runsPerInput, seed,
+        BUDGET.delta());
   }
 
   @Test

@@ -13,12 +13,12 @@ import org.dpstream.core.privacy.random.NoiseKey;
  * core, which is a {@link UniformRandomProvider} reproducible from the seed. Never use such keys
  * outside tests.
  */
-final class TestRandomness {
+public final class TestRandomness {
 
   private TestRandomness() {}
 
   /** A noise source whose key is a hash of the seed. */
-  static KeyedNoiseSource source(long seed) {
+  public static KeyedNoiseSource source(long seed) {
     try {
       byte[] material = MessageDigest.getInstance("SHA-256")
           .digest(("dpstream-bandit-test-key-" + seed).getBytes(StandardCharsets.UTF_8));
@@ -29,7 +29,7 @@ final class TestRandomness {
   }
 
   /** A long reproducible bit sequence for simulated contexts and rewards. */
-  static UniformRandomProvider bits(long seed) {
+  public static UniformRandomProvider bits(long seed) {
     return source(seed).forStream("simulation", "bandit-test").at(0, 0);
   }
 }

@@ -5,7 +5,12 @@ import java.util.Locale;
 /** The policies the {@code bandit} command compares, by their command-line names. */
 enum BanditAlgorithm {
   DPHDB("dphdb"),
-  DPUCB("dpucb");
+  DPUCB("dpucb"),
+  DPLINEAR("dplinear"),
+  /** Uniformly random arms: the reference of the summary's "vs random". */
+  RANDOM("random"),
+  /** Non-private greedy ridge regression: the floor privacy is measured against. */
+  GREEDY("greedy");
 
   private final String cliName;
 
@@ -24,6 +29,6 @@ enum BanditAlgorithm {
         return algorithm;
       }
     }
-    throw new IllegalArgumentException("unknown algorithm '" + name + "'; expected dphdb or dpucb");
+    throw new IllegalArgumentException("unknown algorithm '" + name + "'; expected dphdb, dpucb, dplinear, random or greedy");
   }
 }

@@ -12,6 +12,7 @@ import org.dpstream.bandit.env.BanditEnvironment;
 import org.dpstream.bandit.env.FashionMnist;
 import org.dpstream.bandit.env.MissingDatasetException;
 import org.dpstream.bench.ofw.ExperimentKeys;
+import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.bench.ofw.ProgressBar;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -34,7 +35,7 @@ import picocli.CommandLine.ParameterException;
       "Writes DIR/results.csv, DIR/cumulative_regret.png and DIR/summary.txt; prints the summary."
     },
     footer = {"", "Example: bandit --env synthetic --d 50 --K 2 --T 10000 --seeds 5 --epsilon 1"
-        + " --algorithms dphdb,dpucb --out /tmp/bandit"})
+        + " --algorithms random,greedy,dphdb,dpucb,dplinear --out /tmp/bandit"})
 public final class BanditExperimentCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -64,8 +65,9 @@ public final class BanditExperimentCommand implements Callable<Integer> {
   @Option(names = "--delta", paramLabel = "DELTA", description = "Privacy delta in (0, 1). Default: 1/T, as in the paper.")
   Double delta;
 
-  @Option(names = "--algorithms", split = ",", paramLabel = "ALG", defaultValue = "dphdb,dpucb",
-      description = "Algorithms: dphdb, dpucb. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--algorithms", split = ",", paramLabel = "ALG", defaultValue = "random,greedy,dphdb,dpucb,dplinear",
+      description = "Algorithms: dphdb, dpucb, dplinear (private); random (uniform arms) and greedy (non-private ridge)"
+          + " as references. Default: ${DEFAULT-VALUE}.")
   List<String> algorithms;
 
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if missing).")
@@ -78,6 +80,18 @@ public final class BanditExperimentCommand implements Callable<Integer> {
   @Option(names = "--pool", paramLabel = "P", defaultValue = "1",
       description = "Fashion-MNIST: average P x P pixel blocks (1, 2, 4, 7, 14, 28); DP-UCB costs O(K d^3) per round. Default: ${DEFAULT-VALUE}.")
   int pool;
+
+  @Option(names = "--preselection-gap", paramLabel = "H", defaultValue = "inf",
+      description = "DP-HDB's pre-selection gap h_sub > 0, or inf (off: every arm pre-selected). Default: ${DEFAULT-VALUE}.")
+  String preSelectionGap;
+
+  @Option(names = "--dplinear-accountant", paramLabel = "ACC", defaultValue = "factorization",
+      description = "DP-Linear's prefix-sum mechanism: factorization or zcdp (the Gaussian tree). Default: ${DEFAULT-VALUE}.")
+  String linearAccountant;
+
+  @Option(names = "--dplinear-releases", paramLabel = "N", defaultValue = "100",
+      description = "DP-Linear's statistics releases over the horizon (refresh period ceil(T / N)). Default: ${DEFAULT-VALUE}.")
+  int linearReleases;
 
   @Override
   public Integer call() throws IOException {
@@ -96,6 +110,8 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     int kValue = resolve(arms, 2, environments.fixedArms(), "--K");
     validateNumbers(dValue, kValue);
     double deltaValue = delta != null ? delta : 1.0 / horizon;
+    BanditPolicies.Options options = new BanditPolicies.Options(parseGap(), parseLinearAccountant(), linearReleases);
+    require(linearReleases >= 2, "--dplinear-releases: need at least 2, got " + linearReleases);
 
     Files.createDirectories(out);
     int total = seeds * algorithmList.size();
@@ -110,7 +126,7 @@ public final class BanditExperimentCommand implements Callable<Integer> {
             deltaValue, seed);
         BanditEnvironment environment = environments.create(dValue, kValue, seed);
         results.add(BanditRunner.run(run, environment,
-            BanditPolicies.create(run, environment.bounds(), ExperimentKeys.forSeed(seed))));
+            BanditPolicies.create(run, environment.bounds(), ExperimentKeys.forSeed(seed), options)));
         progress.advance(run.label());
       }
     }
@@ -118,7 +134,8 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     Path csv = BanditResultsCsv.write(out, results);
     Path plot = RegretPlot.write(out, results);
     String summary = BanditSummary.render(results) + "\n"
-        + "regret = sum_t max_a mean_{t,a} - mean_{t,a_t}; accuracy = fraction of rounds whose arm was optimal"
+        + "regret = sum_t max_a mean_{t,a} - mean_{t,a_t}; vs random = mean regret / random's mean regret;"
+        + " accuracy = fraction of rounds whose arm was optimal"
         + " (the true class on fashion-mnist); std over seeds (n - 1); seconds = policy time per run.\n";
     Path summaryFile = Files.writeString(out.resolve(BanditSummary.FILE_NAME), summary);
     stdout.println();
@@ -175,6 +192,27 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     if (delta != null) {
       require(delta > 0 && delta < 1, "--delta: must be in (0, 1), got " + delta);
     }
+  }
+
+  private AccountantChoice parseLinearAccountant() {
+    return switch (linearAccountant.strip().toLowerCase(java.util.Locale.ROOT)) {
+      case "factorization" -> AccountantChoice.FACTORIZATION;
+      case "zcdp" -> AccountantChoice.ZCDP;
+      default -> throw new ParameterException(spec.commandLine(),
+          "--dplinear-accountant: expected factorization or zcdp, got " + linearAccountant);
+    };
+  }
+
+  private double parseGap() {
+    String text = preSelectionGap.strip();
+    double gap;
+    try {
+      gap = text.equalsIgnoreCase("inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      gap = Double.NaN;
+    }
+    require(gap > 0, "--preselection-gap: must be positive or inf, got " + preSelectionGap);
+    return gap;
   }
 
   private void require(boolean condition, String message) {

@@ -30,7 +30,7 @@ class BanditExperimentCommandTest {
 
   /** Every algorithm of the command. */
   private static String availableAlgorithms() {
-    return "dphdb,dpucb";
+    return "dphdb,dpucb,dplinear,random,greedy";
   }
 
   @Test
@@ -60,6 +60,9 @@ class BanditExperimentCommandTest {
     assertTrue(ImageIO.read(png.toFile()).getWidth() > 0);
     String summary = Files.readString(dir.resolve("summary.txt"));
     assertTrue(summary.contains("regret mean") && summary.contains("accuracy") && summary.contains("dpucb"), summary);
+    String randomRow = summary.lines().filter(l -> l.startsWith("random ")).findFirst().orElseThrow();
+    assertTrue(randomRow.contains(" 1.000 "), "random is its own reference: " + randomRow);
+    assertTrue(summary.contains("vs random"), summary);
     assertTrue(outcome.out().contains(summary.lines().findFirst().orElseThrow()), outcome.out());
   }
 

@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
     description = {
       "Run the whole pipeline on this machine: a real Kafka broker (KRaft, in-process, temporary directory),"
           + " the service, and a synthetic linear-regression stream (Han et al., section 5.2) for three models"
-          + " (p = 1.5, inf, 1), plus a DP-HDB bandit answering a simulated environment. Shows progress, serves /metrics, and ends with a summary and a PNG of the"
+          + " (p = 1.5, inf, 1), plus a DP-Linear bandit answering a simulated environment. Shows progress, serves /metrics, and ends with a summary and a PNG of the"
           + " test risk of the released models.",
       "The noise key is a random one-off key; nothing is kept after the run except the PNG."
     })
@@ -66,7 +66,7 @@ public final class DemoCommand implements Callable<Integer> {
       description = "held-out points per model for the test risk; default ${DEFAULT-VALUE}")
   int testSetSize;
 
-  @Option(names = "--bandit-requests", defaultValue = "10000", paramLabel = "N",
+  @Option(names = "--bandit-requests", defaultValue = "20000", paramLabel = "N",
       description = "decision requests the simulated bandit environment sends (0 = no bandit); default ${DEFAULT-VALUE}")
   int banditRequests;
 

@@ -43,7 +43,7 @@ final class RegretPlot {
 
   static XYChart chart(double[] regret, double[] randomRegret) {
     XYChart chart = new XYChartBuilder().width(1000).height(650)
-        .title("dpstream demo: cumulative regret of the bandit's decisions (DP-HDB, eps = "
+        .title("dpstream demo: cumulative regret of the bandit's decisions (DP-Linear, eps = "
             + PlainNumbers.of(DemoModel.EPSILON) + ")")
         .xAxisTitle("decision").yAxisTitle("cumulative regret").build();
     XYStyler styler = chart.getStyler();
@@ -67,7 +67,7 @@ final class RegretPlot {
         dp[i] = regret[decisions[i] - 1];
         uniform[i] = randomRegret[decisions[i] - 1];
       }
-      chart.addSeries("DP-HDB via the service", x, dp).setMarker(SeriesMarkers.NONE);
+      chart.addSeries("DP-Linear via the service", x, dp).setMarker(SeriesMarkers.NONE);
       chart.addSeries("uniformly random arms", x, uniform).setMarker(SeriesMarkers.NONE);
     }
     return chart;

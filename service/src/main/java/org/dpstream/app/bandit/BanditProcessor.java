@@ -1,8 +1,6 @@
 package org.dpstream.app.bandit;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,12 +27,13 @@ import org.dpstream.app.serde.SchemaSerde;
 import org.dpstream.app.topology.ProcessingErrorGuard;
 import org.dpstream.app.topology.Rejections;
 import org.dpstream.bandit.Decision;
-import org.dpstream.bandit.hdb.DpHdbPolicy;
+import org.dpstream.bandit.PrivateBandit;
 import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
+import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.Reward;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +46,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Stores</b> (all changelogged, so with exactly-once they commit with the outputs and offsets):
  * <ul>
- *   <li>{@value BanditTopology#STATE_STORE}: bandit id -&gt; DP-HDB state ({@link DpHdbPolicy#writeState}),
+ *   <li>{@value BanditTopology#STATE_STORE}: bandit id -&gt; DP-HDB state ({@link ServedBandit#writeState}),
  *       written after every round;
  *   <li>{@value BanditTopology#PENDING_STORE}: {@code banditId NUL requestId} -&gt; {@link PendingRequest}:
  *       the decision and the user's context until the reward comes or the request expires, then a
@@ -99,14 +98,16 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private static final class Live {
     final BanditRegistry.Entry entry;
     final Placement home;
-    final DpHdbPolicy policy;
+    final ServedBandit served;
+    final PrivateBandit policy;
     long clock;
     long nextDue;
 
-    Live(BanditRegistry.Entry entry, Placement home, DpHdbPolicy policy, long clock, long nextDue) {
+    Live(BanditRegistry.Entry entry, Placement home, ServedBandit served, long clock, long nextDue) {
       this.entry = entry;
       this.home = home;
-      this.policy = policy;
+      this.served = served;
+      this.policy = served.policy();
       this.clock = clock;
       this.nextDue = nextDue;
     }
@@ -271,7 +272,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     }
     double r = reward.getReward();
     try {
-      bandit.entry.spec().link().requireLabel(r);
+      bandit.entry.spec().requireReward(r);
     } catch (IllegalArgumentException e) {
       reject(record, banditId, BanditRejection.INVALID_REWARD.name(), e.getMessage());
       return;
@@ -286,15 +287,12 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     metrics.joined(banditId, r, bandit.policy.rounds(), bandit.policy.privacySpent());
   }
 
-  /** One DP-HDB round, the state written and the arms' parameters released every k-th round. */
+  /** One round, the state written and the arms' parameters released when the policy says so. */
   private void learn(String banditId, Live bandit, PendingRequest request, double reward, long timestamp) {
     bandit.policy.update(request.decision(), request.context(), reward);
     states.put(banditId, PlacedState.stamp(bandit.home, serialize(bandit.policy)));
-    if (bandit.policy.rounds() % bandit.entry.releaseEvery() == 0) {
-      for (int arm = 0; arm < bandit.entry.spec().arms(); arm++) {
-        context.forward(new Record<String, Object>(bandit.entry.armModelId(arm), BanditReleases.of(bandit.policy, arm),
-            timestamp));
-      }
+    for (ModelRelease release : bandit.served.releasesAfterRound(bandit.entry.releaseEvery())) {
+      context.forward(new Record<String, Object>(release.getModelId(), release, timestamp));
     }
   }
 
@@ -378,23 +376,23 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     String banditId = entry.spec().banditId();
     byte[] stored = states.get(banditId);
     KeyedNoiseSource placedNoise = home.noise(noise);
-    DpHdbPolicy policy;
+    ServedBandit served;
     if (stored == null) {
-      policy = DpHdbPolicy.start(entry.spec(), placedNoise);
+      served = ServedBandit.start(entry.spec(), placedNoise);
     } else {
       byte[] state = PlacedState.open(banditId, home, stored);
       try {
-        policy = DpHdbPolicy.restore(entry.spec(), new DataInputStream(new ByteArrayInputStream(state)), placedNoise);
+        served = ServedBandit.restore(entry.spec(), state, placedNoise);
       } catch (IOException e) {
         // Starting over would silently reset the accounting of a bandit whose releases are public.
         throw new IllegalStateException("cannot resume bandit " + banditId + ": " + e.getMessage(), e);
       }
     }
     Long clock = clocks.get(banditId);
-    return new Live(entry, home, policy, clock == null ? Long.MIN_VALUE : clock, firstDue(banditId));
+    return new Live(entry, home, served, clock == null ? Long.MIN_VALUE : clock, firstDue(banditId));
   }
 
-  private byte[] serialize(DpHdbPolicy policy) {
+  private byte[] serialize(PrivateBandit policy) {
     stateBuffer.reset();
     try {
       policy.writeState(new DataOutputStream(stateBuffer));

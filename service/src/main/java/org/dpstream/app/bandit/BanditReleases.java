@@ -3,6 +3,7 @@ package org.dpstream.app.bandit;
 import java.util.ArrayList;
 import java.util.List;
 import org.dpstream.bandit.hdb.DpHdbPolicy;
+import org.dpstream.bandit.linear.DpLinearPolicy;
 import org.dpstream.bandit.hdb.JointPrivacyLoss;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.PrivacyLedger;
@@ -22,6 +23,43 @@ public final class BanditReleases {
   static final String JOINT_SUFFIX = "+joint-dp-2-arms";
 
   private BanditReleases() {}
+
+  /** DP-Linear's arms are released as their ridge solutions; p = 2 (no ball: theta_k is unconstrained). */
+  static final double LINEAR_P = 2.0;
+  static final String LINEAR_JOINT_SUFFIX = "+joint-dp-l2";
+
+  /**
+   * The ModelRelease of one arm of DP-Linear: model id {@code banditId/arm-i}, parameters theta_i (the ridge
+   * solution, post-processing of the released statistics), step = the number of statistics releases (the
+   * step {@link org.dpstream.bandit.linear.LinearDecisionRule#greedyArm} takes), algorithm {@code dp-linear/...}.
+   * The ledger is the bandit's one joint ledger (docs/bandit-privacy.md, DP-Linear).
+   */
+  public static ModelRelease of(DpLinearPolicy policy, int arm) {
+    double[] theta = policy.armParameters(arm);
+    List<Double> parameters = new ArrayList<>(theta.length);
+    for (double v : theta) {
+      parameters.add(v);
+    }
+    org.dpstream.core.privacy.accounting.PrivacyLedger ledger = policy.ledger();
+    JointPrivacyLoss spent = policy.privacySpent();
+    return ModelRelease.newBuilder()
+        .setModelId(policy.spec().armModelId(arm))
+        .setStep(policy.step())
+        .setEpoch(ledger.epoch())
+        .setParameters(parameters)
+        .setAlgorithm(policy.mechanism())
+        .setP(LINEAR_P)
+        .setLedger(PrivacyLedger.newBuilder()
+            .setEpsilon(spent.budget().epsilon())
+            .setDelta(spent.budget().delta())
+            .setAccountant(ledger.accountant() + LINEAR_JOINT_SUFFIX)
+            .setHorizon(ledger.horizon())
+            .setEpoch(ledger.epoch())
+            .setEpsilonSpent(spent.epsilon())
+            .setDeltaSpent(spent.delta())
+            .build())
+        .build();
+  }
 
   public static ModelRelease of(DpHdbPolicy policy, int arm) {
     double[] theta = policy.armParameters(arm);

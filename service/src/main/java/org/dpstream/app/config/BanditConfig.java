@@ -2,14 +2,20 @@ package org.dpstream.app.config;
 
 import java.time.Duration;
 import java.util.Locale;
+import org.dpstream.bandit.BanditSpec;
+import org.dpstream.bandit.hdb.DpHdbPolicy;
 import org.dpstream.bandit.hdb.DpHdbSpec;
+import org.dpstream.bandit.linear.DpLinearPolicy;
+import org.dpstream.bandit.linear.DpLinearSpec;
+import org.dpstream.core.online.AccountantChoice;
+import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.loss.CanonicalLink;
 import org.dpstream.core.loss.DataBounds;
 import org.dpstream.core.loss.InverseLink;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 
 /**
- * One DP-HDB bandit as written in the service's config file (under {@code bandits:}). Everything here
+ * One bandit (DP-HDB or DP-Linear) as written in the service's config file (under {@code bandits:}). Everything here
  * is public configuration; the bounds are declared, never measured on the private stream.
  *
  * @param id bandit id: the key of its contexts, rewards and decisions; arm i is released as model
@@ -30,7 +36,13 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param missingReward what an expired decision does: {@code drop} (no round) or {@code impute}
  *     (one round with {@code defaultReward}); default drop
  * @param defaultReward the public reward imputed for an expired decision (required with impute)
- * @param releaseEvery publish the arms' parameters every k-th round; default 1
+ * @param releaseEvery publish the arms' parameters every k-th round; default 1 (DP-HDB; DP-Linear
+ *     publishes each of its releases, every {@code refreshEvery} rounds)
+ * @param policy {@code dp-hdb} (default) or {@code dp-linear} (docs/bandit-service.md); DP-Linear ignores
+ *     link, radius, preSelectionGap, t0 and contextBound
+ * @param contextClip DP-Linear: contexts are scaled (with their rewards) to ||x||_2 &lt;= this; default 1
+ * @param refreshEvery DP-Linear: statistics released and ridge solutions refreshed every k rounds; default d
+ * @param accountant DP-Linear: {@code zcdp} (Gaussian tree, default) or {@code factorization}
  */
 public record BanditConfig(
     String id,
@@ -48,9 +60,22 @@ public record BanditConfig(
     String rewardTimeout,
     String missingReward,
     Double defaultReward,
-    Integer releaseEvery) {
+    Integer releaseEvery,
+    String policy,
+    Double contextClip,
+    Integer refreshEvery,
+    String accountant) {
+
+  /** A DP-HDB bandit (the fields before {@code policy}). */
+  public BanditConfig(String id, int dimension, int arms, String link, Double radius, String preSelectionGap, Long t0,
+      double epsilon, double delta, long horizon, Double contextBound, double rewardBound, String rewardTimeout,
+      String missingReward, Double defaultReward, Integer releaseEvery) {
+    this(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon, contextBound, rewardBound,
+        rewardTimeout, missingReward, defaultReward, releaseEvery, null, null, null, null);
+  }
 
   public BanditConfig {
+    policy = policy == null ? DpHdbPolicy.NAME : policy;
     radius = radius == null ? 1.0 : radius;
     contextBound = contextBound == null ? 1.0 : contextBound;
     missingReward = missingReward == null ? "drop" : missingReward;
@@ -72,17 +97,24 @@ public record BanditConfig(
       if (banditId.indexOf('\u0000') >= 0) {
         throw new IllegalArgumentException("id must not contain NUL");
       }
-      InverseLink inverseLink = switch (require(link, "link").toLowerCase(Locale.ROOT)) {
-        case "identity", "linear" -> CanonicalLink.IDENTITY;
-        case "logistic" -> CanonicalLink.LOGISTIC;
-        default -> throw new IllegalArgumentException("link must be identity or logistic, got " + link);
-      };
-      double gap = parseGap(require(preSelectionGap, "preSelectionGap"));
       PrivacyBudget budget = new PrivacyBudget(epsilon, delta);
-      DataBounds bounds = new DataBounds(contextBound, rewardBound);
-      long warmUp = t0 == null ? DpHdbSpec.defaultWarmUpRoundsPerArm(dimension, horizon, epsilon) : t0;
-      DpHdbSpec spec = new DpHdbSpec(banditId, dimension, arms, inverseLink, radius, gap, warmUp, budget, horizon,
-          bounds);
+      String policyName = policy.strip().toLowerCase(Locale.ROOT);
+      BanditSpec spec;
+      if (policyName.equals(DpLinearPolicy.NAME)) {
+        spec = linearSpec(banditId, budget);
+      } else if (policyName.equals(DpHdbPolicy.NAME)) {
+        InverseLink inverseLink = switch (require(link, "link").toLowerCase(Locale.ROOT)) {
+          case "identity", "linear" -> CanonicalLink.IDENTITY;
+          case "logistic" -> CanonicalLink.LOGISTIC;
+          default -> throw new IllegalArgumentException("link must be identity or logistic, got " + link);
+        };
+        double gap = parseGap(require(preSelectionGap, "preSelectionGap"));
+        DataBounds bounds = new DataBounds(contextBound, rewardBound);
+        long warmUp = t0 == null ? DpHdbSpec.defaultWarmUpRoundsPerArm(dimension, horizon, epsilon) : t0;
+        spec = new DpHdbSpec(banditId, dimension, arms, inverseLink, radius, gap, warmUp, budget, horizon, bounds);
+      } else {
+        throw new IllegalArgumentException("policy must be dp-hdb or dp-linear, got " + policy);
+      }
       Duration timeout = parseDuration(require(rewardTimeout, "rewardTimeout"));
       if (timeout.isNegative() || timeout.isZero()) {
         throw new IllegalArgumentException("rewardTimeout must be positive, got " + rewardTimeout);
@@ -102,7 +134,7 @@ public record BanditConfig(
         if (!Double.isFinite(imputed)) {
           throw new IllegalArgumentException("defaultReward must be finite, got " + imputed);
         }
-        inverseLink.requireLabel(imputed);
+        spec.requireReward(imputed);
       } else if (defaultReward != null) {
         throw new IllegalArgumentException("defaultReward is only used with missingReward: impute");
       }
@@ -112,6 +144,23 @@ public record BanditConfig(
       return new BanditRegistry.Entry(spec, timeout, policy, imputed, releaseEvery);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("bandit " + id + ": " + e.getMessage(), e);
+    }
+  }
+
+  private DpLinearSpec linearSpec(String banditId, PrivacyBudget budget) {
+    double clip = contextClip == null ? 1.0 : contextClip;
+    int period = refreshEvery == null ? Math.max(1, dimension) : refreshEvery;
+    AccountantChoice choice = switch (accountant == null ? "zcdp" : accountant.strip().toLowerCase(Locale.ROOT)) {
+      case "zcdp" -> AccountantChoice.ZCDP;
+      case "factorization" -> AccountantChoice.FACTORIZATION;
+      default -> throw new IllegalArgumentException("accountant must be zcdp or factorization for dp-linear, got "
+          + accountant);
+    };
+    try {
+      return new DpLinearSpec(banditId, dimension, arms, clip, rewardBound, budget, horizon, period, choice,
+          NoiseChoice.CONTINUOUS);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(e.getMessage().replace("rewardClip", "rewardBound"), e);
     }
   }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
+import org.dpstream.bandit.BanditSpec;
 import org.dpstream.bandit.hdb.DpHdbSpec;
 
 /** The configured bandits, looked up by the bandit id their contexts and rewards are keyed with. */
@@ -14,12 +15,20 @@ public final class BanditRegistry {
    *
    * @param defaultReward the imputed reward (NaN with {@link BanditConfig.MissingReward#DROP})
    */
-  public record Entry(DpHdbSpec spec, Duration rewardTimeout, BanditConfig.MissingReward missingReward,
+  public record Entry(BanditSpec spec, Duration rewardTimeout, BanditConfig.MissingReward missingReward,
       double defaultReward, int releaseEvery) {
 
-    /** The model id of arm i's releases: {@code banditId/arm-i} (DP-HDB's own arm naming). */
+    /** The model id of arm i's releases: {@code banditId/arm-i}. */
     public String armModelId(int arm) {
-      return spec.armSpec(arm).modelId();
+      return spec.armModelId(arm);
+    }
+
+    /** The DP-HDB spec of a {@code policy: dp-hdb} bandit. */
+    public DpHdbSpec hdb() {
+      if (spec instanceof DpHdbSpec hdb) {
+        return hdb;
+      }
+      throw new IllegalStateException("bandit " + spec.banditId() + " runs policy " + spec.policyName());
     }
   }
 

@@ -110,7 +110,7 @@ class AnyBanditInputPropertiesTest {
     Arbitrary<Integer> rewardsPerRound = Arbitraries.frequencyOf(
         Tuple.of(6, Arbitraries.just(1)), Tuple.of(1, Arbitraries.just(0)), Tuple.of(1, Arbitraries.just(2)));
     Arbitrary<List<Event>> round = Combinators.combine(
-        Arbitraries.of(BanditTopologyTest.DROP.id(), BanditTopologyTest.IMPUTE.id()),
+        Arbitraries.of(BanditTopologyTest.DROP.id(), BanditTopologyTest.IMPUTE.id(), BanditTopologyTest.LINEAR.id()),
         Arbitraries.integers().between(0, 3),
         context,
         value,
@@ -152,7 +152,7 @@ class AnyBanditInputPropertiesTest {
         assertEquals(usable, decided1.size() == 1, () -> event + " rejected as " + rejections);
         if (usable) {
           decided.add(requestId);
-          int arms = event.bandit().equals(BanditTopologyTest.DROP.id()) ? 2 : 3;
+          int arms = event.bandit().equals(BanditTopologyTest.IMPUTE.id()) ? 3 : 2;
           assertTrue(decided1.get(0).getArm() >= 0 && decided1.get(0).getArm() < arms);
         }
       } else {

@@ -9,14 +9,14 @@ import java.util.TreeMap;
 import org.dpstream.app.config.BanditConfig;
 import org.dpstream.app.config.BanditRegistry;
 import org.dpstream.bandit.Decision;
-import org.dpstream.bandit.hdb.DpHdbPolicy;
+import org.dpstream.bandit.PrivateBandit;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
 
 /**
- * What the bandit service must output for one bandit, computed without Kafka: {@link DpHdbPolicy} run
+ * What the bandit service must output for one bandit, computed without Kafka: the bandit's policy ({@link ServedBandit}) run
  * directly on the bandit's events in processing order, with the service's documented semantics
  * (stream time = largest timestamp so far, expiry of everything whose deadline has passed before an
  * event is handled, in (deadline, request id) order; completion markers kept until the purge time).
@@ -45,7 +45,8 @@ public final class BanditReference {
   private static final int DONE = 1;
 
   private final BanditRegistry.Entry entry;
-  private final DpHdbPolicy policy;
+  private final ServedBandit served;
+  private final PrivateBandit policy;
   private final Map<String, Pending> pending = new HashMap<>();
   private final TreeMap<String, String> due = new TreeMap<>();
   private final List<DecisionResponse> decisions = new ArrayList<>();
@@ -56,7 +57,8 @@ public final class BanditReference {
 
   public BanditReference(BanditRegistry.Entry entry, KeyedNoiseSource noise) {
     this.entry = entry;
-    this.policy = DpHdbPolicy.start(entry.spec(), noise);
+    this.served = ServedBandit.start(entry.spec(), noise);
+    this.policy = served.policy();
   }
 
   public static List<Object> run(BanditRegistry.Entry entry, KeyedNoiseSource noise, List<Event> events) {
@@ -108,11 +110,7 @@ public final class BanditReference {
 
   private void learn(Pending p, double reward, long timestamp) {
     policy.update(p.decision(), p.context(), reward);
-    if (policy.rounds() % entry.releaseEvery() == 0) {
-      for (int arm = 0; arm < entry.spec().arms(); arm++) {
-        releases.add(BanditReleases.of(policy, arm));
-      }
-    }
+    releases.addAll(served.releasesAfterRound(entry.releaseEvery()));
   }
 
   private void complete(String requestId, Pending p) {
@@ -138,7 +136,7 @@ public final class BanditReference {
     return releases;
   }
 
-  public DpHdbPolicy policy() {
+  public PrivateBandit policy() {
     return policy;
   }
 

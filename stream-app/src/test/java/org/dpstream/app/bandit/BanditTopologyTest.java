@@ -30,6 +30,8 @@ import org.dpstream.app.metrics.MicrometerBanditMetrics;
 import org.dpstream.app.serde.DpSerdes;
 import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.hdb.DpHdbPolicy;
+import org.dpstream.bandit.linear.DpLinearPolicy;
+import org.dpstream.bandit.linear.DpLinearSpec;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.schemas.DecisionPhase;
@@ -52,8 +54,11 @@ class BanditTopologyTest {
   /** Imputes reward 0 when expired; releases every second round. */
   static final BanditConfig IMPUTE = new BanditConfig("impute-bandit", D, 3, "identity", 1.0, "inf", 2L, 1, 1e-5, 200,
       1.0, 1.0, "10s", "impute", 0.0, 2);
+  /** DP-Linear, statistics released every fourth round. */
+  static final BanditConfig LINEAR = new BanditConfig("linear-bandit", D, 2, null, null, null, null, 1, 1e-5, 200,
+      null, 1.0, "10s", "drop", null, 1, "dp-linear", null, 4, null);
   static final ServiceConfig CONFIG =
-      new ServiceConfig("bandit-test", null, List.of(), Map.of(), 0, List.of(DROP, IMPUTE))
+      new ServiceConfig("bandit-test", null, List.of(), Map.of(), 0, List.of(DROP, IMPUTE, LINEAR))
           // The test driver runs every topic as one partition.
           .withRoutingPartitions(1);
 
@@ -158,7 +163,7 @@ class BanditTopologyTest {
   @Test
   void aContextIsDecidedAndItsRewardIsOneRoundOfEveryArm() {
     BanditRegistry.Entry entry = CONFIG.banditRegistry().find("drop-bandit").orElseThrow();
-    DpHdbPolicy direct = DpHdbPolicy.start(entry.spec(), noiseOf(entry.spec().banditId()));
+    DpHdbPolicy direct = DpHdbPolicy.start(entry.hdb(), noiseOf(entry.spec().banditId()));
     try (Fixture fixture = new Fixture(BanditMetrics.NONE)) {
       fixture.context("drop-bandit", 1_000, "req-1", context(1));
       TestRecord<String, DecisionResponse> decision = fixture.decisions.readRecord();
@@ -187,13 +192,46 @@ class BanditTopologyTest {
     }
   }
 
+  @Test
+  void aDpLinearBanditDecidesAndReleasesItsRidgeSolutionsEveryKRounds() {
+    BanditRegistry.Entry entry = CONFIG.banditRegistry().find(LINEAR.id()).orElseThrow();
+    DpLinearPolicy direct = DpLinearPolicy.start((DpLinearSpec) entry.spec(), noiseOf(LINEAR.id()));
+    try (Fixture fixture = new Fixture(BanditMetrics.NONE)) {
+      for (int i = 0; i < 8; i++) {
+        fixture.context(LINEAR.id(), 1_000 + i, "req-" + i, context(i));
+        DecisionResponse decision = fixture.decisions.readValue();
+        Decision expected = direct.decide(context(i));
+        assertEquals(expected.arm(), decision.getArm());
+        assertEquals(DecisionPhase.GREEDY, decision.getPhase());
+        fixture.reward(LINEAR.id(), 1_000 + i, "req-" + i, reward(i));
+        direct.update(expected, context(i), reward(i));
+        List<TestRecord<String, ModelRelease>> released = fixture.releases.readRecordsToList();
+        if ((i + 1) % 4 != 0) {
+          assertTrue(released.isEmpty(), "round " + (i + 1));
+          continue;
+        }
+        assertEquals(2, released.size(), "one release per arm");
+        for (int arm = 0; arm < 2; arm++) {
+          ModelRelease release = released.get(arm).value();
+          assertEquals(LINEAR.id() + "/arm-" + arm, release.getModelId());
+          assertEquals((i + 1) / 4, release.getStep());
+          assertArrayEquals(direct.armParameters(arm), parameters(release));
+          assertTrue(release.getAlgorithm().startsWith("dp-linear/zcdp"), release.getAlgorithm());
+          assertEquals(direct.privacySpent().epsilon(), release.getLedger().getEpsilonSpent());
+        }
+      }
+      assertTrue(fixture.rejected.isEmpty());
+    }
+  }
+
   /**
    * A fixed stream with rewards answered out of order, some late, some never, and junk in between:
-   * the decisions and releases equal those of DP-HDB run directly (the reference), record for record.
+   * the decisions and releases equal those of the policy (DP-HDB or DP-Linear) run directly (the
+   * reference), record for record.
    */
   @Test
   void decisionsAndReleasesEqualThePolicyRunDirectly() {
-    for (BanditConfig config : List.of(DROP, IMPUTE)) {
+    for (BanditConfig config : List.of(DROP, IMPUTE, LINEAR)) {
       BanditRegistry.Entry entry = CONFIG.banditRegistry().find(config.id()).orElseThrow();
       List<BanditReference.Event> events = stream(300, 41);
       BanditReference reference = new BanditReference(entry, noiseOf(entry.spec().banditId()));
@@ -262,7 +300,7 @@ class BanditTopologyTest {
       List<TestRecord<String, ModelRelease>> releases = fixture.releases.readRecordsToList();
       // drop-bandit: one round (a), 2 arms; impute-bandit: rounds a and b (imputed), released at round 2, 3 arms.
       assertEquals(2 + 3, releases.size());
-      DpHdbPolicy direct = DpHdbPolicy.start(imputeEntry.spec(), noiseOf(imputeEntry.spec().banditId()));
+      DpHdbPolicy direct = DpHdbPolicy.start(imputeEntry.hdb(), noiseOf(imputeEntry.spec().banditId()));
       Decision first = direct.decide(context(1));
       Decision second = direct.decide(context(2));
       direct.update(first, context(1), reward(1));

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import org.dpstream.bandit.linear.DpLinearSpec;
 import org.dpstream.core.loss.CanonicalLink;
+import org.dpstream.core.online.AccountantChoice;
 import org.junit.jupiter.api.Test;
 
 class BanditConfigTest {
@@ -44,14 +46,52 @@ class BanditConfigTest {
              horizon: 100, rewardBound: 1, rewardTimeout: 500ms, missingReward: impute, defaultReward: 0.5}
         """);
     BanditRegistry.Entry b = config.banditRegistry().find("b").orElseThrow();
-    assertEquals(CanonicalLink.LOGISTIC, b.spec().link());
-    assertEquals(Double.POSITIVE_INFINITY, b.spec().preSelectionGap());
-    assertEquals(7, b.spec().warmUpRoundsPerArm());
-    assertEquals(1.0, b.spec().radius());
+    assertEquals(CanonicalLink.LOGISTIC, b.hdb().link());
+    assertEquals(Double.POSITIVE_INFINITY, b.hdb().preSelectionGap());
+    assertEquals(7, b.hdb().warmUpRoundsPerArm());
+    assertEquals(1.0, b.hdb().radius());
     assertEquals(Duration.ofMillis(500), b.rewardTimeout());
     assertEquals(BanditConfig.MissingReward.IMPUTE, b.missingReward());
     assertEquals(0.5, b.defaultReward());
     assertEquals(1, b.releaseEvery());
+  }
+
+  @Test
+  void aDpLinearBanditIsReadWithItsDefaults() {
+    ServiceConfig config = parse("""
+          - {id: lin, policy: dp-linear, dimension: 4, arms: 3, epsilon: 1, delta: 1.0e-5, horizon: 1000,
+             rewardBound: 1.5, rewardTimeout: 5s}
+          - {id: fac, policy: dp-linear, dimension: 2, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100,
+             rewardBound: 1, rewardTimeout: 5s, contextClip: 2, refreshEvery: 5, accountant: factorization}
+        """);
+    DpLinearSpec lin = (DpLinearSpec) config.banditRegistry().find("lin").orElseThrow().spec();
+    assertEquals(1.0, lin.contextClip());
+    assertEquals(1.5, lin.rewardClip());
+    assertEquals(4, lin.refreshEvery());
+    assertEquals(AccountantChoice.ZCDP, lin.accountant());
+    assertEquals("lin/arm-2", config.banditRegistry().find("lin").orElseThrow().armModelId(2));
+    DpLinearSpec fac = (DpLinearSpec) config.banditRegistry().find("fac").orElseThrow().spec();
+    assertEquals(2.0, fac.contextClip());
+    assertEquals(5, fac.refreshEvery());
+    assertEquals(AccountantChoice.FACTORIZATION, fac.accountant());
+    assertThrows(IllegalStateException.class, () -> config.banditRegistry().find("lin").orElseThrow().hdb());
+  }
+
+  @Test
+  void badDpLinearBanditsAreRefusedNamingTheKey() {
+    String ok = "{id: lin, policy: dp-linear, dimension: 4, arms: 3, epsilon: 1, delta: 1.0e-5, horizon: 1000,"
+        + " rewardBound: 1.5, rewardTimeout: 5s";
+    String[][] cases = {
+        {ok.replace("dp-linear", "dp-quadratic") + "}", "policy"},
+        {ok + ", accountant: paper}", "accountant"},
+        {ok + ", refreshEvery: 0}", "refreshEvery"},
+        {ok + ", contextClip: -1}", "contextClip"},
+        {ok.replace("rewardBound: 1.5", "rewardBound: 0") + "}", "rewardBound"}};
+    for (String[] bad : cases) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse("  - " + bad[0] + "\n"),
+          bad[0]);
+      assertTrue(e.getMessage().contains("lin") && e.getMessage().contains(bad[1]), e.getMessage());
+    }
   }
 
   @Test

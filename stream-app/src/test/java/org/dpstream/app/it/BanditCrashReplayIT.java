@@ -53,12 +53,17 @@ class BanditCrashReplayIT {
   /** A reward for an unknown request every this many contexts: rejected, never learnt. */
   private static final int JUNK_EVERY = 250;
 
-  /** One drops expired decisions, one imputes; ids chosen to land on both partitions of two. */
+  /**
+   * One drops expired decisions, one imputes; ids chosen to land on both partitions of two. The third runs
+   * DP-Linear (statistics released every 7 rounds through the Gaussian tree), imputing.
+   */
   static final List<BanditConfig> BANDITS = List.of(
       new BanditConfig("bandit-a", D, 3, "identity", 1.0, "0.1", 20L, 1, 1e-5, 2_000, 1.0, 1.0, "2s", "drop",
           null, 1),
       new BanditConfig("bandit-b", D, 2, "identity", 1.0, "0.2", 30L, 1, 1e-5, 2_000, 1.0, 1.0, "2s", "impute",
-          0.0, 3));
+          0.0, 3),
+      new BanditConfig("bandit-linear", D, 3, null, null, null, null, 1, 1e-5, 2_000, null, 1.0, "2s", "impute",
+          0.0, 1, "dp-linear", 1.0, 7, "zcdp"));
 
   @RegisterExtension
   static final KafkaHarness kafka = KafkaHarness.perClass();

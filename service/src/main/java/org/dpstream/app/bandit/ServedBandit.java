@@ -1,0 +1,69 @@
+package org.dpstream.app.bandit;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+import org.dpstream.bandit.BanditSpec;
+import org.dpstream.bandit.PrivateBandit;
+import org.dpstream.bandit.hdb.DpHdbPolicy;
+import org.dpstream.bandit.hdb.DpHdbSpec;
+import org.dpstream.bandit.linear.DpLinearPolicy;
+import org.dpstream.bandit.linear.DpLinearSpec;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.schemas.ModelRelease;
+
+/**
+ * A bandit policy as the bandit service runs it (config {@code policy: dp-hdb | dp-linear}): the policy, which
+ * decides, learns, accounts and persists, and when and how its arms are published.
+ *
+ * @param policy the private policy
+ * @param releasePeriod rounds between publications given the configured {@code releaseEvery}: DP-HDB's
+ *     releaseEvery, DP-Linear's refresh period (it publishes each of its statistics releases)
+ * @param armRelease the ModelRelease of arm i now
+ */
+record ServedBandit(PrivateBandit policy, IntFunction<Integer> releasePeriod, IntFunction<ModelRelease> armRelease) {
+
+  static ServedBandit start(BanditSpec spec, KeyedNoiseSource noise) {
+    if (spec instanceof DpHdbSpec hdb) {
+      return of(DpHdbPolicy.start(hdb, noise));
+    }
+    if (spec instanceof DpLinearSpec linear) {
+      return of(DpLinearPolicy.start(linear, noise));
+    }
+    throw new IllegalArgumentException("policy: unknown bandit policy " + spec.policyName());
+  }
+
+  static ServedBandit restore(BanditSpec spec, byte[] state, KeyedNoiseSource noise) throws IOException {
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(state));
+    if (spec instanceof DpHdbSpec hdb) {
+      return of(DpHdbPolicy.restore(hdb, in, noise));
+    }
+    if (spec instanceof DpLinearSpec linear) {
+      return of(DpLinearPolicy.restore(linear, in, noise));
+    }
+    throw new IllegalArgumentException("policy: unknown bandit policy " + spec.policyName());
+  }
+
+  private static ServedBandit of(DpHdbPolicy hdb) {
+    return new ServedBandit(hdb, releaseEvery -> releaseEvery, arm -> BanditReleases.of(hdb, arm));
+  }
+
+  private static ServedBandit of(DpLinearPolicy linear) {
+    return new ServedBandit(linear, releaseEvery -> linear.spec().refreshEvery(), arm -> BanditReleases.of(linear, arm));
+  }
+
+  /** The releases to publish after the round just learnt, one per arm, or none. */
+  List<ModelRelease> releasesAfterRound(int releaseEvery) {
+    if (policy.rounds() % releasePeriod.apply(releaseEvery) != 0) {
+      return List.of();
+    }
+    List<ModelRelease> releases = new ArrayList<>(policy.arms());
+    for (int arm = 0; arm < policy.arms(); arm++) {
+      releases.add(armRelease.apply(arm));
+    }
+    return releases;
+  }
+}
