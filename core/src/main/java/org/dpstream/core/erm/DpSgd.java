@@ -112,6 +112,7 @@ public final class DpSgd implements ErmAlgorithm {
     private final BatchQuantileClipping quantile;
     private final double gradientMultiplier;
     private final double countNoiseStd;
+    private final double initialClip;
     private double clip;
     private final double step;
     private final double expectedBatch;
@@ -126,6 +127,7 @@ public final class DpSgd implements ErmAlgorithm {
       this.rate = rate;
       this.logOneMinusRate = Math.log1p(-rate);
       this.clip = clip;
+      this.initialClip = clip;
       this.quantile = quantile;
       this.gradientMultiplier = gradientMultiplier;
       this.countNoiseStd = countNoiseStd;
@@ -182,7 +184,7 @@ public final class DpSgd implements ErmAlgorithm {
       }
       if (quantile != null) {
         double noisyCount = countNoiseStd > 0 ? centredCount + countNoiseStd * countGaussian.sample() : centredCount;
-        clip = quantile.nextClip(clip, BatchQuantileClipping.unclippedFraction(noisyCount, expectedBatch));
+        clip = quantile.nextClip(clip, BatchQuantileClipping.unclippedFraction(noisyCount, expectedBatch), initialClip);
       }
     }
 

@@ -19,10 +19,13 @@ import java.util.Locale;
  * @param accountant the zCDP conversion of DP-CD, DP-SkGD and output perturbation
  * @param adaptiveClip DP-SGD: adapt the clip to the median gradient norm privately, from {@code clip}
  * @param expectedBatch DP-SGD: expected Poisson batch size q n; NaN for the core's default (10)
+ * @param replaceOne state DP-SGD's guarantee for replace-one adjacency, like every other algorithm here:
+ *     its add/remove accountant is run at (epsilon/2, delta/(1 + e^(epsilon/2))), which implies
+ *     replace-one (epsilon, delta) by group privacy (a replacement is a removal and an addition)
  */
 public record ErmSettings(String algorithm, Loss loss, Reg reg, double lambda, double l1Ratio, double epsilon,
     double delta, int passes, double clip, double residualClip, double stepScale, boolean scaleByBounds,
-    Accountant accountant, boolean adaptiveClip, double expectedBatch) {
+    Accountant accountant, boolean adaptiveClip, double expectedBatch, boolean replaceOne) {
 
   /**
    * The settings of the papers' experiments (bench synthetic data): raw bounds, the papers' closed-form
@@ -31,25 +34,25 @@ public record ErmSettings(String algorithm, Loss loss, Reg reg, double lambda, d
   public ErmSettings(String algorithm, Loss loss, Reg reg, double lambda, double l1Ratio, double epsilon,
       double delta, int passes, double clip, double residualClip, double stepScale) {
     this(algorithm, loss, reg, lambda, l1Ratio, epsilon, delta, passes, clip, residualClip, stepScale, false,
-        Accountant.PAPER, false, Double.NaN);
+        Accountant.PAPER, false, Double.NaN, false);
   }
 
   /** The same settings for another algorithm. */
   public ErmSettings withAlgorithm(String value) {
     return new ErmSettings(value, loss, reg, lambda, l1Ratio, epsilon, delta, passes, clip, residualClip, stepScale,
-        scaleByBounds, accountant, adaptiveClip, expectedBatch);
+        scaleByBounds, accountant, adaptiveClip, expectedBatch, replaceOne);
   }
 
   /** The same settings at another budget epsilon. */
   public ErmSettings withEpsilon(double value) {
     return new ErmSettings(algorithm, loss, reg, lambda, l1Ratio, value, delta, passes, clip, residualClip, stepScale,
-        scaleByBounds, accountant, adaptiveClip, expectedBatch);
+        scaleByBounds, accountant, adaptiveClip, expectedBatch, replaceOne);
   }
 
   /** The same settings with another regulariser weight. */
   public ErmSettings withLambda(double value) {
     return new ErmSettings(algorithm, loss, reg, value, l1Ratio, epsilon, delta, passes, clip, residualClip, stepScale,
-        scaleByBounds, accountant, adaptiveClip, expectedBatch);
+        scaleByBounds, accountant, adaptiveClip, expectedBatch, replaceOne);
   }
 
   /** How (epsilon, delta) becomes the noise of the zCDP-accounted algorithms. */

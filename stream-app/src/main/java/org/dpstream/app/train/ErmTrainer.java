@@ -90,9 +90,11 @@ public final class ErmTrainer {
     ErmDataset trainedOn = settings.scaleByBounds() ? scaling.apply(data) : data;
     ErmOptions options = options(settings, trainedOn);
     CompositeObjective objective = objective(settings);
+    boolean groupPrivacy = settings.replaceOne() && settings.algorithm().equals("dpsgd");
+    PrivacyBudget budget = new PrivacyBudget(settings.epsilon(), settings.delta());
     ErmProblem problem = isPrivate
-        ? ErmProblem.of(trainedOn, objective, new PrivacyBudget(settings.epsilon(), settings.delta()),
-            settings.passes(), options)
+        ? ErmProblem.of(trainedOn, objective, groupPrivacy ? addRemoveBudget(budget) : budget, settings.passes(),
+            options)
         : ErmProblem.nonPrivate(trainedOn, objective, settings.passes(), options);
     ErmRun run = ErmAlgorithms.byName(settings.algorithm())
         .train(problem, source, runId, (pass, weights) -> onPass.accept(pass));
@@ -101,10 +103,25 @@ public final class ErmTrainer {
       passWeights.add(settings.scaleByBounds() ? scaling.toOriginalUnits(w) : w);
     }
     double[] weights = settings.scaleByBounds() ? scaling.toOriginalUnits(run.finalWeights()) : run.finalWeights();
-    double epsilonSpent = run.privacySpent().map(PrivacyBudget::epsilon).orElse(0.0);
-    double deltaSpent = run.privacySpent().map(PrivacyBudget::delta).orElse(0.0);
-    return new Trained(weights, passWeights, epsilonSpent, deltaSpent, accountant(settings, options), run.describe(),
-        run.updates());
+    PrivacyBudget spent = run.privacySpent().map(b -> groupPrivacy ? replaceOneBudget(b) : b).orElse(null);
+    String accountant = accountant(settings, options) + (groupPrivacy ? ", replace-one by group privacy" : "");
+    return new Trained(weights, passWeights, spent == null ? 0 : spent.epsilon(), spent == null ? 0 : spent.delta(),
+        accountant, run.describe(), run.updates());
+  }
+
+  /**
+   * The add/remove budget (epsilon/2, delta/(1 + e^(epsilon/2))) whose guarantee implies replace-one
+   * (epsilon, delta): group privacy for a group of 2 turns (e, d) into (2e, (1 + e^e) d). Rounded down.
+   */
+  static PrivacyBudget addRemoveBudget(PrivacyBudget replaceOne) {
+    double half = Math.nextDown(replaceOne.epsilon() / 2);
+    return new PrivacyBudget(half, Math.nextDown(replaceOne.delta() / (1 + Math.exp(half)) * (1 - 1e-12)));
+  }
+
+  /** The replace-one (2e, (1 + e^e) d) implied by an add/remove (e, d) guarantee. Rounded up. */
+  static PrivacyBudget replaceOneBudget(PrivacyBudget addRemove) {
+    return new PrivacyBudget(Math.nextUp(2 * addRemove.epsilon()),
+        Math.nextUp((1 + Math.exp(addRemove.epsilon())) * addRemove.delta() * (1 + 1e-12)));
   }
 
   private static ErmOptions options(ErmSettings settings, ErmDataset trainedOn) {

@@ -116,10 +116,10 @@ public final class TrainCommand implements Callable<Integer> {
       description = "fashion-mnist: the two classes (label 0 = A, 1 = B). Default: ${DEFAULT-VALUE} (sneaker vs ankle boot).")
   String classes;
 
-  @Option(names = "--algorithm", paramLabel = "ALG", defaultValue = "dpcd-smooth",
+  @Option(names = "--algorithm", paramLabel = "ALG", defaultValue = "dpsgd",
       description = "dpcd-smooth, dpcd-uniform, dpskgd-importance, dpskgd-uniform, dpsgd, or the baselines"
           + " output-perturbation and objective-perturbation (Chaudhuri et al. 2011; logistic loss with l2 only)."
-          + " Default: ${DEFAULT-VALUE}.")
+          + " Default: ${DEFAULT-VALUE} (with adaptive clipping: the only algorithm whose clip follows the data).")
   String algorithm;
 
   @Option(names = "--loss", paramLabel = "LOSS", defaultValue = "logistic",
@@ -158,7 +158,7 @@ public final class TrainCommand implements Callable<Integer> {
       description = "Clipping threshold C in the scaled units (every feature divided by its bound; DP-CD: per-coordinate"
           + " C_j by the algorithm's rule; DP-SGD: a FIXED per-sample l2 clip, which turns adaptive clipping off)."
           + " Default: sqrt(d) = ||b||_2 of the scaled bounds (no clipping bias for the logistic loss); DP-SGD starts"
-          + " there and adapts the clip privately to the median gradient norm (Andrew et al. 2021).")
+          + " there and adapts the clip privately to the 0.9 quantile of the gradient norms (Andrew et al. 2021).")
   Double clip;
 
   @Option(names = "--batch-size", paramLabel = "M",
@@ -239,7 +239,7 @@ public final class TrainCommand implements Callable<Integer> {
         lambda != null ? lambda : TrainDefaults.lambda(n), l1Ratio, epsilon, delta != null ? delta : TrainDefaults.delta(n), passes,
         clip != null ? clip : Double.NaN,
         residualClip != null ? residualClip : (lossValue == ErmSettings.Loss.SQUARED ? 1.0 : Double.NaN), stepScale,
-        true, accountantValue, clip == null, batchSize != null ? batchSize : TrainDefaults.batchSize(n));
+        true, accountantValue, clip == null, batchSize != null ? batchSize : TrainDefaults.batchSize(n), true);
     requireApplicable(settings);
 
     stderr.printf(Locale.ROOT, "train: %s, %d training and %d held-out records, d = %d; %s, %s loss, %s (lambda %s),"

@@ -9,7 +9,8 @@ package org.dpstream.app.train;
  *   <li>lambda = 1/n (l2), delta = 1/n^2, 30 passes, step scale 1 (steps 1/M_j, 1/beta from the scaled
  *       bounds: the largest steps the smoothness bounds guarantee to converge with);
  *   <li>the tight zCDP conversion (valid for every epsilon);
- *   <li>DP-SGD: adaptive clipping to the median gradient norm, expected batch max(10, sqrt(n)).
+ *   <li>DP-SGD: adaptive clipping (to the 0.9 quantile of the gradient norms), expected batch max(10, sqrt(n)),
+ *       and its guarantee stated for replace-one adjacency like the other algorithms'.
  * </ul>
  */
 public final class TrainDefaults {
@@ -45,6 +46,6 @@ public final class TrainDefaults {
       double epsilon) {
     return new ErmSettings(algorithm, loss, reg, lambda(n), 0.5, epsilon, delta(n), PASSES, Double.NaN,
         loss == ErmSettings.Loss.SQUARED ? 1.0 : Double.NaN, STEP_SCALE, true, ErmSettings.Accountant.TIGHT, true,
-        batchSize(n));
+        batchSize(n), true);
   }
 }
