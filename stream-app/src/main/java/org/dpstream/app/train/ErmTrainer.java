@@ -109,13 +109,17 @@ public final class ErmTrainer {
         accountant, run.describe(), run.updates());
   }
 
+  /** Cap of the add/remove epsilon, so that e^epsilon and delta / (1 + e^epsilon) stay representable. */
+  static final double LARGEST_ADD_REMOVE_EPSILON = 500;
+
   /**
-   * The add/remove budget (epsilon/2, delta/(1 + e^(epsilon/2))) whose guarantee implies replace-one
-   * (epsilon, delta): group privacy for a group of 2 turns (e, d) into (2e, (1 + e^e) d). Rounded down.
+   * The add/remove budget (e, delta/(1 + e^e)), e = epsilon/2, whose guarantee implies replace-one (epsilon,
+   * delta): group privacy for a group of 2 turns (e, d) into (2e, (1 + e^e) d). Rounded down; e is capped at
+   * {@value #LARGEST_ADD_REMOVE_EPSILON} (a stronger guarantee than asked, and no noise to speak of).
    */
   static PrivacyBudget addRemoveBudget(PrivacyBudget replaceOne) {
-    double half = Math.nextDown(replaceOne.epsilon() / 2);
-    return new PrivacyBudget(half, Math.nextDown(replaceOne.delta() / (1 + Math.exp(half)) * (1 - 1e-12)));
+    double half = Math.min(LARGEST_ADD_REMOVE_EPSILON, Math.nextDown(replaceOne.epsilon() / 2));
+    return new PrivacyBudget(half, Math.nextDown(replaceOne.delta() / (1 + Math.exp(half)) * (1 - 1e-9)));
   }
 
   /** The replace-one (2e, (1 + e^e) d) implied by an add/remove (e, d) guarantee. Rounded up. */
