@@ -35,6 +35,11 @@ import org.dpstream.core.privacy.random.NoiseStream;
  * keeps S steps within the budget, found by bisection and rounded to the safe side. Adjacency is
  * add/remove, the relation that accountant is proved for; DP-CD and DP-SkGD use replace-one. The sampled
  * indices come from the keyed source, so they stay secret, as amplification by subsampling requires.
+ *
+ * <p><b>Adaptive clipping</b> ({@link ErmOptions#quantileClipping}, {@link BatchQuantileClipping}): C starts
+ * at {@link ErmOptions#clipNorm} and follows a quantile of the per-example gradient norms through a noisy
+ * count released with every step; the pair is one subsampled Gaussian of multiplier z (gradient noise
+ * z / sqrt(1 - s) C_t), so the accountant above is unchanged.
  */
 public final class DpSgd implements ErmAlgorithm {
 
