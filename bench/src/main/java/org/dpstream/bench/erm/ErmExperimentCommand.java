@@ -176,6 +176,11 @@ public final class ErmExperimentCommand implements Callable<Integer> {
       }
     }
     validateNumbers(dataName);
+    boolean closedForm = algorithmList.stream().anyMatch(a -> !a.equals("dpsgd"));
+    for (double e : epsilon) {
+      require(!closedForm || e <= 1, "--epsilon: " + dataName + " reproduces the papers' closed-form accountant, proved"
+          + " for epsilon <= 1 only (got " + e + "); --data csv:FILE uses the tight one, valid for any epsilon");
+    }
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter stderr = spec.commandLine().getErr();
 

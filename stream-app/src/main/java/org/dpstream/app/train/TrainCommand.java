@@ -261,8 +261,13 @@ public final class TrainCommand implements Callable<Integer> {
       return 1;
     }
     double seconds = (System.nanoTime() - started) / 1e9;
-    ErmTrainer.Trained withoutNoise = ErmTrainer.trainWithoutNoise(trainSet, settings, source,
-        "train-without-noise/" + id + "/" + settings);
+    ErmTrainer.Trained withoutNoise;
+    try {
+      withoutNoise = ErmTrainer.trainWithoutNoise(trainSet, settings, source, "train-without-noise/" + id + "/" + settings);
+    } catch (IllegalArgumentException e) {
+      stderr.println("train: " + e.getMessage());
+      return 1;
+    }
 
     ModelRelease release = ReleaseOutput.release(id, n, settings, trained);
     ReleaseOutput.write(release, out, encoding);
@@ -419,11 +424,9 @@ public final class TrainCommand implements Callable<Integer> {
     boolean baseline = settings.algorithm().endsWith("-perturbation");
     require(!baseline || settings.loss() == ErmSettings.Loss.LOGISTIC,
         "--algorithm " + settings.algorithm() + " needs --loss logistic");
-    require(!baseline || settings.reg() == ErmSettings.Reg.L2
-            || (settings.reg() == ErmSettings.Reg.NONE && settings.algorithm().startsWith("objective")),
+    require(!baseline || settings.reg() == ErmSettings.Reg.L2,
         "--algorithm " + settings.algorithm() + " needs --reg l2");
-    require(!settings.algorithm().startsWith("output") || settings.lambda() > 0,
-        "--algorithm output-perturbation needs --lambda > 0");
+    require(!baseline || settings.lambda() > 0, "--algorithm " + settings.algorithm() + " needs --lambda > 0");
     require(!settings.algorithm().equals("dpsgd") || settings.expectedBatch() >= 1,
         "--batch-size: must be >= 1, got " + settings.expectedBatch());
   }
