@@ -4,9 +4,7 @@ import java.util.List;
 import org.dpstream.app.train.ErmSettings;
 import org.dpstream.app.train.ErmTrainer;
 import org.dpstream.core.data.LabelledData;
-import org.dpstream.core.erm.CompositeObjective;
 import org.dpstream.core.erm.ErmDataset;
-import org.dpstream.core.erm.NonPrivateSolver;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
@@ -19,26 +17,34 @@ final class ErmCore {
   record Run(List<double[]> passWeights, String description) {}
 
   private final ErmDataset data;
-  private final CompositeObjective objective;
+  private final ErmSettings objectiveSettings;
 
-  private ErmCore(ErmDataset data, CompositeObjective objective) {
+  private ErmCore(ErmDataset data, ErmSettings objectiveSettings) {
     this.data = data;
-    this.objective = objective;
+    this.objectiveSettings = objectiveSettings;
   }
 
-  /** Prepares the data (which must respect the public bounds) and the objective of {@code settings}. */
+  /**
+   * Prepares the data (which must respect the public bounds) and the objective of {@code settings} (loss,
+   * regulariser, and whether it is stated on features scaled by their bounds).
+   */
   static ErmCore prepare(LabelledData train, double[] bounds, ErmSettings settings) {
-    return new ErmCore(ErmTrainer.dataset(train, bounds), ErmTrainer.objective(settings));
+    return new ErmCore(ErmTrainer.dataset(train, bounds), settings);
   }
 
-  /** F(w) on the training data. */
+  /** F(w) on the training data, w in original units. */
   double objective(double[] w) {
-    return objective.value(w, data);
+    return ErmTrainer.objective(data, objectiveSettings, w);
+  }
+
+  /** The minimiser from the non-private reference solver, in original units: not private. */
+  double[] optimalWeights() {
+    return ErmTrainer.nonPrivateOptimum(data, objectiveSettings);
   }
 
   /** F* from the non-private reference solver: not private, for the relative error only. */
   double optimum() {
-    return NonPrivateSolver.solve(data, objective, 1e-10, 20_000).value();
+    return objective(optimalWeights());
   }
 
   /** Trains with the algorithm, budget and hyper-parameters of {@code settings}. */

@@ -16,6 +16,7 @@ import org.dpstream.app.cli.OptionChecks;
 import org.dpstream.app.train.ErmSettings;
 import org.dpstream.app.train.ErmTrainer;
 import org.dpstream.app.train.Evaluation;
+import org.dpstream.app.train.FeatureBoundsOption;
 import org.dpstream.app.train.FashionMnistBinary;
 import org.dpstream.app.train.TrainCommand;
 import org.dpstream.bandit.env.FashionMnist;
@@ -24,7 +25,9 @@ import org.dpstream.bench.ofw.ExperimentKeys;
 import org.dpstream.bench.ofw.Formats;
 import org.dpstream.bench.ofw.ProgressBar;
 import org.dpstream.bench.ofw.Stats;
+import org.dpstream.core.data.CsvReader;
 import org.dpstream.core.data.LabelledData;
+import org.dpstream.core.data.MalformedDataException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -48,17 +51,44 @@ import picocli.CommandLine.Option;
       "Synthetic data: n x p standard Gaussian features truncated to [-3, 3], column j scaled by sqrt(s_j) (balanced:"
           + " s_j = 1; unbalanced: s_j lognormal, exp(N(0, 1))), public bounds b_j = 3 sqrt(s_j), w_true ~ N(0, I);"
           + " logistic labels sign(x'w_true) flipped with probability 0.2, squared labels x'w_true + N(0, 0.01).",
+      "csv:FILE: train's defaults (no tuning) on a user's table over --splits random splits, every algorithm against"
+          + " output and objective perturbation (Chaudhuri et al. 2011) and the non-private optimum; DIR/results.csv and"
+          + " DIR/summary.txt (held-out accuracy, mean and std over the splits).",
       "Noise keys come from a fixed, public experiment secret (reproducible; never for real data)."
     },
     footer = {"", "Example: erm --data synthetic-unbalanced --loss logistic --reg l2"
-        + " --algorithms dpcd-smooth,dpcd-uniform,dpsgd --epsilon 1 --seeds 5 --out /tmp/erm"})
+        + " --algorithms dpcd-smooth,dpcd-uniform,dpsgd --epsilon 1 --seeds 5 --out /tmp/erm",
+        "         erm --data csv:breast_cancer.csv --feature-bound breast_cancer.bounds --intercept"
+        + " --epsilon 0.5,1,3,10 --splits 10 --out /tmp/erm-bc"})
 public final class ErmExperimentCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--data", paramLabel = "DATA", defaultValue = "synthetic-unbalanced",
-      description = "synthetic-balanced, synthetic-unbalanced or fashion-mnist. Default: ${DEFAULT-VALUE}.")
+      description = "synthetic-balanced, synthetic-unbalanced, fashion-mnist, or csv:FILE (a CSV with a header and"
+          + " 0/1 labels in the column 'label': train's defaults over --splits random splits against the baselines"
+          + " output-perturbation and objective-perturbation; needs --feature-bound). Default: ${DEFAULT-VALUE}.")
   String data;
+
+  @Option(names = "--feature-bound", paramLabel = "B|FILE",
+      description = "csv: PUBLIC bound(s) |x_j| <= b_j, one number or a file of one per feature (as train's).")
+  String featureBound;
+
+  @Option(names = "--splits", paramLabel = "N", defaultValue = "10",
+      description = "csv: random train/held-out splits (split seeds 1..N; the noise key follows the split). Default: ${DEFAULT-VALUE}.")
+  int splits;
+
+  @Option(names = "--test-fraction", paramLabel = "F", defaultValue = "0.2",
+      description = "csv: held-out fraction of each split. Default: ${DEFAULT-VALUE}.")
+  double testFraction;
+
+  @Option(names = "--intercept", description = "csv: append a constant feature 1 (bound 1), as train --intercept.")
+  boolean intercept;
+
+  @Option(names = "--baseline-lambdas", split = ",", paramLabel = "L", defaultValue = "0.001,0.003,0.01,0.03,0.1,0.3,1",
+      description = "csv: the l2 weights tried for output and objective perturbation (the best mean held-out accuracy"
+          + " is reported: tuning the baselines get for free). Default: ${DEFAULT-VALUE}.")
+  List<Double> baselineLambdas;
 
   @Option(names = "--loss", paramLabel = "LOSS", defaultValue = "logistic",
       description = "logistic or squared. Default: ${DEFAULT-VALUE}.")
@@ -133,6 +163,9 @@ public final class ErmExperimentCommand implements Callable<Integer> {
     ErmSettings.Loss lossValue = parse(() -> ErmSettings.Loss.parse(loss), "--loss");
     ErmSettings.Reg regValue = parse(() -> ErmSettings.Reg.parse(reg), "--reg");
     require(regValue != ErmSettings.Reg.ELASTIC_NET, "--reg: expected none, l2 or l1");
+    if (data.strip().startsWith("csv:")) {
+      return callOnFile(Path.of(data.strip().substring("csv:".length())));
+    }
     String dataName = data.strip().toLowerCase(Locale.ROOT);
     require(List.of("synthetic-balanced", "synthetic-unbalanced", "fashion-mnist").contains(dataName),
         "--data: expected synthetic-balanced, synthetic-unbalanced or fashion-mnist, got '" + data + "'");
@@ -148,6 +181,11 @@ public final class ErmExperimentCommand implements Callable<Integer> {
       }
     }
     validateNumbers(dataName);
+    boolean closedForm = algorithmList.stream().anyMatch(a -> !a.equals("dpsgd"));
+    for (double e : epsilon) {
+      require(!closedForm || e <= 1, "--epsilon: " + dataName + " reproduces the papers' closed-form accountant, proved"
+          + " for epsilon <= 1 only (got " + e + "); --data csv:FILE uses the tight one, valid for any epsilon");
+    }
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter stderr = spec.commandLine().getErr();
 
@@ -238,6 +276,80 @@ public final class ErmExperimentCommand implements Callable<Integer> {
     stdout.println();
     stdout.print(summary);
     stdout.println("wrote " + csv + ", " + trajectories + ", " + tuningCsv + ", " + png + " and " + out.resolve("summary.txt"));
+    stdout.flush();
+    return 0;
+  }
+
+  /** {@code --data csv:FILE}: see {@link ErmFileExperiment}. */
+  private Integer callOnFile(Path file) throws IOException {
+    require(Files.isRegularFile(file), "--data: no such file: " + file);
+    require(featureBound != null, "--feature-bound is required with --data csv:FILE (PUBLIC bounds, never measured"
+        + " on the data)");
+    require(splits >= 1, "--splits: need at least one split, got " + splits);
+    require(testFraction > 0 && testFraction < 1, "--test-fraction: must be in (0, 1), got " + testFraction);
+    for (double e : epsilon) {
+      require(e > 0 && Double.isFinite(e), "--epsilon: must be positive and finite, got " + e);
+    }
+    for (double l : baselineLambdas) {
+      require(l > 0 && Double.isFinite(l), "--baseline-lambdas: must be positive, got " + l);
+    }
+    List<String> algorithmList = new ArrayList<>();
+    for (String name : algorithms) {
+      String a = name.strip().toLowerCase(Locale.ROOT);
+      parse(() -> {
+        ErmTrainer.requireAlgorithm(a);
+        return null;
+      }, "--algorithms");
+      if (!algorithmList.contains(a)) {
+        algorithmList.add(a);
+      }
+    }
+    for (String baseline : List.of("output-perturbation", "objective-perturbation")) {
+      if (!algorithmList.contains(baseline)) {
+        algorithmList.add(baseline);
+      }
+    }
+    PrintWriter stdout = spec.commandLine().getOut();
+    PrintWriter stderr = spec.commandLine().getErr();
+    LabelledData all;
+    double[] bounds;
+    try {
+      all = CsvReader.read(file, CsvReader.Options.defaults());
+      bounds = FeatureBoundsOption.resolve(featureBound, all.dimension());
+    } catch (MalformedDataException | IllegalArgumentException e) {
+      stderr.println("erm: " + e.getMessage());
+      return 1;
+    }
+    double[] labels = all.distinctLabels();
+    require(labels.length == 2 && labels[0] == 0 && labels[1] == 1,
+        "--data: " + file + " needs labels 0/1 in its label column, found " + Arrays.toString(labels));
+    for (int i = 0; i < all.size(); i++) {
+      for (int j = 0; j < bounds.length; j++) {
+        require(Math.abs(all.feature(i, j)) <= bounds[j], "--feature-bound: record " + (i + 1) + ", feature " + (j + 1)
+            + " = " + all.feature(i, j) + " is outside the declared bound " + bounds[j]);
+      }
+    }
+    if (intercept) {
+      double[][] x = all.features();
+      for (int i = 0; i < x.length; i++) {
+        x[i] = Arrays.copyOf(x[i], x[i].length + 1);
+        x[i][x[i].length - 1] = 1;
+      }
+      all = LabelledData.of(x, all.labels());
+      bounds = Arrays.copyOf(bounds, bounds.length + 1);
+      bounds[bounds.length - 1] = 1;
+    }
+    String fileName = file.getFileName().toString();
+    String name = fileName.contains(".") ? fileName.substring(0, fileName.lastIndexOf('.')) : fileName;
+    stderr.printf(Locale.ROOT, "erm: %s, %d records, d = %d, %d splits, held-out %s; train's defaults (noise keys"
+        + " from the fixed experiment secret: reproducible, not for real data)%n", name, all.size(), bounds.length,
+        splits, testFraction);
+    String summary = ErmFileExperiment.run(name, all, bounds, algorithmList, distinct(epsilon), splits, testFraction,
+        distinct(baselineLambdas), out, stderr);
+    stdout.println();
+    stdout.print(summary);
+    stdout.println("held-out accuracy, mean ± std over " + splits + " splits; wrote " + out.resolve("results.csv")
+        + " and " + out.resolve("summary.txt"));
     stdout.flush();
     return 0;
   }

@@ -3,6 +3,9 @@ package org.dpstream.bench.bandit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -74,10 +77,51 @@ class BanditExperimentCommandTest {
     assertTrue(outcome.err().contains("apt-get install dataset-fashion-mnist"), outcome.err());
   }
 
+  /** A stand-in for Fashion-MNIST's training split: 8 images of 2x2 pixels, labels 0..3 (so K = 4, d = 4). */
+  private static Path tinyFashionMnist(Path dir) throws IOException {
+    Path data = Files.createDirectories(dir.resolve("fmnist"));
+    int count = 8;
+    ByteArrayOutputStream images = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(images);
+    out.writeInt(0x00000803); // unsigned bytes, 3 dimensions
+    out.writeInt(count);
+    out.writeInt(2);
+    out.writeInt(2);
+    for (int i = 0; i < 4 * count; i++) {
+      out.writeByte((37 * i) % 256);
+    }
+    out.flush();
+    Files.write(data.resolve("train-images-idx3-ubyte"), images.toByteArray());
+    ByteArrayOutputStream labels = new ByteArrayOutputStream();
+    out = new DataOutputStream(labels);
+    out.writeInt(0x00000801);
+    out.writeInt(count);
+    for (int i = 0; i < count; i++) {
+      out.writeByte(i % 4);
+    }
+    out.flush();
+    Files.write(data.resolve("train-labels-idx1-ubyte"), labels.toByteArray());
+    return data;
+  }
+
   @Test
-  void fashionMnistFixesTheDimensionAndTheArms(@TempDir Path dir) {
-    Outcome outcome = run("bandit", "--env", "fashion-mnist", "--K", "3", "--T", "10", "--algorithms", "dpucb",
-        "--out", dir.toString());
-    assertTrue(outcome.exitCode() != 0);
+  void fashionMnistFixesTheDimensionAndTheArms(@TempDir Path dir) throws IOException {
+    String data = tinyFashionMnist(dir).toString();
+    Outcome arms = run("bandit", "--env", "fashion-mnist", "--data-dir", data, "--K", "3", "--T", "10",
+        "--algorithms", "dpucb", "--out", dir.resolve("a").toString());
+    assertEquals(2, arms.exitCode(), arms.err());
+    assertTrue(arms.err().contains("--K: fashion-mnist fixes it to 4, got 3"), arms.err());
+
+    Outcome dimension = run("bandit", "--env", "fashion-mnist", "--data-dir", data, "--d", "5", "--T", "10",
+        "--algorithms", "dpucb", "--out", dir.resolve("b").toString());
+    assertEquals(2, dimension.exitCode(), dimension.err());
+    assertTrue(dimension.err().contains("--d: fashion-mnist fixes it to 4, got 5"), dimension.err());
+
+    // The values the data fix are accepted, stated or not, and the run uses them.
+    Outcome accepted = run("bandit", "--env", "fashion-mnist", "--data-dir", data, "--K", "4", "--T", "10",
+        "--seeds", "1", "--algorithms", "dpucb", "--out", dir.resolve("c").toString());
+    assertEquals(0, accepted.exitCode(), accepted.err());
+    List<String> rows = Files.readAllLines(dir.resolve("c").resolve("results.csv"));
+    assertEquals(List.of("fashion-mnist", "4", "4"), List.of(rows.get(1).split(",")).subList(1, 4), rows.toString());
   }
 }

@@ -109,4 +109,43 @@ class ErmExperimentCommandTest {
     SyntheticErmData.Generated balanced = SyntheticErmData.generate(false, ErmSettings.Loss.SQUARED, 10, 3, 5, 3);
     assertEquals(List.of(3.0, 3.0, 3.0), java.util.Arrays.stream(balanced.bounds()).boxed().toList());
   }
+
+  @Test
+  void aCsvFileRunsTrainsDefaultsOverSplitsAgainstBothBaselines(@TempDir Path dir) throws Exception {
+    StringBuilder text = new StringBuilder("x1,x2,label\n");
+    org.apache.commons.rng.UniformRandomProvider rng =
+        org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(9L);
+    for (int i = 0; i < 150; i++) {
+      double a = rng.nextDouble();
+      double b = rng.nextDouble();
+      text.append(String.format(java.util.Locale.ROOT, "%.5f,%.5f,%d%n", 50 * a, 0.1 * b, a > b ? 1 : 0));
+    }
+    Path csv = dir.resolve("toy.csv");
+    Files.writeString(csv, text.toString());
+    Path bounds = dir.resolve("toy.bounds");
+    Files.writeString(bounds, "60\n0.12\n");
+    Path out = dir.resolve("out");
+    Outcome outcome = run("erm", "--data", "csv:" + csv, "--feature-bound", bounds.toString(), "--intercept",
+        "--algorithms", "dpsgd,dpcd-smooth", "--epsilon", "1,10", "--splits", "2", "--baseline-lambdas", "0.01,0.1",
+        "--out", out.toString());
+    assertEquals(0, outcome.exitCode(), outcome.err());
+    List<String> lines = Files.readAllLines(out.resolve("results.csv"));
+    assertEquals("data,algorithm,epsilon,lambda,split,accuracy", lines.get(0));
+    // Per split: optimum, majority, and per epsilon 2 algorithms + 2 baselines x 2 lambdas.
+    assertEquals(2 * (2 + 2 * (2 + 2 * 2)), lines.size() - 1);
+    String summary = Files.readString(out.resolve("summary.txt"));
+    for (String row : List.of("| dpsgd |", "| dpcd-smooth |", "| output-perturbation |", "| objective-perturbation |",
+        "| non-private optimum (not private) |", "| majority class (not private) |")) {
+      assertTrue(summary.contains(row), summary);
+    }
+    assertTrue(summary.contains("eps = 1 |") && summary.contains("eps = 10 |"), summary);
+    for (String line : lines.subList(1, lines.size())) {
+      double accuracy = Double.parseDouble(line.substring(line.lastIndexOf(',') + 1));
+      assertTrue(accuracy >= 0 && accuracy <= 1, line);
+    }
+
+    Outcome noBounds = run("erm", "--data", "csv:" + csv, "--out", out.toString());
+    assertEquals(2, noBounds.exitCode());
+    assertTrue(noBounds.err().contains("--feature-bound is required"), noBounds.err());
+  }
 }

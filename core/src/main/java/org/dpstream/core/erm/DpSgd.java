@@ -35,12 +35,18 @@ import org.dpstream.core.privacy.random.NoiseStream;
  * keeps S steps within the budget, found by bisection and rounded to the safe side. Adjacency is
  * add/remove, the relation that accountant is proved for; DP-CD and DP-SkGD use replace-one. The sampled
  * indices come from the keyed source, so they stay secret, as amplification by subsampling requires.
+ *
+ * <p><b>Adaptive clipping</b> ({@link ErmOptions#quantileClipping}, {@link BatchQuantileClipping}): C starts
+ * at {@link ErmOptions#clipNorm} and follows a quantile of the per-example gradient norms through a noisy
+ * count released with every step; the pair is one subsampled Gaussian of multiplier z (gradient noise
+ * z / sqrt(1 - s) C_t), so the accountant above is unchanged.
  */
 public final class DpSgd implements ErmAlgorithm {
 
   static final String PURPOSE = "erm-dpsgd";
   private static final long SELECTION_INDEX = 0;
   private static final long NOISE_INDEX = 1;
+  private static final long COUNT_NOISE_INDEX = 2;
   /** The DP-CD paper's minibatch size, the default expected batch. */
   static final double DEFAULT_EXPECTED_BATCH = 10;
 
@@ -66,27 +72,39 @@ public final class DpSgd implements ErmAlgorithm {
       }
       clip = Double.POSITIVE_INFINITY;
     }
+    BatchQuantileClipping quantile = options.quantileClipping();
+    if (quantile != null && Double.isInfinite(clip)) {
+      throw new IllegalArgumentException("dpsgd: adaptive clipping needs an initial clipping threshold");
+    }
     SubsampledGaussianRdp accountant = null;
-    double noiseStd = 0;
+    double gradientMultiplier = 0;
+    double countNoiseStd = 0;
     PrivacyBudget spent = null;
     if (problem.isPrivate()) {
       accountant = SubsampledGaussianRdp.calibrate(rate, updates, problem.budget(), options.rdpConversion());
-      noiseStd = SafeRounding.up(accountant.noiseMultiplier() * clip);
+      double z = accountant.noiseMultiplier();
+      gradientMultiplier = quantile == null ? z : SafeRounding.up(quantile.gradientNoiseMultiplier(z));
+      countNoiseStd = quantile == null ? 0 : SafeRounding.up(quantile.countNoiseStd(z));
       spent = new PrivacyBudget(
           accountant.epsilon(updates, problem.budget().delta(), options.rdpConversion()),
           problem.budget().delta());
     }
     double step = options.stepScale() / problem.objective().globalSmoothness(data.bounds());
-    Run run = new Run(problem, rate, clip, noiseStd, step, options.initialWeights(data.dimension()));
+    Run run = new Run(problem, rate, clip, quantile, gradientMultiplier, countNoiseStd, step,
+        options.initialWeights(data.dimension()));
     List<double[]> snapshots = run.train(source.forStream(PURPOSE, runId), updatesPerPass, problem.passes(),
         listener);
     String description = String.format(Locale.ROOT,
         "dpsgd: Poisson-subsampled proximal SGD (Abadi et al. 2016), q=%.6g (expected batch %.4g),"
-            + " l2 clip C=%s, step %s/beta=%.4g, %d steps over %d passes; %s; noise std on the sum %.6g",
-        rate, rate * n, clip, options.stepScale(), step, updates, problem.passes(),
+            + " l2 clip %s, step %s/beta=%.4g, %d steps over %d passes; %s; gradient noise std %.6g x clip%s",
+        rate, rate * n,
+        quantile == null ? "C=" + clip : String.format(Locale.ROOT, "C from %s to %.4g by %s", clip,
+            run.clip, quantile.describe()),
+        options.stepScale(), step, updates, problem.passes(),
         accountant == null ? "NON-PRIVATE (no noise)"
             : accountant.describe(updates, problem.budget().delta(), options.rdpConversion()),
-        noiseStd);
+        gradientMultiplier, quantile == null ? "" : String.format(Locale.ROOT, ", count noise std %.6g",
+            countNoiseStd));
     return new ErmRun(name(), snapshots.get(snapshots.size() - 1), snapshots, spent, updates, description);
   }
 
@@ -96,21 +114,28 @@ public final class DpSgd implements ErmAlgorithm {
     private final CompositeObjective objective;
     private final double rate;
     private final double logOneMinusRate;
-    private final double clip;
-    private final double noiseStd;
+    private final BatchQuantileClipping quantile;
+    private final double gradientMultiplier;
+    private final double countNoiseStd;
+    private final double initialClip;
+    private double clip;
     private final double step;
     private final double expectedBatch;
     private final double[] weights;
     private final double[] clippedSum;
     private final double[] rowNorms;
 
-    Run(ErmProblem problem, double rate, double clip, double noiseStd, double step, double[] initial) {
+    Run(ErmProblem problem, double rate, double clip, BatchQuantileClipping quantile, double gradientMultiplier,
+        double countNoiseStd, double step, double[] initial) {
       this.data = problem.dataset();
       this.objective = problem.objective();
       this.rate = rate;
       this.logOneMinusRate = Math.log1p(-rate);
       this.clip = clip;
-      this.noiseStd = noiseStd;
+      this.initialClip = clip;
+      this.quantile = quantile;
+      this.gradientMultiplier = gradientMultiplier;
+      this.countNoiseStd = countNoiseStd;
       this.step = step;
       this.expectedBatch = rate * data.size();
       this.weights = initial;
@@ -132,8 +157,9 @@ public final class DpSgd implements ErmAlgorithm {
       for (int pass = 0; pass < passes; pass++) {
         UniformRandomProvider selection = bits.at(pass, SELECTION_INDEX);
         ContinuousSampler gaussian = ScalarSamplers.gaussian(bits.at(pass, NOISE_INDEX), 1.0);
+        ContinuousSampler countGaussian = ScalarSamplers.gaussian(bits.at(pass, COUNT_NOISE_INDEX), 1.0);
         for (long s = 0; s < updatesPerPass; s++) {
-          step(selection, gaussian);
+          step(selection, gaussian, countGaussian);
         }
         snapshots.add(weights.clone());
         listener.onPass(pass + 1, weights.clone());
@@ -141,22 +167,29 @@ public final class DpSgd implements ErmAlgorithm {
       return snapshots;
     }
 
-    private void step(UniformRandomProvider selection, ContinuousSampler gaussian) {
+    private void step(UniformRandomProvider selection, ContinuousSampler gaussian, ContinuousSampler countGaussian) {
       Arrays.fill(clippedSum, 0);
       int n = data.size();
+      double centredCount = 0;
       for (long i = nextSampled(-1, selection); i < n; i = nextSampled(i, selection)) {
         int index = (int) i;
         double residual = objective.residual(data.margin(index, weights), data.label(index));
         double norm = Math.abs(residual) * rowNorms[index];
+        centredCount += norm <= clip ? 0.5 : -0.5;
         double coefficient = norm > clip ? residual * (clip / norm) : residual;
         double[] row = data.rowView(index);
         for (int j = 0; j < row.length; j++) {
           clippedSum[j] += coefficient * row[j];
         }
       }
+      double noiseStd = gradientMultiplier > 0 ? SafeRounding.up(gradientMultiplier * clip) : 0;
       for (int j = 0; j < weights.length; j++) {
         double noisySum = noiseStd > 0 ? clippedSum[j] + noiseStd * gaussian.sample() : clippedSum[j];
         weights[j] = objective.regularizer().prox(weights[j] - step * noisySum / expectedBatch, step);
+      }
+      if (quantile != null) {
+        double noisyCount = countNoiseStd > 0 ? centredCount + countNoiseStd * countGaussian.sample() : centredCount;
+        clip = quantile.nextClip(clip, BatchQuantileClipping.unclippedFraction(noisyCount, expectedBatch), initialClip);
       }
     }
 

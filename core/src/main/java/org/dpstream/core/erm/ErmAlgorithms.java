@@ -10,13 +10,17 @@ import java.util.Locale;
  *   <li>{@code dpcd-smooth}, {@code dpcd-uniform}: {@link DpCd} with the smooth / uniform clipping rule;
  *   <li>{@code dpskgd-importance}, {@code dpskgd-uniform}: {@link DpSkgd} with importance / uniform block
  *       sampling (block count b from {@link ErmOptions#blockCount});
- *   <li>{@code dpsgd}: {@link DpSgd}.
+ *   <li>{@code dpsgd}: {@link DpSgd};
+ *   <li>{@code output-perturbation}, {@code objective-perturbation}: the baselines {@link OutputPerturbation}
+ *       and {@link ObjectivePerturbation} of Chaudhuri, Monteleoni and Sarwate (2011), logistic loss with l2
+ *       only.
  * </ul>
  */
 public final class ErmAlgorithms {
 
   private static final List<String> NAMES =
-      List.of("dpcd-smooth", "dpcd-uniform", "dpskgd-importance", "dpskgd-uniform", "dpsgd");
+      List.of("dpcd-smooth", "dpcd-uniform", "dpskgd-importance", "dpskgd-uniform", "dpsgd", "output-perturbation",
+          "objective-perturbation");
 
   private ErmAlgorithms() {}
 
@@ -37,6 +41,8 @@ public final class ErmAlgorithms {
       case "dpskgd-importance" -> new DpSkgd(DpSkgd.Sampling.IMPORTANCE);
       case "dpskgd-uniform" -> new DpSkgd(DpSkgd.Sampling.UNIFORM);
       case "dpsgd" -> new DpSgd();
+      case "output-perturbation" -> new OutputPerturbation();
+      case "objective-perturbation" -> new ObjectivePerturbation();
       default -> throw new IllegalArgumentException(
           "unknown ERM algorithm '" + name + "'; known: " + String.join(", ", NAMES));
     };

@@ -27,10 +27,12 @@ import org.dpstream.core.erm.privacy.ZcdpRule;
  * @param rdpConversion DP-SGD accountant's RDP to (epsilon, delta) conversion
  * @param loopRule DP-SkGD's choice of T and K
  * @param initialWeights w^0 (copied), or null for 0
+ * @param quantileClipping DP-SGD: adapt the clipping threshold privately to a quantile of the gradient
+ *     norms, starting from {@link #clipNorm} ({@link BatchQuantileClipping}); null for a fixed threshold
  */
 public record ErmOptions(double clipNorm, double residualClip, double stepScale, boolean averaging,
     int blockCount, double batchRate, ZcdpRule zcdpRule, RdpConversion rdpConversion, LoopRule loopRule,
-    double[] initialWeights) {
+    double[] initialWeights, BatchQuantileClipping quantileClipping) {
 
   public ErmOptions {
     requirePositiveOrUnset(clipNorm, "clipNorm");
@@ -52,61 +54,66 @@ public record ErmOptions(double clipNorm, double residualClip, double stepScale,
 
   /**
    * Unset clip, loss-bound residual clip, s = 1, last iterate, b = d, q = 10/n, the papers' zCDP closed
-   * form, the classic RDP conversion, passes-driven loops, w^0 = 0.
+   * form, the classic RDP conversion, passes-driven loops, w^0 = 0, a fixed clipping threshold.
    */
   public static ErmOptions defaults() {
     return new ErmOptions(Double.NaN, Double.NaN, 1.0, false, 0, Double.NaN,
-        ZcdpRule.PAPER_CLOSED_FORM, RdpConversion.CLASSIC, LoopRule.fromPasses(), null);
+        ZcdpRule.PAPER_CLOSED_FORM, RdpConversion.CLASSIC, LoopRule.fromPasses(), null, null);
   }
 
   public ErmOptions withClipNorm(double value) {
     return new ErmOptions(value, residualClip, stepScale, averaging, blockCount, batchRate, zcdpRule,
-        rdpConversion, loopRule, initialWeights);
+        rdpConversion, loopRule, initialWeights, quantileClipping);
   }
 
   public ErmOptions withResidualClip(double value) {
     return new ErmOptions(clipNorm, value, stepScale, averaging, blockCount, batchRate, zcdpRule,
-        rdpConversion, loopRule, initialWeights);
+        rdpConversion, loopRule, initialWeights, quantileClipping);
   }
 
   public ErmOptions withStepScale(double value) {
     return new ErmOptions(clipNorm, residualClip, value, averaging, blockCount, batchRate, zcdpRule,
-        rdpConversion, loopRule, initialWeights);
+        rdpConversion, loopRule, initialWeights, quantileClipping);
   }
 
   public ErmOptions withAveraging(boolean value) {
     return new ErmOptions(clipNorm, residualClip, stepScale, value, blockCount, batchRate, zcdpRule,
-        rdpConversion, loopRule, initialWeights);
+        rdpConversion, loopRule, initialWeights, quantileClipping);
   }
 
   public ErmOptions withBlockCount(int value) {
     return new ErmOptions(clipNorm, residualClip, stepScale, averaging, value, batchRate, zcdpRule,
-        rdpConversion, loopRule, initialWeights);
+        rdpConversion, loopRule, initialWeights, quantileClipping);
   }
 
   public ErmOptions withBatchRate(double value) {
     return new ErmOptions(clipNorm, residualClip, stepScale, averaging, blockCount, value, zcdpRule,
-        rdpConversion, loopRule, initialWeights);
+        rdpConversion, loopRule, initialWeights, quantileClipping);
   }
 
   public ErmOptions withZcdpRule(ZcdpRule value) {
     return new ErmOptions(clipNorm, residualClip, stepScale, averaging, blockCount, batchRate, value,
-        rdpConversion, loopRule, initialWeights);
+        rdpConversion, loopRule, initialWeights, quantileClipping);
   }
 
   public ErmOptions withRdpConversion(RdpConversion value) {
     return new ErmOptions(clipNorm, residualClip, stepScale, averaging, blockCount, batchRate, zcdpRule,
-        value, loopRule, initialWeights);
+        value, loopRule, initialWeights, quantileClipping);
   }
 
   public ErmOptions withLoopRule(LoopRule value) {
     return new ErmOptions(clipNorm, residualClip, stepScale, averaging, blockCount, batchRate, zcdpRule,
-        rdpConversion, value, initialWeights);
+        rdpConversion, value, initialWeights, quantileClipping);
   }
 
   public ErmOptions withInitialWeights(double[] value) {
     return new ErmOptions(clipNorm, residualClip, stepScale, averaging, blockCount, batchRate, zcdpRule,
-        rdpConversion, loopRule, value);
+        rdpConversion, loopRule, value, quantileClipping);
+  }
+
+  public ErmOptions withQuantileClipping(BatchQuantileClipping value) {
+    return new ErmOptions(clipNorm, residualClip, stepScale, averaging, blockCount, batchRate, zcdpRule,
+        rdpConversion, loopRule, initialWeights, value);
   }
 
   /** A copy of w^0 of dimension d (zeros when unset). */

@@ -47,7 +47,21 @@ public final class NonPrivateSolver {
    * @param maxEpochs upper bound on the epochs
    */
   public static Solution solve(ErmDataset data, CompositeObjective objective, double tolerance, int maxEpochs) {
+    return solve(data, objective, new double[data.dimension()], tolerance, maxEpochs);
+  }
+
+  /**
+   * Minimises F(w) + c'w from w = 0: the objective perturbation baseline's perturbed objective. The
+   * reported value is F(w) without the linear term.
+   *
+   * @param linearTerm c, of the data's dimension
+   */
+  static Solution solve(ErmDataset data, CompositeObjective objective, double[] linearTerm, double tolerance,
+      int maxEpochs) {
     Objects.requireNonNull(data, "data");
+    if (linearTerm.length != data.dimension()) {
+      throw new IllegalArgumentException("linear term of dimension " + linearTerm.length + ", data " + data.dimension());
+    }
     objective.requireCompatible(data);
     int n = data.size();
     int d = data.dimension();
@@ -74,12 +88,17 @@ public final class NonPrivateSolver {
         if (smoothness[j] == 0) {
           // The data ignore w_j: minimise psi_j alone (0 for any regulariser; keep w_j for none).
           updated = regularizer.l1Weight() > 0 || regularizer.l2Weight() > 0 ? 0 : w[j];
+          if (linearTerm[j] != 0 && regularizer.l2Weight() > 0) {
+            // argmin_v lambda_1 |v| + (lambda_2 / 2) v^2 + c v
+            updated = -Math.signum(linearTerm[j])
+                * Math.max(Math.abs(linearTerm[j]) - regularizer.l1Weight(), 0) / regularizer.l2Weight();
+          }
         } else {
           double gradient = 0;
           for (int i = 0; i < n; i++) {
             gradient += column[i] * objective.residual(margins[i], labels[i]);
           }
-          gradient /= n;
+          gradient = gradient / n + linearTerm[j];
           double step = 1 / smoothness[j];
           updated = regularizer.prox(w[j] - step * gradient, step);
         }

@@ -14,9 +14,66 @@ import java.util.Locale;
  * @param clip the clipping threshold C (DP-CD: C_j by the rule of the algorithm; DP-SGD: per-sample l2 clip)
  * @param residualClip DP-SkGD's clip of the per-sample residual; NaN for the loss's bound
  * @param stepScale s: steps s / M_j (coordinate methods) or s / beta (DP-SGD)
+ * @param scaleByBounds train on x_ij / b_j (every bound 1) and report the model in original units; then
+ *     {@code clip} is in the scaled units. NaN clip: ||b||_2 of the geometry trained in
+ * @param accountant the zCDP conversion of DP-CD, DP-SkGD and output perturbation
+ * @param adaptiveClip DP-SGD: adapt the clip to the median gradient norm privately, from {@code clip}
+ * @param expectedBatch DP-SGD: expected Poisson batch size q n; NaN for the core's default (10)
+ * @param replaceOne state DP-SGD's guarantee for replace-one adjacency, like every other algorithm here:
+ *     its add/remove accountant is run at (epsilon/2, delta/(1 + e^(epsilon/2))), which implies
+ *     replace-one (epsilon, delta) by group privacy (a replacement is a removal and an addition)
  */
 public record ErmSettings(String algorithm, Loss loss, Reg reg, double lambda, double l1Ratio, double epsilon,
-    double delta, int passes, double clip, double residualClip, double stepScale) {
+    double delta, int passes, double clip, double residualClip, double stepScale, boolean scaleByBounds,
+    Accountant accountant, boolean adaptiveClip, double expectedBatch, boolean replaceOne) {
+
+  /**
+   * The settings of the papers' experiments (bench synthetic data): raw bounds, the papers' closed-form
+   * accountant, a fixed clip, DP-SGD batches of 10.
+   */
+  public ErmSettings(String algorithm, Loss loss, Reg reg, double lambda, double l1Ratio, double epsilon,
+      double delta, int passes, double clip, double residualClip, double stepScale) {
+    this(algorithm, loss, reg, lambda, l1Ratio, epsilon, delta, passes, clip, residualClip, stepScale, false,
+        Accountant.PAPER, false, Double.NaN, false);
+  }
+
+  /** The same settings for another algorithm. */
+  public ErmSettings withAlgorithm(String value) {
+    return new ErmSettings(value, loss, reg, lambda, l1Ratio, epsilon, delta, passes, clip, residualClip, stepScale,
+        scaleByBounds, accountant, adaptiveClip, expectedBatch, replaceOne);
+  }
+
+  /** The same settings at another budget epsilon. */
+  public ErmSettings withEpsilon(double value) {
+    return new ErmSettings(algorithm, loss, reg, lambda, l1Ratio, value, delta, passes, clip, residualClip, stepScale,
+        scaleByBounds, accountant, adaptiveClip, expectedBatch, replaceOne);
+  }
+
+  /** The same settings with another regulariser weight. */
+  public ErmSettings withLambda(double value) {
+    return new ErmSettings(algorithm, loss, reg, value, l1Ratio, epsilon, delta, passes, clip, residualClip, stepScale,
+        scaleByBounds, accountant, adaptiveClip, expectedBatch, replaceOne);
+  }
+
+  /** How (epsilon, delta) becomes the noise of the zCDP-accounted algorithms. */
+  public enum Accountant {
+    /** The tight conversion of Canonne, Kamath and Steinke 2020: valid for every epsilon &gt; 0, least noise. */
+    TIGHT,
+    /** The papers' closed form z^2 = 3 m ln(1/delta) / epsilon^2: proved only for epsilon &lt;= 1. */
+    PAPER;
+
+    public String cliName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static Accountant parse(String text) {
+      return switch (text.strip().toLowerCase(Locale.ROOT)) {
+        case "tight" -> TIGHT;
+        case "paper" -> PAPER;
+        default -> throw new IllegalArgumentException("unknown accountant '" + text + "'; expected tight or paper");
+      };
+    }
+  }
 
   /** The data-fit losses. */
   public enum Loss {

@@ -1,8 +1,10 @@
 package org.dpstream.app.train;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntConsumer;
 import org.dpstream.core.data.LabelledData;
+import org.dpstream.core.erm.BatchQuantileClipping;
 import org.dpstream.core.erm.CompositeObjective;
 import org.dpstream.core.erm.ErmAlgorithms;
 import org.dpstream.core.erm.ErmDataset;
@@ -10,7 +12,10 @@ import org.dpstream.core.erm.ErmOptions;
 import org.dpstream.core.erm.ErmProblem;
 import org.dpstream.core.erm.ErmRun;
 import org.dpstream.core.erm.FeatureBounds;
+import org.dpstream.core.erm.FeatureScaling;
+import org.dpstream.core.erm.NonPrivateSolver;
 import org.dpstream.core.erm.Regularizer;
+import org.dpstream.core.erm.privacy.ZcdpRule;
 import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
@@ -58,32 +63,119 @@ public final class ErmTrainer {
   }
 
   /**
-   * Trains privately.
+   * Trains privately. With {@link ErmSettings#scaleByBounds} the algorithm runs on x_ij / b_j (bounds all 1)
+   * and every model returned is in the original units.
    *
    * @param onPass called with 1, 2, ... after every pass
-   * @throws IllegalArgumentException if the core rejects the problem (e.g. epsilon &gt; 1 with the papers'
-   *     closed-form calibration)
+   * @throws IllegalArgumentException if the core rejects the problem
    */
   public static Trained train(ErmDataset data, ErmSettings settings, KeyedNoiseSource source, String runId,
       IntConsumer onPass) {
-    ErmOptions options = ErmOptions.defaults().withClipNorm(settings.clip()).withStepScale(settings.stepScale());
+    return run(data, settings, true, source, runId, onPass);
+  }
+
+  /**
+   * The same algorithm, settings and schedule without noise, spending nothing: NOT PRIVATE, for the data
+   * owner's judgement of what privacy costs. Random choices (samples, coordinates) still come from
+   * {@code source}.
+   */
+  public static Trained trainWithoutNoise(ErmDataset data, ErmSettings settings, KeyedNoiseSource source,
+      String runId) {
+    return run(data, settings, false, source, runId, pass -> { });
+  }
+
+  private static Trained run(ErmDataset data, ErmSettings settings, boolean isPrivate, KeyedNoiseSource source,
+      String runId, IntConsumer onPass) {
+    FeatureScaling scaling = FeatureScaling.byBounds(data.bounds());
+    ErmDataset trainedOn = settings.scaleByBounds() ? scaling.apply(data) : data;
+    ErmOptions options = options(settings, trainedOn);
+    CompositeObjective objective = objective(settings);
+    boolean groupPrivacy = settings.replaceOne() && settings.algorithm().equals("dpsgd");
+    PrivacyBudget budget = new PrivacyBudget(settings.epsilon(), settings.delta());
+    ErmProblem problem = isPrivate
+        ? ErmProblem.of(trainedOn, objective, groupPrivacy ? addRemoveBudget(budget) : budget, settings.passes(),
+            options)
+        : ErmProblem.nonPrivate(trainedOn, objective, settings.passes(), options);
+    ErmRun run = ErmAlgorithms.byName(settings.algorithm())
+        .train(problem, source, runId, (pass, weights) -> onPass.accept(pass));
+    List<double[]> passWeights = new ArrayList<>();
+    for (double[] w : run.passWeights()) {
+      passWeights.add(settings.scaleByBounds() ? scaling.toOriginalUnits(w) : w);
+    }
+    double[] weights = settings.scaleByBounds() ? scaling.toOriginalUnits(run.finalWeights()) : run.finalWeights();
+    PrivacyBudget spent = run.privacySpent().map(b -> groupPrivacy ? replaceOneBudget(b) : b).orElse(null);
+    String accountant = accountant(settings, options) + (groupPrivacy ? ", replace-one by group privacy" : "");
+    return new Trained(weights, passWeights, spent == null ? 0 : spent.epsilon(), spent == null ? 0 : spent.delta(),
+        accountant, run.describe(), run.updates());
+  }
+
+  /** Cap of the add/remove epsilon, so that e^epsilon and delta / (1 + e^epsilon) stay representable. */
+  static final double LARGEST_ADD_REMOVE_EPSILON = 500;
+
+  /**
+   * The add/remove budget (e, delta/(1 + e^e)), e = epsilon/2, whose guarantee implies replace-one (epsilon,
+   * delta): group privacy for a group of 2 turns (e, d) into (2e, (1 + e^e) d). Rounded down; e is capped at
+   * {@value #LARGEST_ADD_REMOVE_EPSILON} (a stronger guarantee than asked, and no noise to speak of).
+   */
+  static PrivacyBudget addRemoveBudget(PrivacyBudget replaceOne) {
+    double half = Math.min(LARGEST_ADD_REMOVE_EPSILON, Math.nextDown(replaceOne.epsilon() / 2));
+    return new PrivacyBudget(half, Math.nextDown(replaceOne.delta() / (1 + Math.exp(half)) * (1 - 1e-9)));
+  }
+
+  /** The replace-one (2e, (1 + e^e) d) implied by an add/remove (e, d) guarantee. Rounded up. */
+  static PrivacyBudget replaceOneBudget(PrivacyBudget addRemove) {
+    return new PrivacyBudget(Math.nextUp(2 * addRemove.epsilon()),
+        Math.nextUp((1 + Math.exp(addRemove.epsilon())) * addRemove.delta() * (1 + 1e-12)));
+  }
+
+  private static ErmOptions options(ErmSettings settings, ErmDataset trainedOn) {
+    double clip = Double.isNaN(settings.clip())
+        ? Math.sqrt(trainedOn.bounds().squaredNormBound())
+        : settings.clip();
+    ErmOptions options = ErmOptions.defaults().withClipNorm(clip).withStepScale(settings.stepScale())
+        .withZcdpRule(settings.accountant() == ErmSettings.Accountant.TIGHT ? ZcdpRule.TIGHT : ZcdpRule.PAPER_CLOSED_FORM);
     if (!Double.isNaN(settings.residualClip())) {
       options = options.withResidualClip(settings.residualClip());
     }
-    ErmProblem problem = ErmProblem.of(data, objective(settings),
-        new PrivacyBudget(settings.epsilon(), settings.delta()), settings.passes(), options);
-    ErmRun run = ErmAlgorithms.byName(settings.algorithm())
-        .train(problem, source, runId, (pass, weights) -> onPass.accept(pass));
-    PrivacyBudget spent = run.privacySpent().orElseThrow();
-    String accountant = settings.algorithm().equals("dpsgd")
-        ? "rdp-poisson-gaussian(add/remove)/" + options.rdpConversion().citation()
-        : options.zcdpRule().accountantName() + "(replace-one; spent by zcdp-cks20)";
-    return new Trained(run.finalWeights(), run.passWeights(), spent.epsilon(), spent.delta(), accountant,
-        run.describe(), run.updates());
+    if (settings.adaptiveClip()) {
+      options = options.withQuantileClipping(BatchQuantileClipping.defaults());
+    }
+    if (!Double.isNaN(settings.expectedBatch())) {
+      options = options.withBatchRate(Math.min(1.0, settings.expectedBatch() / trainedOn.size()));
+    }
+    return options;
   }
 
-  /** F(w) = f(w) + psi(w) over {@code data}. */
+  private static String accountant(ErmSettings settings, ErmOptions options) {
+    return switch (settings.algorithm()) {
+      case "dpsgd" -> "rdp-poisson-gaussian(add/remove)/" + options.rdpConversion().citation();
+      case "objective-perturbation" -> "pure-epsilon-dp(cms11 objective perturbation, replace-one)";
+      default -> options.zcdpRule().accountantName() + "(replace-one; spent by zcdp-cks20)";
+    };
+  }
+
+  /**
+   * F(w) = f(w) + psi(w) over {@code data}, for a model in original units; with {@link
+   * ErmSettings#scaleByBounds} the regulariser is that of the scaled problem, psi(w_j b_j), the objective
+   * the algorithm minimised (the data-fit term is the same in both units).
+   */
   public static double objective(ErmDataset data, ErmSettings settings, double[] weights) {
-    return objective(settings).value(weights, data);
+    CompositeObjective objective = objective(settings);
+    if (!settings.scaleByBounds()) {
+      return objective.value(weights, data);
+    }
+    double[] scaled = FeatureScaling.byBounds(data.bounds()).toScaledUnits(weights);
+    return objective.dataFit(weights, data) + objective.regularizer().value(scaled);
+  }
+
+  /**
+   * The non-private minimiser of the settings' objective (in original units): NOT PRIVATE, a reference for
+   * the price of privacy.
+   */
+  public static double[] nonPrivateOptimum(ErmDataset data, ErmSettings settings) {
+    FeatureScaling scaling = FeatureScaling.byBounds(data.bounds());
+    ErmDataset trainedOn = settings.scaleByBounds() ? scaling.apply(data) : data;
+    double[] w = NonPrivateSolver.solve(trainedOn, objective(settings), 1e-10, 20_000).weights();
+    return settings.scaleByBounds() ? scaling.toOriginalUnits(w) : w;
   }
 }

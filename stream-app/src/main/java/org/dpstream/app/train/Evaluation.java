@@ -54,4 +54,25 @@ public final class Evaluation {
     double mse = loss == ErmSettings.Loss.SQUARED ? squared / n : Double.NaN;
     return new Metrics(accuracy, mse, n);
   }
+
+  /**
+   * Held-out accuracy of always predicting the majority label of {@code train} (ties: the larger label), for
+   * binary labels; NaN otherwise. Not private: a reference for the data owner.
+   */
+  public static double majorityClassAccuracy(LabelledData train, LabelledData test) {
+    double[] values = train.distinctLabels();
+    if (values.length != 2 || test == null || test.size() == 0) {
+      return Double.NaN;
+    }
+    int larger = 0;
+    for (int i = 0; i < train.size(); i++) {
+      larger += train.label(i) == values[1] ? 1 : 0;
+    }
+    double majority = 2 * larger >= train.size() ? values[1] : values[0];
+    int correct = 0;
+    for (int i = 0; i < test.size(); i++) {
+      correct += test.label(i) == majority ? 1 : 0;
+    }
+    return (double) correct / test.size();
+  }
 }

@@ -10,7 +10,7 @@ import java.util.Arrays;
  * d positive numbers separated by commas, blanks or newlines (one per feature, in column order; lines
  * starting with '#' are comments).
  */
-final class FeatureBoundsOption {
+public final class FeatureBoundsOption {
 
   private FeatureBoundsOption() {}
 
@@ -19,7 +19,7 @@ final class FeatureBoundsOption {
    * @throws IllegalArgumentException if the value is neither, the count differs from d or a bound is not
    *     finite and positive
    */
-  static double[] resolve(String value, int dimension) throws IOException {
+  public static double[] resolve(String value, int dimension) throws IOException {
     String text = value.strip();
     double single = parsePositive(text);
     if (!Double.isNaN(single)) {

@@ -52,6 +52,11 @@ import picocli.CommandLine.ParameterException;
           + " schema, a normalisation contract or domain knowledge; bounds measured on the data (its max |x_ij|)"
           + " would leak it and void the guarantee. Records outside the bounds are an error unless"
           + " --clamp-to-bounds. For Fashion-MNIST the bound is 1 for every pixel (bytes 0..255 divided by 255).",
+      "Training runs on the features divided by their bounds (a public map), so that steps and clipping suit every"
+          + " feature; the released weights are in the file's original units (the intercept's bound is 1). The"
+          + " regulariser acts on the scaled weights.",
+      "Next to the private model the command prints, NOT PRIVATE and for the data owner only, what the same algorithm"
+          + " reaches without noise on the same split and the accuracy of always predicting the majority class.",
       "",
       "Release fields: modelId, step = number of training records n (each used in every pass), epoch = 0,"
           + " parameters = the weights (the intercept last with --intercept), algorithm = the run's description,"
@@ -59,7 +64,7 @@ import picocli.CommandLine.ParameterException;
           + " ledger = budget (epsilon, delta), accountant, horizon = n, spent (epsilon, delta).",
       "Noise key: DPSTREAM_NOISE_KEY or DPSTREAM_NOISE_KEY_FILE if set (reproducible noise), else a random"
           + " one-off key held only in memory.",
-      "Printed objective and accuracy are NOT private: they are computed from the data."
+      "Printed objective and accuracies are NOT private: they are computed from the data."
     },
     footer = {"", "Example: train --data data.csv --label-column label --feature-bound 1 --loss logistic --reg l2"
         + " --algorithm dpcd-smooth --epsilon 1 --out model.json",
@@ -111,8 +116,10 @@ public final class TrainCommand implements Callable<Integer> {
       description = "fashion-mnist: the two classes (label 0 = A, 1 = B). Default: ${DEFAULT-VALUE} (sneaker vs ankle boot).")
   String classes;
 
-  @Option(names = "--algorithm", paramLabel = "ALG", defaultValue = "dpcd-smooth",
-      description = "dpcd-smooth, dpcd-uniform, dpskgd-importance, dpskgd-uniform or dpsgd. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--algorithm", paramLabel = "ALG", defaultValue = "dpsgd",
+      description = "dpcd-smooth, dpcd-uniform, dpskgd-importance, dpskgd-uniform, dpsgd, or the baselines"
+          + " output-perturbation and objective-perturbation (Chaudhuri et al. 2011; logistic loss with l2 only)."
+          + " Default: ${DEFAULT-VALUE} (with adaptive clipping: the only algorithm whose clip follows the data).")
   String algorithm;
 
   @Option(names = "--loss", paramLabel = "LOSS", defaultValue = "logistic",
@@ -131,7 +138,7 @@ public final class TrainCommand implements Callable<Integer> {
   double l1Ratio;
 
   @Option(names = "--epsilon", paramLabel = "EPS", defaultValue = "1",
-      description = "Privacy epsilon > 0 (DP-CD/DP-SkGD with the papers' accountant: <= 1). Default: ${DEFAULT-VALUE}.")
+      description = "Privacy epsilon > 0 (any; with --accountant paper: <= 1). Default: ${DEFAULT-VALUE}.")
   double epsilon;
 
   @Option(names = "--delta", paramLabel = "DELTA", description = "Privacy delta in (0, 1). Default: 1/n^2, as in the papers.")
@@ -141,17 +148,30 @@ public final class TrainCommand implements Callable<Integer> {
       description = "Passes over the data (one pass = the work of one full gradient). Default: ${DEFAULT-VALUE}.")
   int passes;
 
+  @Option(names = "--accountant", paramLabel = "RULE", defaultValue = "tight",
+      description = "How (epsilon, delta) becomes the noise of DP-CD, DP-SkGD and output perturbation: tight (zCDP with"
+          + " the conversion of Canonne, Kamath and Steinke 2020, any epsilon) or paper (the papers' closed form,"
+          + " proved for epsilon <= 1 only; more noise). DP-SGD has its own RDP accountant. Default: ${DEFAULT-VALUE}.")
+  String accountant;
+
   @Option(names = "--clip", paramLabel = "C",
-      description = "Clipping threshold C (DP-CD: per-coordinate C_j by the algorithm's rule; DP-SGD: per-sample l2)."
-          + " Default: ||b||_2 from the declared bounds (no clipping bias for the logistic loss).")
+      description = "Clipping threshold C in the scaled units (every feature divided by its bound; DP-CD: per-coordinate"
+          + " C_j by the algorithm's rule; DP-SGD: a FIXED per-sample l2 clip, which turns adaptive clipping off)."
+          + " Default: sqrt(d) = ||b||_2 of the scaled bounds (no clipping bias for the logistic loss); DP-SGD starts"
+          + " there and adapts the clip privately to the 0.9 quantile of the gradient norms (Andrew et al. 2021).")
   Double clip;
+
+  @Option(names = "--batch-size", paramLabel = "M",
+      description = "DP-SGD: expected Poisson batch size q n. Default: max(10, sqrt(n)).")
+  Double batchSize;
 
   @Option(names = "--residual-clip", paramLabel = "R",
       description = "DP-SkGD: clip of the per-sample residual. Default: the loss's bound (logistic: 1); squared: 1.")
   Double residualClip;
 
   @Option(names = "--step-scale", paramLabel = "S", defaultValue = "1",
-      description = "Step multiplier s: steps s/M_j (coordinate methods), s/beta (DP-SGD). Default: ${DEFAULT-VALUE}.")
+      description = "Step multiplier s: steps s/M_j (coordinate methods), s/beta (DP-SGD), with M_j = k and beta = k d"
+          + " the smoothness bounds of the scaled features (k = 1/4 logistic, 1 squared). Default: ${DEFAULT-VALUE}.")
   double stepScale;
 
   @Option(names = "--test-fraction", paramLabel = "F", defaultValue = "0.2",
@@ -197,6 +217,7 @@ public final class TrainCommand implements Callable<Integer> {
       ErmTrainer.requireAlgorithm(algorithm.strip());
       return null;
     }, "--algorithm");
+    ErmSettings.Accountant accountantValue = parse(() -> ErmSettings.Accountant.parse(accountant), "--accountant");
     ReleaseOutput.Encoding encoding = encoding();
     validateNumbers();
     PrintWriter stdout = spec.commandLine().getOut();
@@ -213,10 +234,13 @@ public final class TrainCommand implements Callable<Integer> {
       return 1;
     }
     int n = prepared.train().size();
-    ErmSettings settings = new ErmSettings(algorithm.strip().toLowerCase(Locale.ROOT), lossValue, regValue,
-        lambda != null ? lambda : 1.0 / n, l1Ratio, epsilon, delta != null ? delta : 1.0 / ((double) n * n), passes,
-        clip != null ? clip : norm(prepared.bounds()),
-        residualClip != null ? residualClip : (lossValue == ErmSettings.Loss.SQUARED ? 1.0 : Double.NaN), stepScale);
+    String algorithmName = algorithm.strip().toLowerCase(Locale.ROOT);
+    ErmSettings settings = new ErmSettings(algorithmName, lossValue, regValue,
+        lambda != null ? lambda : TrainDefaults.lambda(n), l1Ratio, epsilon, delta != null ? delta : TrainDefaults.delta(n), passes,
+        clip != null ? clip : Double.NaN,
+        residualClip != null ? residualClip : (lossValue == ErmSettings.Loss.SQUARED ? 1.0 : Double.NaN), stepScale,
+        true, accountantValue, clip == null, batchSize != null ? batchSize : TrainDefaults.batchSize(n), true);
+    requireApplicable(settings);
 
     stderr.printf(Locale.ROOT, "train: %s, %d training and %d held-out records, d = %d; %s, %s loss, %s (lambda %s),"
             + " epsilon %s, delta %s, %d passes%n", prepared.name(), n, prepared.test() == null ? 0 : prepared.test().size(),
@@ -237,6 +261,13 @@ public final class TrainCommand implements Callable<Integer> {
       return 1;
     }
     double seconds = (System.nanoTime() - started) / 1e9;
+    ErmTrainer.Trained withoutNoise;
+    try {
+      withoutNoise = ErmTrainer.trainWithoutNoise(trainSet, settings, source, "train-without-noise/" + id + "/" + settings);
+    } catch (IllegalArgumentException e) {
+      stderr.println("train: " + e.getMessage());
+      return 1;
+    }
 
     ModelRelease release = ReleaseOutput.release(id, n, settings, trained);
     ReleaseOutput.write(release, out, encoding);
@@ -253,6 +284,14 @@ public final class TrainCommand implements Callable<Integer> {
           ErmTrainer.objective(testSet, settings, w), prepared.test().size());
       Evaluation.Metrics metrics = Evaluation.of(prepared.test(), w, lossValue);
       stdout.println("held-out " + metrics.describe());
+      stdout.println("NOT PRIVATE, for comparison only (nothing of it is released):");
+      stdout.println("  the same algorithm without noise on the same split: held-out "
+          + Evaluation.of(prepared.test(), withoutNoise.weights(), lossValue).describe());
+      double majority = Evaluation.majorityClassAccuracy(prepared.train(), prepared.test());
+      if (!Double.isNaN(majority)) {
+        stdout.printf(Locale.ROOT, "  always predicting the training split's majority class: held-out accuracy %.4f%n",
+            majority);
+      }
     }
     stdout.println("(objective and accuracy are computed from the data and are not private; only the model is)");
     stdout.println("wrote " + out.toAbsolutePath() + " (" + encoding.name().toLowerCase(Locale.ROOT) + " ModelRelease, model "
@@ -375,6 +414,23 @@ public final class TrainCommand implements Callable<Integer> {
     };
   }
 
+  /** Errors the core would raise, stated with the options that cause them. */
+  private void requireApplicable(ErmSettings settings) {
+    boolean zcdp = !settings.algorithm().equals("dpsgd") && !settings.algorithm().equals("objective-perturbation");
+    require(!zcdp || settings.accountant() != ErmSettings.Accountant.PAPER
+            || (settings.epsilon() <= 1 && settings.delta() < 1.0 / 3),
+        "--accountant paper: the papers' closed form is proved only for --epsilon <= 1 and --delta < 1/3, got epsilon "
+            + fmt(settings.epsilon()) + "; use --accountant tight (the default), which holds for any epsilon");
+    boolean baseline = settings.algorithm().endsWith("-perturbation");
+    require(!baseline || settings.loss() == ErmSettings.Loss.LOGISTIC,
+        "--algorithm " + settings.algorithm() + " needs --loss logistic");
+    require(!baseline || settings.reg() == ErmSettings.Reg.L2,
+        "--algorithm " + settings.algorithm() + " needs --reg l2");
+    require(!baseline || settings.lambda() > 0, "--algorithm " + settings.algorithm() + " needs --lambda > 0");
+    require(!settings.algorithm().equals("dpsgd") || settings.expectedBatch() >= 1,
+        "--batch-size: must be >= 1, got " + settings.expectedBatch());
+  }
+
   private void validateNumbers() {
     require(epsilon > 0 && Double.isFinite(epsilon), "--epsilon: must be positive and finite, got " + epsilon);
     require(delta == null || (delta > 0 && delta < 1), "--delta: must be in (0, 1), got " + delta);
@@ -382,6 +438,8 @@ public final class TrainCommand implements Callable<Integer> {
     require(lambda == null || (lambda >= 0 && Double.isFinite(lambda)), "--lambda: must be finite and >= 0, got " + lambda);
     require(l1Ratio >= 0 && l1Ratio <= 1, "--l1-ratio: must be in [0, 1], got " + l1Ratio);
     require(clip == null || (clip > 0 && Double.isFinite(clip)), "--clip: must be positive and finite, got " + clip);
+    require(batchSize == null || (batchSize >= 1 && Double.isFinite(batchSize)),
+        "--batch-size: must be >= 1 and finite, got " + batchSize);
     require(residualClip == null || (residualClip > 0 && Double.isFinite(residualClip)),
         "--residual-clip: must be positive and finite, got " + residualClip);
     require(stepScale > 0 && Double.isFinite(stepScale), "--step-scale: must be positive and finite, got " + stepScale);
@@ -424,14 +482,6 @@ public final class TrainCommand implements Callable<Integer> {
     int[] order = PermutationSampler.natural(n);
     ArraySampler.shuffle(RandomSource.XO_RO_SHI_RO_128_PP.create(seed), order);
     return order;
-  }
-
-  private static double norm(double[] v) {
-    double sum = 0;
-    for (double x : v) {
-      sum += x * x;
-    }
-    return Math.sqrt(sum);
   }
 
   private static String fmt(double v) {

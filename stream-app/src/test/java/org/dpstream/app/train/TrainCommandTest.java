@@ -135,4 +135,107 @@ class TrainCommandTest {
     assertEquals(1, missing.exitCode());
     assertTrue(missing.err().contains("apt-get install dataset-fashion-mnist"), missing.err());
   }
+
+  /** Like tinyCsv, but feature a is in the thousands (bound 1000) and b in the thousandths (bound 0.001). */
+  private Path rawScalesCsv() throws Exception {
+    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(2025L);
+    StringBuilder text = new StringBuilder("a,b,label\n");
+    for (int i = 0; i < 400; i++) {
+      double a = rng.nextDouble() * 2 - 1;
+      double b = rng.nextDouble() * 2 - 1;
+      text.append(String.format(Locale.ROOT, "%.6f,%.9f,%d%n", 1000 * a, 0.001 * b, a - 0.5 * b > 0 ? 1 : 0));
+    }
+    Path file = dir.resolve("raw.csv");
+    Files.writeString(file, text.toString());
+    return file;
+  }
+
+  private static double printed(String out, String prefix) {
+    int at = out.indexOf(prefix);
+    assertTrue(at >= 0, out);
+    String rest = out.substring(at + prefix.length()).strip();
+    return Double.parseDouble(rest.split("\\s")[0]);
+  }
+
+  @Test
+  void featuresOfVeryDifferentScalesAreScaledByTheirBoundsAndTheModelIsInOriginalUnits() throws Exception {
+    Path bounds = dir.resolve("bounds.txt");
+    Files.writeString(bounds, "1000\n0.001\n");
+    Path model = dir.resolve("raw.json");
+    // Practically no noise: the default DP-SGD run must separate the classes in the raw units.
+    Outcome outcome = run("train", "--data", rawScalesCsv().toString(), "--feature-bound", bounds.toString(),
+        "--epsilon", "1e6", "--out", model.toString());
+    assertEquals(0, outcome.exitCode(), outcome.err());
+    assertTrue(printed(outcome.out(), "held-out accuracy") >= 0.9, outcome.out());
+    ModelRelease release = DpSerdes.modelRelease().decodeOrThrow(Files.readAllBytes(model));
+    double wa = release.getParameters().get(0);
+    double wb = release.getParameters().get(1);
+    // The boundary a - 0.5 b = 0 in scaled units is 1000 w_a / (0.001 w_b) = -2 in original ones.
+    assertTrue(wa > 0 && wb < 0, release.getParameters().toString());
+    double ratio = (1000 * wa) / (0.001 * wb);
+    assertTrue(ratio < -1 && ratio > -4, "scaled weight ratio " + ratio);
+  }
+
+  @Test
+  void printsTheSameAlgorithmWithoutNoiseAndTheMajorityClassMarkedNotPrivate() throws Exception {
+    Outcome outcome = run("train", "--data", tinyCsv().toString(), "--feature-bound", "1", "--epsilon", "0.05",
+        "--out", dir.resolve("m.json").toString());
+    assertEquals(0, outcome.exitCode(), outcome.err());
+    assertTrue(outcome.out().contains("NOT PRIVATE"), outcome.out());
+    double withoutNoise = printed(outcome.out(), "the same algorithm without noise on the same split: held-out accuracy");
+    assertTrue(withoutNoise >= 0.9, outcome.out());
+    double majority = printed(outcome.out(), "majority class: held-out accuracy");
+    assertTrue(majority > 0.3 && majority < 0.7, outcome.out());
+    assertTrue(outcome.out().contains("algorithm: dpsgd") && outcome.out().contains("adaptive quantile clipping"),
+        outcome.out());
+  }
+
+  @Test
+  void anyEpsilonWorksAndThePapersClosedFormIsRefusedByItsOption() throws Exception {
+    String csv = tinyCsv().toString();
+    String model = dir.resolve("m.json").toString();
+    for (String algorithm : new String[] {"dpcd-smooth", "dpskgd-uniform", "output-perturbation",
+        "objective-perturbation", "dpsgd"}) {
+      Outcome outcome = run("train", "--data", csv, "--feature-bound", "1", "--algorithm", algorithm, "--epsilon", "10",
+          "--passes", "2", "--lambda", "0.01", "--out", model);
+      assertEquals(0, outcome.exitCode(), algorithm + ": " + outcome.err());
+      ModelRelease release = DpSerdes.modelRelease().decodeOrThrow(Files.readAllBytes(dir.resolve("m.json")));
+      assertTrue(release.getLedger().getEpsilonSpent() <= 10, algorithm);
+    }
+    Outcome paper = run("train", "--data", csv, "--feature-bound", "1", "--algorithm", "dpcd-smooth", "--epsilon", "10",
+        "--accountant", "paper", "--out", model);
+    assertEquals(2, paper.exitCode());
+    assertTrue(paper.err().contains("--accountant paper") && paper.err().contains("--accountant tight"), paper.err());
+    assertTrue(!paper.err().contains("ZcdpRule"), paper.err());
+
+    Outcome l1 = run("train", "--data", csv, "--feature-bound", "1", "--algorithm", "output-perturbation", "--reg", "l1",
+        "--out", model);
+    assertEquals(2, l1.exitCode());
+    assertTrue(l1.err().contains("needs --reg l2"), l1.err());
+    Outcome squared = run("train", "--data", csv, "--feature-bound", "1", "--algorithm", "objective-perturbation",
+        "--loss", "squared", "--out", model);
+    assertEquals(2, squared.exitCode());
+    assertTrue(squared.err().contains("needs --loss logistic"), squared.err());
+    Outcome batch = run("train", "--data", csv, "--feature-bound", "1", "--batch-size", "0", "--out", model);
+    assertEquals(2, batch.exitCode());
+    assertTrue(batch.err().contains("--batch-size"), batch.err());
+  }
+
+  @Test
+  void dpsgdStatesItsGuaranteeForReplaceOneByGroupPrivacy() {
+    org.dpstream.core.privacy.accounting.PrivacyBudget addRemove =
+        ErmTrainer.addRemoveBudget(new org.dpstream.core.privacy.accounting.PrivacyBudget(1, 1e-5));
+    assertEquals(0.5, addRemove.epsilon(), 1e-15);
+    assertTrue(addRemove.epsilon() < 0.5);
+    assertEquals(1e-5 / (1 + Math.exp(0.5)), addRemove.delta(), 1e-14);
+    assertTrue(addRemove.delta() < 1e-5 / (1 + Math.exp(0.5)));
+    org.dpstream.core.privacy.accounting.PrivacyBudget back = ErmTrainer.replaceOneBudget(addRemove);
+    assertTrue(back.epsilon() <= 1 && back.delta() <= 1e-5, back.toString());
+    assertEquals(1, back.epsilon(), 1e-15);
+    assertEquals(1e-5, back.delta(), 1e-13);
+    org.dpstream.core.privacy.accounting.PrivacyBudget huge =
+        ErmTrainer.addRemoveBudget(new org.dpstream.core.privacy.accounting.PrivacyBudget(1e6, 1e-5));
+    assertEquals(500, huge.epsilon());
+    assertTrue(huge.delta() > 0 && ErmTrainer.replaceOneBudget(huge).delta() <= 1e-5, huge.toString());
+  }
 }
