@@ -5,6 +5,7 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.privacy.noise.DiscreteGaussian;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.RandomBits;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.core.privacy.random.NoiseStream;
@@ -67,8 +68,9 @@ public class DiscreteNoiseBenchmark {
   public long[] coordinate() {
     UniformRandomProvider bits = stream.at(0, next++);
     if (noise.equals("discrete")) {
+      RandomBits shared = RandomBits.of(bits); // as the tree's node noise: one reservoir per node
       for (int i = 0; i < COORDINATES; i++) {
-        out[i] = discrete.sample(bits);
+        out[i] = discrete.sample(shared);
       }
     } else {
       gaussian.sample(bits, continuous);
