@@ -172,8 +172,8 @@ public final class DiscreteGaussian {
   private boolean acceptWithIntegerSigma(RandomBits bits, long magnitude) {
     long n = integerSigma;
     long deviation = Math.abs(magnitude - n); // magnitude >= 0 and n > 0: no overflow
-    long q = deviation / n;
-    long r = deviation % n;
+    long q = deviation < n ? 0 : deviation / n; // |Y| < 2 n most of the time: no division
+    long r = deviation - q * n;
     boolean first = q < SMALL_DEVIATION
         ? ExactBernoulli.expMinus(bits, q * q, 2)
         : ExactBernoulli.expMinus(bits, BigInteger.valueOf(q).pow(2), BigInteger.TWO);

@@ -61,11 +61,11 @@ public final class DiscreteLaplace {
         continue;
       }
       long v = 0;
-      while (ExactBernoulli.expMinus(bits, 1, 1)) {
+      while (ExactBernoulli.expMinusOne(bits)) {
         v++;
       }
       long x = Math.addExact(u, Math.multiplyExact(t, v));
-      long magnitude = x / scaleDenominator;
+      long magnitude = scaleDenominator == 1 ? x : x / scaleDenominator;
       boolean negative = bits.nextBit();
       if (negative && magnitude == 0) {
         continue; // -0 would count zero twice

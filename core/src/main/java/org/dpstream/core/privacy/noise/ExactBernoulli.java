@@ -27,17 +27,29 @@ final class ExactBernoulli {
 
   /** Bernoulli(exp(-numerator / denominator)), numerator &gt;= 0, denominator &gt; 0. */
   static boolean expMinus(RandomBits bits, long numerator, long denominator) {
-    if (numerator == 0) {
-      return true; // exp(-0) = 1: the procedure below would draw one word and always return true
+    if (numerator < denominator) {
+      return expMinusAtMostOne(bits, numerator, denominator); // the common case: no division
     }
     long whole = numerator / denominator;
     // exp(-g) = exp(-1)^floor(g) exp(-(g - floor(g))): independent factors, stop at the first failure.
     for (long i = 0; i < whole; i++) {
-      if (!expMinusAtMostOne(bits, 1, 1)) {
+      if (!expMinusOne(bits)) {
         return false;
       }
     }
-    return expMinusAtMostOne(bits, numerator % denominator, denominator);
+    return expMinusAtMostOne(bits, numerator - whole * denominator, denominator);
+  }
+
+  /**
+   * Bernoulli(exp(-1)): the procedure of {@link #expMinusAtMostOne} at g = 1, whose draws Bernoulli(g / k)
+   * are then Bernoulli(1 / k) (and the first is certain).
+   */
+  static boolean expMinusOne(RandomBits bits) {
+    long k = 2;
+    while (bits.bernoulli(1, k)) {
+      k++;
+    }
+    return (k & 1) == 1;
   }
 
   /** {@link #expMinus(RandomBits, long, long)} for wide numbers. */
@@ -45,7 +57,7 @@ final class ExactBernoulli {
     BigInteger[] wholeAndRest = numerator.divideAndRemainder(denominator);
     BigInteger whole = wholeAndRest[0];
     for (BigInteger i = BigInteger.ZERO; i.compareTo(whole) < 0; i = i.add(BigInteger.ONE)) {
-      if (!expMinusAtMostOne(bits, 1, 1)) {
+      if (!expMinusOne(bits)) {
         return false;
       }
     }
@@ -67,7 +79,8 @@ final class ExactBernoulli {
    */
   private static boolean expMinusAtMostOne(RandomBits bits, long numerator, long denominator) {
     long k = 1;
-    while (withProbability(bits, 1, k) && withProbability(bits, numerator, denominator)) {
+    // Non-short-circuit &: both draws always, one unpredictable branch per round instead of two.
+    while (withProbability(bits, 1, k) & withProbability(bits, numerator, denominator)) {
       k++;
     }
     return (k & 1) == 1;
@@ -83,8 +96,8 @@ final class ExactBernoulli {
       return true;
     }
     long k = 1;
-    while (withProbability(bits, 1, k) && bits.nextBit()
-        && withProbability(bits, r, n) && withProbability(bits, r, n)) {
+    while (withProbability(bits, 1, k) & bits.nextBit()
+        & withProbability(bits, r, n) & withProbability(bits, r, n)) {
       k++;
     }
     return (k & 1) == 1;

@@ -16,6 +16,9 @@ import org.apache.commons.rng.UniformRandomProvider;
  */
 public final class RandomBits {
 
+  /** Bits compared per step of {@link #bernoulli}: a tie (another step) has probability below 2^-CHUNK_BITS. */
+  static final int CHUNK_BITS = 10;
+
   private final UniformRandomProvider source;
   /** The unused bits, lowest first. */
   private long reservoir;
@@ -86,9 +89,12 @@ public final class RandomBits {
   }
 
   /**
-   * Bernoulli(numerator / denominator), 0 &lt;= numerator, 0 &lt; denominator: compares a uniform real,
-   * drawn bit by bit, with the binary expansion of the fraction (integer long division), so two bits on
-   * average decide it exactly. A tie has probability zero: the loop runs until a bit differs.
+   * Bernoulli(numerator / denominator), 0 &lt;= numerator, 0 &lt; denominator: compares a uniform real U,
+   * drawn {@code w} bits at a time, with the fraction, in integers. With V the next w bits, U &lt; a / b is
+   * decided as soon as the interval [V, V + 1) 2^-w lies wholly below a / b (V b + b &lt;= a 2^w) or wholly
+   * above it (V b &gt;= a 2^w); otherwise (probability below 2^-w) the remainder a 2^w - V b carries the
+   * comparison to the next w bits. Exact; w is chosen so that b 2^w stays below 2^63, and few enough bits
+   * are drawn that one Bernoulli costs about a sixth of a 64-bit word and a single unpredictable branch.
    */
   public boolean bernoulli(long numerator, long denominator) {
     if (numerator >= denominator) {
@@ -97,6 +103,26 @@ public final class RandomBits {
     if (numerator <= 0) {
       return false;
     }
+    int width = Math.min(CHUNK_BITS, Long.numberOfLeadingZeros(denominator) - 1);
+    if (width == 0) {
+      return bernoulliBitByBit(numerator, denominator);
+    }
+    long remainder = numerator;
+    while (true) {
+      long scaled = remainder << width; // < denominator 2^width < 2^63
+      long low = nextBits(width) * denominator; // V b, V < 2^width
+      boolean below = low + denominator <= scaled;
+      // Decided unless a / b falls inside [V, V + 1) 2^-w: the rare branch, so the common path has no
+      // unpredictable jump (the outcome is returned as a value).
+      if (below | low >= scaled) {
+        return below;
+      }
+      remainder = scaled - low; // in (0, denominator): the fraction's digits after these w
+    }
+  }
+
+  /** The same comparison one bit at a time, for denominators of 2^62 and above. */
+  private boolean bernoulliBitByBit(long numerator, long denominator) {
     long remainder = numerator;
     while (true) {
       remainder <<= 1; // < 2 denominator < 2^64: exact as an unsigned long
