@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * One coordinate of lattice noise, in lattice units, from the keyed source: the continuous Gaussian
  * (Ziggurat) rounded by floor(z + 1/2) as the tree does today, against the exact discrete Gaussian.
  * Scores are coordinates per second (each invocation draws {@link #COORDINATES} from one keyed
- * coordinate). sigmaUnits = 1e10 is the tree's regime (sigma of a few clip bounds on a lattice of 2^-30
+ * coordinate; the discrete draws share one {@code RandomBits} reservoir, as a tree node's coordinates do). sigmaUnits = 1e10 is the tree's regime (sigma of a few clip bounds on a lattice of 2^-30
  * of the bound; the tree rounds sigma up to whole units); 3 is a small sigma. The fractional values
  * take the general rational path: 3.5 in long arithmetic, 1e10 + 0.5 in BigInteger.
  */
