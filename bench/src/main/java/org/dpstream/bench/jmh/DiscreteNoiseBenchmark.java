@@ -5,6 +5,7 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.privacy.noise.DiscreteGaussian;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.RandomBits;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.core.privacy.random.NoiseStream;
@@ -25,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * One coordinate of lattice noise, in lattice units, from the keyed source: the continuous Gaussian
  * (Ziggurat) rounded by floor(z + 1/2) as the tree does today, against the exact discrete Gaussian.
  * Scores are coordinates per second (each invocation draws {@link #COORDINATES} from one keyed
- * coordinate). sigmaUnits = 1e10 is the tree's regime (sigma of a few clip bounds on a lattice of 2^-30
+ * coordinate; the discrete draws share one {@code RandomBits} reservoir, as a tree node's coordinates do). sigmaUnits = 1e10 is the tree's regime (sigma of a few clip bounds on a lattice of 2^-30
  * of the bound; the tree rounds sigma up to whole units); 3 is a small sigma. The fractional values
  * take the general rational path: 3.5 in long arithmetic, 1e10 + 0.5 in BigInteger.
  */
@@ -67,8 +68,9 @@ public class DiscreteNoiseBenchmark {
   public long[] coordinate() {
     UniformRandomProvider bits = stream.at(0, next++);
     if (noise.equals("discrete")) {
+      RandomBits shared = RandomBits.of(bits); // as the tree's node noise: one reservoir per node
       for (int i = 0; i < COORDINATES; i++) {
-        out[i] = discrete.sample(bits);
+        out[i] = discrete.sample(shared);
       }
     } else {
       gaussian.sample(bits, continuous);

@@ -25,9 +25,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One step of the O(d) tree mechanism with keyed Gaussian node noise (continuous, or exact discrete): add a leaf, regenerate the
- * merged nodes' noise, draw the new node's, release the noisy prefix sum. Amortised two node draws of
- * d Gaussians per step.
+ * One step of the O(d) tree mechanism with keyed Gaussian node noise (continuous, or exact discrete): add a leaf, subtract the
+ * merged nodes' noise (kept in memory for the lowest four levels, regenerated above), draw the new node's, release the noisy
+ * prefix sum. Amortised 1 + 1/16 node draws of d Gaussians per step.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

@@ -8,5 +8,16 @@ public enum NoiseChoice {
    * The exact discrete Gaussian on the lattice (Canonne, Kamath and Steinke 2020): no floating-point
    * noise; zCDP tree only (accountant zcdp or auto), DP-TOFW only (p &gt; 1).
    */
-  DISCRETE
+  DISCRETE;
+
+  /**
+   * What the spec's fingerprint records: the choice and the version of its sampler's use of the keyed bits.
+   * A saved state's noise is regenerated from the key on restore, so a sampler that reads the bits
+   * differently would give the live nodes a second, independent noise draw; a new version makes such a
+   * state refused instead. Version 2 of the discrete sampler reads bits through {@code RandomBits} (version 1
+   * took a 64-bit word per decision). The continuous token is unchanged, so its states still resume.
+   */
+  public String fingerprintToken() {
+    return this == DISCRETE ? "DISCRETE2" : name();
+  }
 }

@@ -128,7 +128,7 @@ public record OnlineModelSpec(
         Double.toString(clipBounds.gradient()), Double.toString(clipBounds.difference()), accountant.name(),
         Double.toString(data.featureDualNorm()), Double.toString(data.labelBound()),
         incrementClipping.mode().name(), Double.toString(incrementClipping.threshold()), Double.toString(learningRate),
-        noise.name());
+        noise.fingerprintToken());
     try {
       return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {

@@ -80,6 +80,13 @@ class DiscreteTreeNoiseTest {
     assertFalse(java.util.Arrays.equals(continuous.fingerprint(), continuous.withNoise(NoiseChoice.DISCRETE).fingerprint()));
   }
 
+  /** States of the first discrete sampler (a word per decision) are refused, continuous ones still resume. */
+  @Test
+  void theFingerprintNamesTheDiscreteSamplersVersion() {
+    assertEquals("DISCRETE2", NoiseChoice.DISCRETE.fingerprintToken());
+    assertEquals("CONTINUOUS", NoiseChoice.CONTINUOUS.fingerprintToken());
+  }
+
   @Test
   void discreteStepsReplayBitForBitAndDifferFromContinuous() {
     KeyedNoiseSource source = new KeyedNoiseSource(TestKeys.seeded(2));

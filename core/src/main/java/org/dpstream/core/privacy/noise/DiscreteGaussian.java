@@ -2,7 +2,6 @@ package org.dpstream.core.privacy.noise;
 
 import java.math.BigInteger;
 import java.util.Objects;
-import org.apache.commons.rng.UniformRandomProvider;
 
 /**
  * The discrete Gaussian N_Z(0, sigma^2) on the integers: P[X = x] proportional to exp(-x^2 / (2
@@ -136,7 +135,7 @@ public final class DiscreteGaussian {
   }
 
   /** One draw. */
-  public long sample(UniformRandomProvider bits) {
+  public long sample(RandomBits bits) {
     Objects.requireNonNull(bits, "bits");
     while (true) {
       long y = proposal.sample(bits);
@@ -147,7 +146,7 @@ public final class DiscreteGaussian {
   }
 
   /** Bernoulli(exp(-(|Y| b t - a)^2 / (2 a b t^2))). */
-  private boolean accept(UniformRandomProvider bits, long magnitude) {
+  private boolean accept(RandomBits bits, long magnitude) {
     if (integerSigma != 0) {
       return acceptWithIntegerSigma(bits, magnitude);
     }
@@ -170,11 +169,11 @@ public final class DiscreteGaussian {
    * product of three independent Bernoulli(exp(-term)) draws, each with parameters that fit a long (q r
    * &lt;= | |Y| - n |). The last term is below 1/2 and is drawn as (1/2) (r/n) (r/n), never forming n^2.
    */
-  private boolean acceptWithIntegerSigma(UniformRandomProvider bits, long magnitude) {
+  private boolean acceptWithIntegerSigma(RandomBits bits, long magnitude) {
     long n = integerSigma;
     long deviation = Math.abs(magnitude - n); // magnitude >= 0 and n > 0: no overflow
-    long q = deviation / n;
-    long r = deviation % n;
+    long q = deviation < n ? 0 : deviation / n; // |Y| < 2 n most of the time: no division
+    long r = deviation - q * n;
     boolean first = q < SMALL_DEVIATION
         ? ExactBernoulli.expMinus(bits, q * q, 2)
         : ExactBernoulli.expMinus(bits, BigInteger.valueOf(q).pow(2), BigInteger.TWO);

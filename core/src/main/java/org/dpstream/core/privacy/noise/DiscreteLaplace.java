@@ -1,7 +1,6 @@
 package org.dpstream.core.privacy.noise;
 
 import java.util.Objects;
-import org.apache.commons.rng.UniformRandomProvider;
 
 /**
  * The discrete Laplace distribution on the integers with rational scale t / s: P[X = x] proportional
@@ -52,22 +51,22 @@ public final class DiscreteLaplace {
   }
 
   /** One draw. */
-  public long sample(UniformRandomProvider bits) {
+  public long sample(RandomBits bits) {
     Objects.requireNonNull(bits, "bits");
     long t = scaleNumerator;
     while (true) {
       // X = U + t V with U uniform on {0..t-1} tilted by exp(-U/t) and V geometric: P[X = x] ~ exp(-x/t).
-      long u = bits.nextLong(t);
+      long u = bits.uniformBelow(t);
       if (!ExactBernoulli.expMinus(bits, u, t)) {
         continue;
       }
       long v = 0;
-      while (ExactBernoulli.expMinus(bits, 1, 1)) {
+      while (ExactBernoulli.expMinusOne(bits)) {
         v++;
       }
       long x = Math.addExact(u, Math.multiplyExact(t, v));
-      long magnitude = x / scaleDenominator;
-      boolean negative = bits.nextBoolean();
+      long magnitude = scaleDenominator == 1 ? x : x / scaleDenominator;
+      boolean negative = bits.nextBit();
       if (negative && magnitude == 0) {
         continue; // -0 would count zero twice
       }

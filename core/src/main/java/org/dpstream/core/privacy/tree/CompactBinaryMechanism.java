@@ -1,5 +1,7 @@
 package org.dpstream.core.privacy.tree;
 
+import java.util.Arrays;
+
 /**
  * The binary mechanism with O(d) state: the exact prefix sum S_t and the sum N_t of the noise of the
  * nodes in the dyadic decomposition of [1, t].
@@ -9,6 +11,11 @@ package org.dpstream.core.privacy.tree;
  * one more node draw than merged nodes, two on average. Because node noise is a function of the key
  * and the node, N_t need not be stored: {@link #restore} recomputes it from t. Lattice arithmetic
  * makes every release bit-identical to {@link BinaryMechanism}'s.
+ *
+ * <p>The noise of the live nodes of the lowest {@link #CACHED_LEVELS} levels is also kept in memory (never
+ * in a snapshot), so a merge subtracts it instead of drawing it again: 1 + 2^-4 node draws per step on
+ * average instead of two, for 5 d more longs. The releases are the same either way (lattice sums are
+ * exact); only the work differs.
  */
 public final class CompactBinaryMechanism implements PrefixSumTree {
 
@@ -20,7 +27,15 @@ public final class CompactBinaryMechanism implements PrefixSumTree {
   /** Where a step is computed before it is committed, so that a failed step changes nothing. */
   private final long[] nextExactSum;
   private final long[] nextNoiseSum;
+  /** nodeNoise[l] is the noise of the live level-l node when cached[l]; levels below CACHED_LEVELS only. */
+  private final long[][] nodeNoise;
+  private final boolean[] cached;
+  /** The new node's noise before the step commits. */
+  private long[] newNodeNoise;
   private long steps;
+
+  /** Levels whose live node's noise is kept: level l merges every 2^(l+1) steps. */
+  static final int CACHED_LEVELS = 4;
 
   public CompactBinaryMechanism(int dimension, long epoch, NodeNoise noise) {
     if (dimension <= 0) {
@@ -33,6 +48,9 @@ public final class CompactBinaryMechanism implements PrefixSumTree {
     this.noiseSum = new long[dimension];
     this.nextExactSum = new long[dimension];
     this.nextNoiseSum = new long[dimension];
+    this.nodeNoise = new long[CACHED_LEVELS][dimension];
+    this.cached = new boolean[CACHED_LEVELS];
+    this.newNodeNoise = new long[dimension];
   }
 
   /**
@@ -50,7 +68,13 @@ public final class CompactBinaryMechanism implements PrefixSumTree {
       int level = Long.numberOfTrailingZeros(rest);
       // The level-l node of the decomposition of [1, t] ends at t with its bits below l cleared.
       long end = steps & -(1L << level);
-      noise.add(epoch, TreeNodes.id(level, end), tree.noiseSum);
+      if (level < CACHED_LEVELS) {
+        noise.add(epoch, TreeNodes.id(level, end), tree.nodeNoise[level]);
+        tree.cached[level] = true;
+        LatticeVectors.addInto(tree.noiseSum, tree.nodeNoise[level]);
+      } else {
+        noise.add(epoch, TreeNodes.id(level, end), tree.noiseSum);
+      }
     }
     return tree;
   }
@@ -73,13 +97,34 @@ public final class CompactBinaryMechanism implements PrefixSumTree {
     System.arraycopy(noiseSum, 0, nextNoiseSum, 0, dimension);
     int newLevel = Long.numberOfTrailingZeros(next);
     for (int level = 0; level < newLevel; level++) {
-      long end = steps & -(1L << level);
-      noise.subtract(epoch, TreeNodes.id(level, end), nextNoiseSum);
+      if (level < CACHED_LEVELS && cached[level]) {
+        LatticeVectors.subtractFrom(nextNoiseSum, nodeNoise[level]);
+      } else {
+        long end = steps & -(1L << level);
+        noise.subtract(epoch, TreeNodes.id(level, end), nextNoiseSum);
+      }
     }
-    noise.add(epoch, TreeNodes.id(newLevel, next), nextNoiseSum);
+    boolean cacheNew = newLevel < CACHED_LEVELS;
+    if (cacheNew) {
+      Arrays.fill(newNodeNoise, 0);
+      noise.add(epoch, TreeNodes.id(newLevel, next), newNodeNoise);
+      LatticeVectors.addInto(nextNoiseSum, newNodeNoise);
+    } else {
+      noise.add(epoch, TreeNodes.id(newLevel, next), nextNoiseSum);
+    }
     LatticeVectors.sumInto(nextExactSum, nextNoiseSum, release);
+    // Commit: nothing above changed the tree's state, so a failed step left it as it was.
     System.arraycopy(nextExactSum, 0, exactSum, 0, dimension);
     System.arraycopy(nextNoiseSum, 0, noiseSum, 0, dimension);
+    for (int level = 0; level < Math.min(newLevel, CACHED_LEVELS); level++) {
+      cached[level] = false; // merged into the new node
+    }
+    if (cacheNew) {
+      long[] previous = nodeNoise[newLevel];
+      nodeNoise[newLevel] = newNodeNoise;
+      newNodeNoise = previous;
+      cached[newLevel] = true;
+    }
     steps = next;
   }
 

@@ -1,7 +1,7 @@
 package org.dpstream.core.privacy.tree;
 
-import org.apache.commons.rng.UniformRandomProvider;
 import org.dpstream.core.privacy.noise.DiscreteGaussian;
+import org.dpstream.core.privacy.noise.RandomBits;
 import org.dpstream.core.privacy.random.NoiseStream;
 
 /**
@@ -71,7 +71,8 @@ public final class DiscreteGaussianNodeNoise implements NodeNoise {
 
   private void accumulate(long epoch, long node, long[] sum, boolean negate) {
     LatticeVectors.checkDimension(sum, dimension);
-    UniformRandomProvider nodeBits = bits.at(epoch, node);
+    // One bit reservoir for the whole node: the coordinates share its words, no bit is used twice.
+    RandomBits nodeBits = RandomBits.of(bits.at(epoch, node));
     for (int i = 0; i < dimension; i++) {
       long units = coordinate.sample(nodeBits);
       sum[i] = negate ? Math.subtractExact(sum[i], units) : Math.addExact(sum[i], units);

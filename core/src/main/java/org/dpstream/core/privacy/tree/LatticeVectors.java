@@ -12,6 +12,13 @@ final class LatticeVectors {
     }
   }
 
+  static void subtractFrom(long[] target, long[] subtrahend) {
+    checkDimension(target, subtrahend.length);
+    for (int i = 0; i < target.length; i++) {
+      target[i] = Math.subtractExact(target[i], subtrahend[i]);
+    }
+  }
+
   static void sumInto(long[] a, long[] b, long[] target) {
     checkDimension(a, b.length);
     checkDimension(a, target.length);

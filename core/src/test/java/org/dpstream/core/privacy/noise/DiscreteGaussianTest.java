@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.apache.commons.statistics.inference.ChiSquareTest;
 import org.junit.jupiter.api.Test;
@@ -32,7 +31,7 @@ class DiscreteGaussianTest {
   @Test
   void matchesTheExactPmfOnTheLongPath() {
     DiscreteGaussian gaussian = DiscreteGaussian.ofSigmaSquared(BigInteger.valueOf(9), BigInteger.valueOf(4));
-    UniformRandomProvider bits = keyedBits(1);
+    RandomBits bits = keyedBits(1);
     int bins = assertFits(() -> gaussian.sample(bits), pmf(2.25), DRAWS, 1e-4, "sigma^2 = 9/4");
     assertTrue(bins >= 11, "bulk and tails: " + bins);
   }
@@ -44,7 +43,7 @@ class DiscreteGaussianTest {
     BigInteger denominator = BigInteger.ONE.shiftLeft(37);
     DiscreteGaussian gaussian = DiscreteGaussian.ofSigmaSquared(numerator, denominator);
     double sigmaSquared = new BigDecimal(numerator).divide(new BigDecimal(denominator)).doubleValue();
-    UniformRandomProvider bits = keyedBits(2);
+    RandomBits bits = keyedBits(2);
     assertFits(() -> gaussian.sample(bits), pmf(sigmaSquared), DRAWS, 1e-4, "sigma^2 = (2^40+1)/2^37");
   }
 
@@ -53,7 +52,7 @@ class DiscreteGaussianTest {
     for (long sigma : new long[] {1, 3, 7}) {
       DiscreteGaussian gaussian = DiscreteGaussian.ofIntegerSigma(sigma);
       assertEquals(sigma, gaussian.proposalScale());
-      UniformRandomProvider bits = keyedBits(20 + sigma);
+      RandomBits bits = keyedBits(20 + sigma);
       assertFits(() -> gaussian.sample(bits), pmf(sigma * sigma), DRAWS, 1e-4, "sigma = " + sigma);
     }
   }
@@ -72,7 +71,7 @@ class DiscreteGaussianTest {
   @Test
   void matchesTheExactPmfBelowSigmaOne() {
     DiscreteGaussian gaussian = DiscreteGaussian.ofSigmaSquared(BigInteger.ONE, BigInteger.valueOf(3));
-    UniformRandomProvider bits = keyedBits(3);
+    RandomBits bits = keyedBits(3);
     assertFits(() -> gaussian.sample(bits), pmf(1.0 / 3), DRAWS, 1e-4, "sigma^2 = 1/3");
   }
 
@@ -94,7 +93,7 @@ class DiscreteGaussianTest {
     }
     assertTrue(variance < sigmaSquared, "CKS20 bound on the exact variance");
     DiscreteGaussian gaussian = DiscreteGaussian.ofSigma(0.5);
-    UniformRandomProvider bits = keyedBits(4);
+    RandomBits bits = keyedBits(4);
     int n = 200_000;
     double sumSquares = 0;
     double sum = 0;
@@ -115,7 +114,7 @@ class DiscreteGaussianTest {
   void tinySigmaIsAlmostSurelyZero() {
     DiscreteGaussian gaussian = DiscreteGaussian.ofSigmaSquared(BigInteger.ONE, BigInteger.valueOf(100));
     DiscreteGaussian subnormal = DiscreteGaussian.ofSigma(Double.MIN_VALUE);
-    UniformRandomProvider bits = keyedBits(5);
+    RandomBits bits = keyedBits(5);
     for (int i = 0; i < 10_000; i++) {
       assertEquals(0, gaussian.sample(bits));
       assertEquals(0, subnormal.sample(bits));
@@ -136,7 +135,7 @@ class DiscreteGaussianTest {
     assertFitsNormalBins(gaussian, sigma, keyedBits(6));
   }
 
-  private static void assertFitsNormalBins(DiscreteGaussian gaussian, double sigma, UniformRandomProvider bits) {
+  private static void assertFitsNormalBins(DiscreteGaussian gaussian, double sigma, RandomBits bits) {
     NormalDistribution normal = NormalDistribution.of(0, sigma);
     int bins = 20;
     int n = 20_000;
@@ -154,7 +153,7 @@ class DiscreteGaussianTest {
   @Test
   void theLargestSigmaSamplesWithoutOverflow() {
     DiscreteGaussian largest = DiscreteGaussian.ofSigma(0x1p52);
-    UniformRandomProvider bits = keyedBits(7);
+    RandomBits bits = keyedBits(7);
     for (int i = 0; i < 1000; i++) {
       long x = largest.sample(bits);
       // |x| > 12 sigma has probability below 1e-32.
@@ -187,8 +186,8 @@ class DiscreteGaussianTest {
   @Test
   void replaysBitForBitFromTheKeyedSource() {
     DiscreteGaussian gaussian = DiscreteGaussian.ofSigma(1234.5);
-    UniformRandomProvider first = keyedBits(8);
-    UniformRandomProvider again = keyedBits(8);
+    RandomBits first = keyedBits(8);
+    RandomBits again = keyedBits(8);
     for (int i = 0; i < 1000; i++) {
       assertEquals(gaussian.sample(first), gaussian.sample(again));
     }

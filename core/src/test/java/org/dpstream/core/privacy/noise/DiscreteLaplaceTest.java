@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
-import org.apache.commons.rng.UniformRandomProvider;
 import org.junit.jupiter.api.Test;
 
 /** The exact discrete Laplace and the exact Bernoulli draws beneath both samplers; fixed keys, alpha stated. */
@@ -20,21 +19,21 @@ class DiscreteLaplaceTest {
   @Test
   void integerScaleMatchesTheExactPmf() {
     DiscreteLaplace laplace = DiscreteLaplace.ofScale(3, 1);
-    UniformRandomProvider bits = keyedBits(11);
+    RandomBits bits = keyedBits(11);
     assertFits(() -> laplace.sample(bits), pmfOverRange(x -> Math.abs(x) / 3.0, 2000), DRAWS, 1e-4, "scale 3");
   }
 
   @Test
   void rationalScaleMatchesTheExactPmf() {
     DiscreteLaplace laplace = DiscreteLaplace.ofScale(7, 2);
-    UniformRandomProvider bits = keyedBits(12);
+    RandomBits bits = keyedBits(12);
     assertFits(() -> laplace.sample(bits), pmfOverRange(x -> Math.abs(x) * 2 / 7.0, 2000), DRAWS, 1e-4, "scale 7/2");
   }
 
   @Test
   void largestScaleSamplesWithoutOverflow() {
     DiscreteLaplace laplace = DiscreteLaplace.ofScale(DiscreteLaplace.MAX_SCALE_NUMERATOR, 1);
-    UniformRandomProvider bits = keyedBits(13);
+    RandomBits bits = keyedBits(13);
     for (int i = 0; i < 1000; i++) {
       // |X| > 80 t has probability below exp(-80).
       assertTrue(Math.abs(laplace.sample(bits)) < 80 * DiscreteLaplace.MAX_SCALE_NUMERATOR);
@@ -56,7 +55,7 @@ class DiscreteLaplaceTest {
    */
   @Test
   void bernoulliOfExpMinusHasTheRightMeanOnBothPaths() {
-    UniformRandomProvider bits = keyedBits(14);
+    RandomBits bits = keyedBits(14);
     int n = 200_000;
     long[][] fractions = {{1, 3}, {5, 2}, {7, 7}, {0, 1}};
     for (long[] g : fractions) {
@@ -80,7 +79,7 @@ class DiscreteLaplaceTest {
   void uniformBelowAWideBoundIsUniform() {
     BigInteger bound = BigInteger.ONE.shiftLeft(64).add(BigInteger.ONE.shiftLeft(63));
     BigInteger third = bound.divide(BigInteger.valueOf(3));
-    UniformRandomProvider bits = keyedBits(15);
+    RandomBits bits = keyedBits(15);
     int n = 90_000;
     int[] counts = new int[3];
     for (int i = 0; i < n; i++) {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.function.LongSupplier;
 import java.util.function.LongToDoubleFunction;
-import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.statistics.inference.ChiSquareTest;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
@@ -19,8 +18,8 @@ final class IntegerGoodnessOfFit {
   private IntegerGoodnessOfFit() {}
 
   /** The keyed source of the tests: one coordinate's long bit sequence under a test key. */
-  static UniformRandomProvider keyedBits(long seed) {
-    return new KeyedNoiseSource(TestKeys.seeded(seed)).forStream("test", "discrete-samplers").at(0, 0);
+  static RandomBits keyedBits(long seed) {
+    return RandomBits.of(new KeyedNoiseSource(TestKeys.seeded(seed)).forStream("test", "discrete-samplers").at(0, 0));
   }
 
   /** Unnormalised weights w(x) = exp(-f(x)), normalised over |x| &lt;= reach (the rest is below 1e-300). */
