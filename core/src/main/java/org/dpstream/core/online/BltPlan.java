@@ -43,7 +43,7 @@ public record BltPlan(BltStrategy strategy, ToeplitzStrategyCalibration calibrat
     BltStrategy strategy = BltOptimizer.forHorizon(horizon);
     ZcdpConversion conversion = ZcdpConversion.TIGHT;
     ToeplitzStrategyCalibration calibration = ToeplitzStrategyCalibration.of(
-        "zcdp-" + conversion.citation() + "-" + strategy.describe(), budget, horizon, l2Sensitivity, conversion,
+        "zcdp-" + conversion.citation() + "-blt", budget, horizon, l2Sensitivity, conversion,
         strategy::squaredColumnNormUpperBounds);
     // The worst release is the last of the epoch: per coordinate N(0, sigma^2 E(n)).
     double releaseSigma = calibration.noiseSigma() * Math.sqrt(strategy.squaredErrorRowNorm(horizon));
@@ -78,7 +78,8 @@ public record BltPlan(BltStrategy strategy, ToeplitzStrategyCalibration calibrat
 
   @Override
   public String describe() {
-    return calibration.accountant() + "/gaussian(d, sigma=" + calibration.noiseSigma() + ")";
+    return calibration.accountant() + "/gaussian(d, sigma=" + calibration.noiseSigma() + ", buffers="
+        + strategy.buffers() + ")";
   }
 
   @Override

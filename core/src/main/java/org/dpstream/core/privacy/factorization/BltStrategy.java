@@ -252,10 +252,10 @@ public final class BltStrategy {
   public double[] squaredColumnNormUpperBounds(long[] steps) {
     double[] bounds = new double[steps.length];
     for (int s = 0; s < steps.length; s++) {
-      long terms = steps[s] - 1;
       requirePositive(steps[s]);
-      double sum = 1;
-      for (int a = 0; a < decays.length; a++) {
+      long terms = steps[s] - 1;
+      double sum = 1; // c_0^2, exact
+      for (int a = 0; terms > 0 && a < decays.length; a++) {
         for (int b = 0; b < decays.length; b++) {
           double weight = UpwardRounding.product(scales[a], scales[b]);
           sum = UpwardRounding.sum(sum, UpwardRounding.product(weight, geometricSumUpperBound(a, b, terms)));
@@ -298,11 +298,6 @@ public final class BltStrategy {
     if (rows < 1) {
       throw new IllegalArgumentException("rows must be at least 1, got " + rows);
     }
-  }
-
-  /** How releases name it: {@code blt(m=4)}. */
-  public String describe() {
-    return "blt(m=" + decays.length + ")";
   }
 
   @Override
