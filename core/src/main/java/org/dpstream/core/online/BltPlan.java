@@ -2,6 +2,8 @@ package org.dpstream.core.online;
 
 import java.io.DataInput;
 import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.dpstream.core.geometry.LpNorm;
 import org.dpstream.core.privacy.PrivatePrefixSums;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
@@ -40,6 +42,26 @@ public record BltPlan(BltStrategy strategy, ToeplitzStrategyCalibration calibrat
    * is a few hundred zCDP conversions).
    */
   public static BltPlan of(PrivacyBudget budget, long horizon, double l2Sensitivity, int dimension, double q) {
+    Key key = new Key(budget, horizon, l2Sensitivity, dimension, q);
+    BltPlan cached = CACHE.get(key);
+    if (cached != null) {
+      return cached;
+    }
+    BltPlan plan = build(budget, horizon, l2Sensitivity, dimension, q);
+    if (CACHE.size() >= CACHE_LIMIT) {
+      CACHE.clear(); // plans are deterministic functions of the key: dropping one costs only time
+    }
+    CACHE.putIfAbsent(key, plan);
+    return plan;
+  }
+
+  /** Plans by everything they depend on: a model (or a block of one) that restarts gets its plan in a look-up. */
+  private record Key(PrivacyBudget budget, long horizon, double l2Sensitivity, int dimension, double q) {}
+
+  private static final Map<Key, BltPlan> CACHE = new ConcurrentHashMap<>();
+  private static final int CACHE_LIMIT = 256;
+
+  private static BltPlan build(PrivacyBudget budget, long horizon, double l2Sensitivity, int dimension, double q) {
     BltStrategy strategy = BltOptimizer.forHorizon(horizon);
     ZcdpConversion conversion = ZcdpConversion.TIGHT;
     ToeplitzStrategyCalibration calibration = ToeplitzStrategyCalibration.of(
