@@ -49,9 +49,6 @@ public final class BltPrefixSum implements PrivatePrefixSums {
   /** First byte of a snapshot; bump it when the layout changes. */
   static final byte SNAPSHOT_VERSION = 1;
 
-  /** Bounds what a corrupt snapshot can make us allocate. */
-  private static final int MAX_DIMENSION = 1 << 24;
-
   private final int dimension;
   private final long horizon;
   private final NoiseStream bits;
@@ -235,19 +232,13 @@ public final class BltPrefixSum implements PrivatePrefixSums {
   }
 
   /**
-   * Writes the state: version, dimension, horizon, epoch, base, steps in epoch, exact sum (big-endian, as
-   * {@link DataOutput}). No noise is written: a restore regenerates it from the key. The snapshot holds the raw
+   * Writes the state ({@link EpochSnapshot}: version, dimension, horizon, epoch, base, steps in epoch, exact
+   * sum). No noise is written: a restore regenerates it from the key. The snapshot holds the raw
    * exact sum and so needs the access control of the input.
    */
   @Override
   public void writeTo(DataOutput out) throws IOException {
-    out.writeByte(SNAPSHOT_VERSION);
-    out.writeInt(dimension);
-    out.writeLong(horizon);
-    out.writeLong(epoch);
-    writeVector(out, base);
-    out.writeLong(stepsInEpoch);
-    writeVector(out, exactSum);
+    new EpochSnapshot(dimension, horizon, epoch, base, stepsInEpoch, exactSum).writeTo(out, SNAPSHOT_VERSION);
   }
 
   /**
@@ -274,26 +265,12 @@ public final class BltPrefixSum implements PrivatePrefixSums {
       throws IOException {
     Objects.requireNonNull(strategy, "strategy");
     Objects.requireNonNull(bits, "bits");
-    byte version = in.readByte();
-    if (version != SNAPSHOT_VERSION) {
-      throw new IOException("unknown blt snapshot version " + version + " (this build reads " + SNAPSHOT_VERSION + ")");
+    EpochSnapshot snapshot = EpochSnapshot.readFrom(in, SNAPSHOT_VERSION, NOISE_PURPOSE);
+    if (noise.dimension() != snapshot.dimension()) {
+      throw new IOException("snapshot dimension " + snapshot.dimension() + " is not the noise's " + noise.dimension());
     }
-    int dimension = in.readInt();
-    long horizon = in.readLong();
-    long epoch = in.readLong();
-    if (dimension <= 0 || dimension > MAX_DIMENSION || horizon <= 0 || epoch < 0) {
-      throw new IOException("corrupt blt snapshot: d=" + dimension + ", n=" + horizon + ", epoch=" + epoch);
-    }
-    double[] base = readFiniteVector(in, dimension, "base");
-    long steps = in.readLong();
-    if (steps < 0 || steps > horizon) {
-      throw new IOException("corrupt blt snapshot: " + steps + " steps in an epoch of " + horizon);
-    }
-    double[] exactSum = readFiniteVector(in, dimension, "exact sum");
-    if (noise.dimension() != dimension) {
-      throw new IOException("snapshot dimension " + dimension + " is not the noise's " + noise.dimension());
-    }
-    return new BltPrefixSum(strategy, horizon, bits, noise, epoch, base, steps, exactSum);
+    return new BltPrefixSum(strategy, snapshot.horizon(), bits, noise, snapshot.epoch(), snapshot.base(),
+        snapshot.steps(), snapshot.exactSum());
   }
 
   private void requireLength(double[] vector, String name) {
@@ -309,23 +286,6 @@ public final class BltPrefixSum implements PrivatePrefixSums {
         throw new IllegalArgumentException(problem);
       }
     }
-  }
-
-  private static void writeVector(DataOutput out, double[] vector) throws IOException {
-    for (double v : vector) {
-      out.writeDouble(v);
-    }
-  }
-
-  private static double[] readFiniteVector(DataInput in, int dimension, String name) throws IOException {
-    double[] vector = new double[dimension];
-    for (int j = 0; j < dimension; j++) {
-      vector[j] = in.readDouble();
-      if (!Double.isFinite(vector[j])) {
-        throw new IOException("corrupt blt snapshot: " + name + " coordinate " + j + " is not finite");
-      }
-    }
-    return vector;
   }
 
   @Override
