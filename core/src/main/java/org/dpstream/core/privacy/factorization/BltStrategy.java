@@ -144,14 +144,6 @@ public final class BltStrategy {
     return scales.clone();
   }
 
-  double decay(int i) {
-    return decays[i];
-  }
-
-  double scale(int i) {
-    return scales[i];
-  }
-
   /** theta^_j of C^{-1}, ascending (a copy). */
   public double[] inverseDecays() {
     double[] inverse = new double[inverseGaps.length];

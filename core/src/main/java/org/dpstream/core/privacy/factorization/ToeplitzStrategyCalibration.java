@@ -209,11 +209,6 @@ public final class ToeplitzStrategyCalibration implements PrivacyCalibration {
     return noiseSigma;
   }
 
-  /** The upper bound on F(n) = ||C e_1||^2 over the whole epoch that sigma was calibrated to. */
-  public double squaredColumnNormBound() {
-    return squaredColumnNormBounds[squaredColumnNormBounds.length - 1];
-  }
-
   /** rho(t) = S^2 F(t') / (2 sigma^2) at the first checkpoint t' &gt;= min(t, n), rounded up. */
   public double rhoAfter(long step) {
     return rhoByCheckpoint[checkpointFor(step)];
