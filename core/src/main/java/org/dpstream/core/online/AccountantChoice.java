@@ -22,5 +22,19 @@ public enum AccountantChoice {
    * Gaussian noise through a buffered linear Toeplitz factorization optimised for the horizon, accounted in zCDP
    * (Dvijotham, McMahan, Pillutla, Steinke and Thakurta 2024): the factorization's error at O(d) time per step.
    */
-  BLT
+  BLT;
+
+  /**
+   * The choice named {@code name} (case-insensitive: paper, zcdp, factorization, blt, auto).
+   *
+   * @throws IllegalArgumentException naming the accepted values, for any other name
+   */
+  public static AccountantChoice parse(String name) {
+    for (AccountantChoice choice : values()) {
+      if (choice.name().equalsIgnoreCase(name.strip())) {
+        return choice;
+      }
+    }
+    throw new IllegalArgumentException("accountant must be paper, zcdp, factorization, blt or auto, got '" + name + "'");
+  }
 }

@@ -106,6 +106,15 @@ class BltPlanTest {
     assertTrue(refused.getMessage().contains("zcdp-cks20-blt"), refused.getMessage());
   }
 
+  @Test
+  void accountantNamesParseAndOthersAreRefusedNamingTheChoices() {
+    assertEquals(AccountantChoice.BLT, AccountantChoice.parse("blt"));
+    assertEquals(AccountantChoice.BLT, AccountantChoice.parse(" BLT "));
+    assertEquals(AccountantChoice.FACTORIZATION, AccountantChoice.parse("factorization"));
+    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> AccountantChoice.parse("bltt"));
+    assertEquals("accountant must be paper, zcdp, factorization, blt or auto, got 'bltt'", unknown.getMessage());
+  }
+
   private static DataInputStream stateOf(OnlineEstimator estimator) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     estimator.writeState(new DataOutputStream(bytes));
