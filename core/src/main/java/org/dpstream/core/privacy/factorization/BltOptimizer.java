@@ -32,7 +32,9 @@ public final class BltOptimizer {
   private static final double FIRST_STEP = 0.5;
   private static final double TOLERANCE = 1e-12;
 
-  private static final Map<Long, BltStrategy> CACHE = new ConcurrentHashMap<>();
+  private record Key(long horizon, int buffers) {}
+
+  private static final Map<Key, BltStrategy> CACHE = new ConcurrentHashMap<>();
   private static final int CACHE_LIMIT = 256;
 
   private BltOptimizer() {}
@@ -50,7 +52,7 @@ public final class BltOptimizer {
     if (buffers < 1 || buffers > 8) {
       throw new IllegalArgumentException("buffers must be in [1, 8], got " + buffers);
     }
-    long key = horizon * 16 + buffers; // horizons beyond 2^59 are not practical epochs
+    Key key = new Key(horizon, buffers);
     BltStrategy cached = CACHE.get(key);
     if (cached != null) {
       return cached;
