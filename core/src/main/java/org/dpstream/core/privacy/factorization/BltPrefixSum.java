@@ -103,6 +103,8 @@ public final class BltPrefixSum implements PrivatePrefixSums {
   /**
    * The production mechanism: Gaussian noise with the calibration's sigma, epochs of its horizon.
    *
+   * @param calibration made from this strategy's {@link BltStrategy#squaredColumnNormUpperBounds} (as
+   *     {@code online.BltPlan} does); another strategy's calibration would not price this noise
    * @param bits derive it with {@code source.forStream(NOISE_PURPOSE, streamId)}
    */
   public static BltPrefixSum start(int dimension, BltStrategy strategy, ToeplitzStrategyCalibration calibration,
