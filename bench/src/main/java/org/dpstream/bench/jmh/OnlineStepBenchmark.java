@@ -49,7 +49,7 @@ public class OnlineStepBenchmark {
   @Param({"1", "1.5", "2", "inf"})
   public String p;
 
-  /** auto, zcdp or paper (try -p accountant=zcdp for the calibration noise: discrete uses). */
+  /** auto, zcdp, blt or paper (try -p accountant=zcdp for the calibration noise: discrete uses; zcdp,blt for the ratio). */
   @Param({"auto"})
   public String accountant;
 

@@ -68,7 +68,7 @@ public final class OfwExperimentCommand implements Callable<Integer> {
   List<String> algorithms;
 
   @Option(names = "--accountant", split = ",", paramLabel = "ACC", defaultValue = "paper",
-      description = "Noise and accounting of OFW: paper (tree, eq. 3.2), zcdp (tree), factorization (square-root factorization, zCDP), auto (the better tree). Default: ${DEFAULT-VALUE}.")
+      description = "Noise and accounting of OFW: paper (tree, eq. 3.2), zcdp (tree), factorization (square-root factorization, zCDP), blt (buffered linear Toeplitz, zCDP), auto (blt or the better tree, whichever predicts less error). Default: ${DEFAULT-VALUE}.")
   List<String> accountants;
 
   @Option(names = "--clip", paramLabel = "worst-case|C", defaultValue = "worst-case",
@@ -233,7 +233,7 @@ public final class OfwExperimentCommand implements Callable<Integer> {
         choice = AccountantChoice.valueOf(name.strip().toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(),
-            "--accountant: unknown accountant '" + name + "'; expected one of paper, zcdp, factorization, auto");
+            "--accountant: unknown accountant '" + name + "'; expected one of paper, zcdp, factorization, blt, auto");
       }
       if (!parsed.contains(choice)) {
         parsed.add(choice);

@@ -11,6 +11,30 @@ public enum AccountantChoice {
    * (Fichtenberger, Henzinger and Upadhyay 2023): lower error than either tree, at O(t d) time per step.
    */
   FACTORIZATION,
-  /** Whichever tree (PAPER or ZCDP) predicts the smaller node noise in the dual norm for this d, p, eps, delta, n. */
-  AUTO
+  /**
+   * With continuous noise: BLT if its predicted worst-release error in the dual norm is below the better tree's,
+   * else that tree (PAPER or ZCDP, whichever predicts the smaller node noise in the dual norm for this d, p, eps,
+   * delta, n). With discrete noise: that tree (only the tree's noise lives on the lattice). Public functions of
+   * the spec only.
+   */
+  AUTO,
+  /**
+   * Gaussian noise through a buffered linear Toeplitz factorization optimised for the horizon, accounted in zCDP
+   * (Dvijotham, McMahan, Pillutla, Steinke and Thakurta 2024): the factorization's error at O(d) time per step.
+   */
+  BLT;
+
+  /**
+   * The choice named {@code name} (case-insensitive: paper, zcdp, factorization, blt, auto).
+   *
+   * @throws IllegalArgumentException naming the accepted values, for any other name
+   */
+  public static AccountantChoice parse(String name) {
+    for (AccountantChoice choice : values()) {
+      if (choice.name().equalsIgnoreCase(name.strip())) {
+        return choice;
+      }
+    }
+    throw new IllegalArgumentException("accountant must be paper, zcdp, factorization, blt or auto, got '" + name + "'");
+  }
 }

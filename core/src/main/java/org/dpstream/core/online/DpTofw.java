@@ -86,6 +86,11 @@ public final class DpTofw implements OnlineEstimator {
     long steps = in.readLong();
     FrankWolfeIterates iterates = FrankWolfeIterates.readFrom(in, spec.dimension());
     PrivacyLedger ledger = StateCodec.readLedger(in);
+    if (!ledger.accountant().equals(plan.calibration().accountant())) {
+      // e.g. accountant: auto resolved to another mechanism by another build: its state is not this plan's
+      throw new IOException("DP-TOFW state of model " + spec.modelId() + " was written under accountant "
+          + ledger.accountant() + ", this build chose " + plan.calibration().accountant());
+    }
     PrivatePrefixSums prefixSums = plan.restore(spec, in, source);
     if (prefixSums.totalSteps() != steps) {
       throw new IOException("inconsistent DP-TOFW state: " + steps + " steps but the prefix sums hold " + prefixSums.totalSteps());

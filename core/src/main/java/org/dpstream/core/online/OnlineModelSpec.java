@@ -70,10 +70,11 @@ public record OnlineModelSpec(
         throw new IllegalArgumentException(
             "noise: discrete needs p > 1 (DP-POFW's report-noisy-min at p = 1 samples continuous noise)");
       }
-      if (accountant == AccountantChoice.PAPER || accountant == AccountantChoice.FACTORIZATION) {
+      if (accountant == AccountantChoice.PAPER || accountant == AccountantChoice.FACTORIZATION
+          || accountant == AccountantChoice.BLT) {
         throw new IllegalArgumentException("noise: discrete needs accountant zcdp or auto, got "
             + accountant.name().toLowerCase(java.util.Locale.ROOT)
-            + " (the paper's accountant prices continuous noise; the factorization's noise has real coefficients)");
+            + " (the paper's accountant prices continuous noise; the factorization's and blt's noise have real coefficients)");
       }
     }
   }

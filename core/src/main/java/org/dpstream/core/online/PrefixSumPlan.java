@@ -11,7 +11,7 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * How DP-TOFW releases the prefix sums of its increments: the mechanism, its noise and the
  * calibration that says what every release costs. Chosen from the spec's {@link AccountantChoice}.
  */
-public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan {
+public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, BltPlan {
 
   PrivacyCalibration calibration();
 
@@ -30,10 +30,17 @@ public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan {
   /** The mechanism of a snapshot written by {@link PrivatePrefixSums#writeTo}. */
   PrivatePrefixSums restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException;
 
+  /**
+   * The plan of the spec's accountant. AUTO with continuous noise takes the BLT where its predicted worst-release
+   * error beats the better tree's ({@link BltPlan#orTree}); with discrete noise only the tree samples it.
+   */
   static PrefixSumPlan choose(OnlineModelSpec spec) {
-    return spec.accountant() == AccountantChoice.FACTORIZATION
-        ? FactorizationPlan.of(spec)
-        : TreeNoisePlan.choose(spec);
+    return switch (spec.accountant()) {
+      case FACTORIZATION -> FactorizationPlan.of(spec);
+      case BLT -> BltPlan.of(spec);
+      case AUTO -> spec.noise() == NoiseChoice.CONTINUOUS ? BltPlan.orTree(spec) : TreeNoisePlan.choose(spec);
+      case PAPER, ZCDP -> TreeNoisePlan.choose(spec);
+    };
   }
 
   /**

@@ -85,7 +85,7 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     return switch (spec.accountant()) {
       case PAPER -> paper(spec);
       case ZCDP -> zcdp(spec);
-      case FACTORIZATION -> throw new IllegalArgumentException("the factorization is not a tree: use PrefixSumPlan.choose");
+      case FACTORIZATION, BLT -> throw new IllegalArgumentException(spec.accountant() + " is not a tree: use PrefixSumPlan.choose");
       case AUTO -> {
         TreeNoisePlan paper = paper(spec);
         TreeNoisePlan zcdp = zcdp(spec);

@@ -82,7 +82,7 @@ public record ModelConfig(
         default -> throw new IllegalArgumentException("loss must be squared or logistic, got " + loss);
       };
       PrivacyBudget budget = new PrivacyBudget(epsilon, delta);
-      AccountantChoice choice = AccountantChoice.valueOf(require(accountant, "accountant").toUpperCase(Locale.ROOT));
+      AccountantChoice choice = AccountantChoice.parse(require(accountant, "accountant"));
       NoiseChoice sampling = switch (require(noise, "noise").toLowerCase(Locale.ROOT)) {
         case "continuous" -> NoiseChoice.CONTINUOUS;
         case "discrete" -> NoiseChoice.DISCRETE;

@@ -1,11 +1,8 @@
 package org.dpstream.core.privacy.factorization;
 
-import java.util.Arrays;
-import java.util.stream.LongStream;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.PrivacyCalibration;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
-import org.dpstream.core.privacy.accounting.ZeroConcentratedDp;
 
 /**
  * Noise calibration and privacy map of {@link SqrtFactorizationPrefixSum}, accounted with zCDP.
@@ -30,7 +27,8 @@ import org.dpstream.core.privacy.accounting.ZeroConcentratedDp;
  * As in {@code GaussianTreeCalibration}, the map is then evaluated with the very code the ledger will see
  * and sigma is widened until spentAfter(n) is within the budget for the doubles computed.
  *
- * <p>The privacy map is stored at checkpoints: every step up to {@value #EXACT_STEPS}, then steps about
+ * <p>The calibration and the map are those of {@link ToeplitzStrategyCalibration}, with the strategy C = A^{1/2}.
+ * The privacy map is stored at checkpoints: every step up to {@value #EXACT_STEPS}, then steps about
  * 1/{@value #CHECKPOINT_SPACING_DIVISOR} apart, up to and including n. {@link #rhoAfter} and
  * {@link #spentAfter} at t return the value of the first checkpoint at or after t: an upper bound (the sum
  * grows with t), looser than the exact map by less than 0.5% of rho (the sum grows by at most
@@ -49,49 +47,12 @@ public final class SqrtFactorizationCalibration implements PrivacyCalibration {
   public static final long MAX_HORIZON = 1L << 24;
 
   /** Every step up to this one has its own entry in the privacy map. */
-  static final int EXACT_STEPS = 64;
+  static final int EXACT_STEPS = ToeplitzStrategyCalibration.EXACT_STEPS;
 
-  /** Beyond {@link #EXACT_STEPS}, consecutive checkpoints t &lt; t' satisfy t' - t = ceil(t / this). */
-  static final int CHECKPOINT_SPACING_DIVISOR = 64;
+  private final ToeplitzStrategyCalibration calibration;
 
-  /** The first relative widening of sigma; each further one doubles, so little budget is left unused. */
-  private static final int FIRST_NUDGE_EXPONENT = -40;
-  private static final int MAX_NUDGES = 48;
-
-  private final PrivacyBudget budget;
-  private final long horizon;
-  private final double l2Sensitivity;
-  private final ZcdpConversion conversion;
-  private final double rhoBudget;
-  private final double noiseSigma;
-  private final long[] checkpointSteps;
-  private final double[] squaredColumnNormBounds; // by checkpoint: >= sum_{k < step} r_k^2
-  private final double[] rhoByCheckpoint;
-  private final PrivacyBudget[] spentByCheckpoint;
-
-  private SqrtFactorizationCalibration(
-      PrivacyBudget budget, long horizon, double l2Sensitivity, ZcdpConversion conversion) {
-    this.budget = budget;
-    this.horizon = horizon;
-    this.l2Sensitivity = l2Sensitivity;
-    this.conversion = conversion;
-    this.rhoBudget = conversion.maxRho(budget.epsilon(), budget.delta());
-    this.checkpointSteps = checkpointSteps(horizon);
-    this.squaredColumnNormBounds = squaredColumnNormBounds(checkpointSteps);
-    this.rhoByCheckpoint = new double[checkpointSteps.length];
-    this.spentByCheckpoint = new PrivacyBudget[checkpointSteps.length];
-    double atHorizon = squaredColumnNormBounds[checkpointSteps.length - 1];
-    double sigma = UpwardRounding.product(
-        l2Sensitivity, UpwardRounding.sqrt(UpwardRounding.quotient(atHorizon, 2.0 * rhoBudget)));
-    // Rounding up (here and in the conversion) can make the cost at n land a hair above rho_max; widen sigma
-    // and evaluate again, on the very numbers the ledger will be given.
-    for (int nudge = 0; !fillPrivacyMap(sigma); nudge++) {
-      if (nudge == MAX_NUDGES) {
-        throw new IllegalStateException("could not calibrate sigma within " + budget + "; this is a bug");
-      }
-      sigma = UpwardRounding.product(sigma, 1.0 + Math.scalb(1.0, FIRST_NUDGE_EXPONENT + nudge));
-    }
-    this.noiseSigma = sigma;
+  private SqrtFactorizationCalibration(ToeplitzStrategyCalibration calibration) {
+    this.calibration = calibration;
   }
 
   /** Calibration with the tight conversion of Canonne, Kamath and Steinke 2020. */
@@ -108,28 +69,12 @@ public final class SqrtFactorizationCalibration implements PrivacyCalibration {
    */
   public static SqrtFactorizationCalibration of(
       PrivacyBudget budget, long horizon, double l2Sensitivity, ZcdpConversion conversion) {
-    if (!(l2Sensitivity > 0) || !Double.isFinite(l2Sensitivity)) {
-      throw new IllegalArgumentException("l2 sensitivity must be positive and finite, got " + l2Sensitivity);
-    }
-    if (budget.delta() == 0) {
-      throw new IllegalArgumentException("zCDP accounting needs delta > 0, got " + budget);
-    }
     if (horizon < 1 || horizon > MAX_HORIZON) {
       throw new IllegalArgumentException("horizon must be in [1, " + MAX_HORIZON + "], got " + horizon);
     }
-    return new SqrtFactorizationCalibration(budget, horizon, l2Sensitivity, conversion);
-  }
-
-  /** 1, 2, .., EXACT_STEPS, then geometric spacing, and always n last. */
-  private static long[] checkpointSteps(long horizon) {
-    LongStream.Builder steps = LongStream.builder();
-    long step = 1;
-    while (step < horizon) {
-      steps.add(step);
-      step += step < EXACT_STEPS ? 1 : (step + CHECKPOINT_SPACING_DIVISOR - 1) / CHECKPOINT_SPACING_DIVISOR;
-    }
-    steps.add(horizon);
-    return steps.build().toArray();
+    return new SqrtFactorizationCalibration(ToeplitzStrategyCalibration.of(
+        "zcdp-" + conversion.citation() + "-sqrt-factorization", budget, horizon, l2Sensitivity, conversion,
+        SqrtFactorizationCalibration::squaredColumnNormBounds));
   }
 
   /** One pass of the upward-rounded recurrence, recording sum_{k &lt; step} r_k^2 at each checkpoint. */
@@ -150,82 +95,54 @@ public final class SqrtFactorizationCalibration implements PrivacyCalibration {
     return bounds;
   }
 
-  private boolean fillPrivacyMap(double sigma) {
-    double rhoPerUnitNorm = ZeroConcentratedDp.gaussianRho(l2Sensitivity, sigma); // S^2 / (2 sigma^2), up
-    int last = checkpointSteps.length - 1;
-    // The horizon decides: check it alone first, so a nudge does not cost a whole map.
-    double rhoAtHorizon = UpwardRounding.product(rhoPerUnitNorm, squaredColumnNormBounds[last]);
-    if (conversion.epsilon(rhoAtHorizon, budget.delta()) > budget.epsilon()) {
-      return false;
-    }
-    double previousEpsilon = 0;
-    for (int c = 0; c <= last; c++) {
-      double rho = UpwardRounding.product(rhoPerUnitNorm, squaredColumnNormBounds[c]);
-      double epsilon = Math.max(previousEpsilon, conversion.epsilon(rho, budget.delta()));
-      rhoByCheckpoint[c] = rho;
-      spentByCheckpoint[c] = new PrivacyBudget(epsilon, budget.delta());
-      previousEpsilon = epsilon;
-    }
-    return spentByCheckpoint[last].isWithin(budget);
-  }
-
-  /** Index of the first checkpoint at or after min(t, n). */
-  private int checkpointFor(long step) {
-    if (step < 1) {
-      throw new IllegalArgumentException("step must be at least 1, got " + step);
-    }
-    int found = Arrays.binarySearch(checkpointSteps, Math.min(step, horizon));
-    return found >= 0 ? found : -found - 1;
-  }
-
   /** {@code zcdp-<conversion>-sqrt-factorization}, e.g. {@code zcdp-cks20-sqrt-factorization}. */
   @Override
   public String accountant() {
-    return "zcdp-" + conversion.citation() + "-sqrt-factorization";
+    return calibration.accountant();
   }
 
   @Override
   public PrivacyBudget budget() {
-    return budget;
+    return calibration.budget();
   }
 
   @Override
   public long horizon() {
-    return horizon;
+    return calibration.horizon();
   }
 
   public double l2Sensitivity() {
-    return l2Sensitivity;
+    return calibration.l2Sensitivity();
   }
 
   public ZcdpConversion conversion() {
-    return conversion;
+    return calibration.conversion();
   }
 
   /** rho_max: the zCDP budget the calibration targeted (rounded down). */
   public double rhoBudget() {
-    return rhoBudget;
+    return calibration.rhoBudget();
   }
 
   /** sigma: the standard deviation of every coordinate of every step's noise z_i (rounded up). */
   public double noiseSigma() {
-    return noiseSigma;
+    return calibration.noiseSigma();
   }
 
   /** rho(t) = S^2 sum_{k &lt; t'} r_k^2 / (2 sigma^2) at the first checkpoint t' &gt;= min(t, n), rounded up. */
   public double rhoAfter(long step) {
-    return rhoByCheckpoint[checkpointFor(step)];
+    return calibration.rhoAfter(step);
   }
 
   /** (epsilon(rho(t), delta), delta), non-decreasing in t and within the budget for every t. */
   @Override
   public PrivacyBudget spentAfter(long step) {
-    return spentByCheckpoint[checkpointFor(step)];
+    return calibration.spentAfter(step);
   }
 
   @Override
   public String toString() {
-    return "SqrtFactorizationCalibration[" + accountant() + ", budget=" + budget + ", n=" + horizon
-        + ", S=" + l2Sensitivity + ", rho=" + rhoBudget + ", sigma=" + noiseSigma + "]";
+    return "SqrtFactorizationCalibration[" + accountant() + ", budget=" + budget() + ", n=" + horizon()
+        + ", S=" + l2Sensitivity() + ", rho=" + rhoBudget() + ", sigma=" + noiseSigma() + "]";
   }
 }

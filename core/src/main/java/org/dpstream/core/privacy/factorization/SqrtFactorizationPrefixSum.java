@@ -25,9 +25,8 @@ import org.dpstream.core.privacy.random.NoiseStream;
  * <p>State is O(d): (epoch, base, steps in epoch t, exact sum S_t). The noise is not stored: each step
  * regenerates z_1..z_t from the key, so step t costs t draws of d Gaussians and O(t d) arithmetic. That is
  * the price of O(d) state without approximation; it is fine up to horizons of about 10^5 per epoch (about
- * 300 ns per regenerated draw, so 1.5 to 3.5 ms per step at t = 10^4, d = 5). Buffered Linear Toeplitz factorizations (McMahan, Dvijotham,
- * Choquette-Choo et al. 2024) approximate C with a few geometric buffers and would make a step O(d) in time
- * too; not implemented here.
+ * 300 ns per regenerated draw, so 1.5 to 3.5 ms per step at t = 10^4, d = 5). {@link BltPrefixSum} (a buffered linear Toeplitz
+ * factorization with a few geometric buffers) has nearly the same error at O(d) time per step.
  *
  * <p>Determinism: releases are a function of (key, leaves) only; the noise is summed in a fixed order
  * ({@link KeyedToeplitzNoise}), so a replay, or a restore from {@link #writeTo}, is bit-identical.
@@ -52,9 +51,6 @@ public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
 
   /** First byte of a snapshot; bump it when the layout changes. */
   static final byte SNAPSHOT_VERSION = 1;
-
-  /** Bounds what a corrupt snapshot can make us allocate. */
-  private static final int MAX_DIMENSION = 1 << 24;
 
   private final int dimension;
   private final long horizon;
@@ -198,13 +194,7 @@ public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
    */
   @Override
   public void writeTo(DataOutput out) throws IOException {
-    out.writeByte(SNAPSHOT_VERSION);
-    out.writeInt(dimension);
-    out.writeLong(horizon);
-    out.writeLong(epoch);
-    writeVector(out, base);
-    out.writeLong(stepsInEpoch);
-    writeVector(out, exactSum);
+    new EpochSnapshot(dimension, horizon, epoch, base, stepsInEpoch, exactSum).writeTo(out, SNAPSHOT_VERSION);
   }
 
   /**
@@ -236,28 +226,14 @@ public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
   private static SqrtFactorizationPrefixSum read(DataInput in, NoiseStream bits, IntFunction<VectorNoise> noiseFor)
       throws IOException {
     Objects.requireNonNull(bits, "bits");
-    byte version = in.readByte();
-    if (version != SNAPSHOT_VERSION) {
-      throw new IOException(
-          "unknown sqrt-factorization snapshot version " + version + " (this build reads " + SNAPSHOT_VERSION + ")");
-    }
-    int dimension = in.readInt();
-    long horizon = in.readLong();
-    long epoch = in.readLong();
-    if (dimension <= 0 || dimension > MAX_DIMENSION || horizon <= 0 || epoch < 0) {
-      throw new IOException("corrupt sqrt-factorization snapshot: d=" + dimension + ", n=" + horizon + ", epoch=" + epoch);
-    }
-    double[] base = readFiniteVector(in, dimension, "base");
-    long steps = in.readLong();
-    if (steps < 0 || steps > horizon) {
-      throw new IOException("corrupt sqrt-factorization snapshot: " + steps + " steps in an epoch of " + horizon);
-    }
-    double[] exactSum = readFiniteVector(in, dimension, "exact sum");
+    EpochSnapshot snapshot = EpochSnapshot.readFrom(in, SNAPSHOT_VERSION, NOISE_PURPOSE);
+    int dimension = snapshot.dimension();
     VectorNoise noise = noiseFor.apply(dimension);
     if (noise.dimension() != dimension) {
       throw new IOException("snapshot dimension " + dimension + " is not the noise's " + noise.dimension());
     }
-    return new SqrtFactorizationPrefixSum(horizon, new KeyedToeplitzNoise(bits, noise), epoch, base, steps, exactSum);
+    return new SqrtFactorizationPrefixSum(snapshot.horizon(), new KeyedToeplitzNoise(bits, noise), snapshot.epoch(),
+        snapshot.base(), snapshot.steps(), snapshot.exactSum());
   }
 
   private static IntFunction<VectorNoise> gaussianFor(SqrtFactorizationCalibration calibration) {
@@ -283,23 +259,6 @@ public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
         throw new IllegalArgumentException(problem);
       }
     }
-  }
-
-  private static void writeVector(DataOutput out, double[] vector) throws IOException {
-    for (double v : vector) {
-      out.writeDouble(v);
-    }
-  }
-
-  private static double[] readFiniteVector(DataInput in, int dimension, String name) throws IOException {
-    double[] vector = new double[dimension];
-    for (int j = 0; j < dimension; j++) {
-      vector[j] = in.readDouble();
-      if (!Double.isFinite(vector[j])) {
-        throw new IOException("corrupt sqrt-factorization snapshot: " + name + " coordinate " + j + " is not finite");
-      }
-    }
-    return vector;
   }
 
   @Override

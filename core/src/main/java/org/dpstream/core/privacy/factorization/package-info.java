@@ -18,6 +18,12 @@
  *       (epsilon, delta) budget via zCDP, and the privacy map of steps 1..t.
  *   <li>{@link org.dpstream.core.privacy.factorization.SqrtFactorizationPrefixSum}: the d-dimensional
  *       continual release with O(d) state, keyed noise regenerated every step, and epochs past the horizon.
+ *   <li>{@link org.dpstream.core.privacy.factorization.ToeplitzStrategyCalibration}: the zCDP calibration and
+ *       privacy map of any lower-triangular Toeplitz strategy from bounds on its column norms (both mechanisms).
+ *   <li>{@link org.dpstream.core.privacy.factorization.BltStrategy},
+ *       {@link org.dpstream.core.privacy.factorization.BltOptimizer},
+ *       {@link org.dpstream.core.privacy.factorization.BltPrefixSum}: a buffered linear Toeplitz strategy
+ *       (Dvijotham et al. 2024) optimised for the horizon, and its release with O(d m) time and state per step.
  * </ul>
  *
  * <p>The rounding rule of {@code privacy.accounting} applies: every quantity bounding a privacy loss is

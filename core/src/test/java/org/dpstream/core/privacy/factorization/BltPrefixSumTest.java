@@ -1,0 +1,235 @@
+package org.dpstream.core.privacy.factorization;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.Arrays;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.ZcdpConversion;
+import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseStream;
+import org.dpstream.core.privacy.testing.TestKeys;
+import org.junit.jupiter.api.Test;
+
+class BltPrefixSumTest {
+
+  private static final int D = 3;
+  private static final KeyedNoiseSource SOURCE = new KeyedNoiseSource(TestKeys.seeded(43));
+  private static final BltStrategy STRATEGY = BltOptimizer.forHorizon(6);
+
+  private static NoiseStream bits(String stream) {
+    return SOURCE.forStream(BltPrefixSum.NOISE_PURPOSE, stream);
+  }
+
+  private static BltPrefixSum gaussian(String stream, long horizon, double sigma) {
+    return BltPrefixSum.start(STRATEGY, horizon, bits(stream), new GaussianVectorNoise(D, sigma));
+  }
+
+  static double[][] run(BltPrefixSum mechanism, double[][] leaves) {
+    double[][] releases = new double[leaves.length][mechanism.dimension()];
+    for (int t = 0; t < leaves.length; t++) {
+      mechanism.addAndRelease(leaves[t], releases[t]);
+    }
+    return releases;
+  }
+
+  @Test
+  void withoutNoiseReleasesAreTheExactPrefixSumsAcrossEpochs() {
+    BltPrefixSum mechanism = BltPrefixSum.start(STRATEGY, 5, bits("exact"), new ZeroVectorNoise(D));
+    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(1);
+    long[] exact = new long[D];
+    double[] release = new double[D];
+    for (int t = 1; t <= 17; t++) {
+      double[] leaf = new double[D];
+      for (int j = 0; j < D; j++) {
+        long value = rng.nextLong(-1000, 1000); // integers: every sum is exact in doubles
+        leaf[j] = value;
+        exact[j] += value;
+      }
+      assertEquals((t - 1) % 5 + 1, mechanism.nextStepInEpoch(), "t=" + t);
+      mechanism.addAndRelease(leaf, release);
+      for (int j = 0; j < D; j++) {
+        assertEquals(exact[j], release[j], "t=" + t + ", j=" + j);
+      }
+      assertEquals((t - 1) / 5, mechanism.epoch(), "t=" + t);
+      assertEquals(t, mechanism.totalSteps());
+    }
+  }
+
+  /**
+   * An independent reference: the keyed draws z_1..z_n of each epoch, the explicit matrix B = A C^{-1} (C^{-1} by
+   * forward substitution on C's Toeplitz coefficients, not through the buffers), plus the exact sums and the
+   * previous epoch's last release.
+   */
+  @Test
+  void noiseIsRowTOfATimesCInverseTimesTheKeyedDraws() {
+    int horizon = 6;
+    double sigma = 2.5;
+    GaussianVectorNoise noise = new GaussianVectorNoise(D, sigma);
+    BltPrefixSum mechanism = gaussian("reference", horizon, sigma);
+    double[] c = STRATEGY.coefficients(horizon);
+    double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(3 * horizon, D, 2);
+    double[] release = new double[D];
+    double[] base = new double[D];
+    for (int epoch = 0; epoch < 3; epoch++) {
+      double[][] w = new double[horizon + 1][D]; // w = C^{-1} z: w_t = z_t - sum_{s<t} c_{t-s} w_s
+      double[] sum = new double[D];
+      double[] noiseSum = new double[D];
+      double[] last = null;
+      for (int t = 1; t <= horizon; t++) {
+        noise.sample(bits("reference").at(epoch, t), w[t]);
+        for (int j = 0; j < D; j++) {
+          for (int s = 1; s < t; s++) {
+            w[t][j] -= c[t - s] * w[s][j];
+          }
+          noiseSum[j] += w[t][j];
+        }
+        double[] leaf = leaves[epoch * horizon + t - 1];
+        mechanism.addAndRelease(leaf, release);
+        for (int j = 0; j < D; j++) {
+          sum[j] += leaf[j];
+          assertEquals(base[j] + sum[j] + noiseSum[j], release[j], 1e-11, "epoch " + epoch + ", t=" + t);
+        }
+        last = release.clone();
+      }
+      base = last;
+      assertEquals(epoch, mechanism.epoch());
+    }
+  }
+
+  @Test
+  void aReplayIsBitIdenticalAndAnotherStreamIsNot() {
+    double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(23, D, 3);
+    double[][] first = run(gaussian("replay", 7, 4), leaves);
+    double[][] replay = run(gaussian("replay", 7, 4), leaves);
+    double[][] other = run(gaussian("replay-other", 7, 4), leaves);
+    for (int t = 0; t < leaves.length; t++) {
+      assertArrayEquals(first[t], replay[t], "t=" + (t + 1));
+      assertFalse(Arrays.equals(first[t], other[t]), "t=" + (t + 1));
+    }
+  }
+
+  @Test
+  void aFailedStepChangesNothing() {
+    int horizon = 4;
+    double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(11, D, 5);
+    double[][] clean = run(gaussian("atomic", horizon, 5), leaves);
+    BltPrefixSum withFailures = gaussian("atomic", horizon, 5);
+    double[][] malformed = {{Double.NaN, 0, 0}, {0, Double.POSITIVE_INFINITY, 0}, {1, 2}};
+    double[] release = new double[D];
+    for (int t = 0; t < leaves.length; t++) {
+      if (t == 2 || t == horizon) { // inside an epoch, and on the leaf that would start the next one
+        for (double[] leaf : malformed) {
+          double[] target = {7, 8, 9};
+          BltPrefixSum mechanism = withFailures;
+          assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(leaf, target));
+          assertArrayEquals(new double[] {7, 8, 9}, target, "the release must be untouched");
+          assertEquals(t, mechanism.totalSteps());
+        }
+      }
+      withFailures.addAndRelease(leaves[t], release);
+      assertArrayEquals(clean[t], release, "t=" + (t + 1));
+    }
+  }
+
+  @Test
+  void anOverflowingSumIsRejectedAndChangesNothing() {
+    double[] huge = {Double.MAX_VALUE, 0, 0};
+    double[] back = {-Double.MAX_VALUE, 1, 1};
+    double[][] clean = run(gaussian("overflow", 10, 1), new double[][] {huge, back, back});
+    BltPrefixSum mechanism = gaussian("overflow", 10, 1);
+    double[] release = new double[D];
+    mechanism.addAndRelease(huge, release);
+    assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(huge, new double[D]));
+    mechanism.addAndRelease(back, release);
+    assertArrayEquals(clean[1], release);
+    mechanism.addAndRelease(back, release);
+    assertArrayEquals(clean[2], release);
+  }
+
+  static byte[] snapshot(BltPrefixSum mechanism) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    mechanism.writeTo(new DataOutputStream(bytes));
+    return bytes.toByteArray();
+  }
+
+  private static BltPrefixSum restore(byte[] snapshot, double sigma) throws IOException {
+    return BltPrefixSum.readFrom(new DataInputStream(new ByteArrayInputStream(snapshot)), STRATEGY, bits("snapshot"),
+        new GaussianVectorNoise(D, sigma));
+  }
+
+  /** Every cut point of three and a bit epochs: the regenerated buffers continue bit for bit. */
+  @Test
+  void restoringAtAnyStepContinuesBitIdentically() throws IOException {
+    int horizon = 5;
+    double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(3 * horizon + 2, D, 7);
+    double[][] reference = run(gaussian("snapshot", horizon, 3), leaves);
+    for (int cut = 0; cut <= leaves.length; cut++) {
+      BltPrefixSum original = gaussian("snapshot", horizon, 3);
+      double[] release = new double[D];
+      for (int t = 0; t < cut; t++) {
+        original.addAndRelease(leaves[t], release);
+      }
+      BltPrefixSum restored = restore(snapshot(original), 3);
+      assertEquals(original.epoch(), restored.epoch());
+      assertEquals(cut, restored.totalSteps());
+      for (int t = cut; t < leaves.length; t++) {
+        restored.addAndRelease(leaves[t], release);
+        assertArrayEquals(reference[t], release, "cut " + cut + ", t=" + (t + 1));
+      }
+    }
+  }
+
+  @Test
+  void corruptSnapshotsAreRefused() throws IOException {
+    BltPrefixSum mechanism = gaussian("snapshot", 5, 3);
+    mechanism.addAndRelease(new double[] {1, 2, 3}, new double[D]);
+    byte[] good = snapshot(mechanism);
+    // Layout: version (1), d (4), n (8), epoch (8), base (8 d), steps (8), exact sum (8 d).
+    byte[] version = good.clone();
+    version[0] = (byte) (BltPrefixSum.SNAPSHOT_VERSION + 1);
+    byte[] tooManySteps = good.clone();
+    writeLong(tooManySteps, 1 + 4 + 8 + 8 + 8 * D, 6);
+    byte[] nanInTheSum = good.clone();
+    writeLong(nanInTheSum, 1 + 4 + 8 + 8 + 8 * D + 8, Double.doubleToRawLongBits(Double.NaN));
+    byte[] truncated = Arrays.copyOf(good, good.length - 1);
+    for (byte[] corrupt : new byte[][] {version, tooManySteps, nanInTheSum, truncated}) {
+      assertThrows(IOException.class, () -> restore(corrupt, 3));
+    }
+    assertThrows(IOException.class, () -> BltPrefixSum.readFrom(new DataInputStream(new ByteArrayInputStream(good)),
+        STRATEGY, bits("snapshot"), new GaussianVectorNoise(D + 1, 3)));
+    ToeplitzStrategyCalibration otherHorizon = ToeplitzStrategyCalibration.of("test", new PrivacyBudget(1, 1e-5), 6, 2,
+        ZcdpConversion.TIGHT, STRATEGY::squaredColumnNormUpperBounds);
+    assertThrows(IOException.class, () -> BltPrefixSum.readFrom(new DataInputStream(new ByteArrayInputStream(good)),
+        STRATEGY, otherHorizon, bits("snapshot"), D));
+  }
+
+  @Test
+  void theCalibratedMechanismUsesTheCalibrationsSigmaAndHorizon() {
+    ToeplitzStrategyCalibration calibration = ToeplitzStrategyCalibration.of("test", new PrivacyBudget(1, 1e-5), 9, 2,
+        ZcdpConversion.TIGHT, STRATEGY::squaredColumnNormUpperBounds);
+    BltPrefixSum calibrated = BltPrefixSum.start(D, STRATEGY, calibration, bits("calibrated"));
+    BltPrefixSum byHand = BltPrefixSum.start(STRATEGY, 9, bits("calibrated"),
+        new GaussianVectorNoise(D, calibration.noiseSigma()));
+    assertEquals(9, calibrated.horizon());
+    double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(12, D, 6);
+    assertTrue(Arrays.deepEquals(run(calibrated, leaves), run(byHand, leaves)));
+  }
+
+  private static void writeLong(byte[] bytes, int offset, long value) {
+    for (int i = 0; i < Long.BYTES; i++) {
+      bytes[offset + i] = (byte) (value >>> (8 * (Long.BYTES - 1 - i)));
+    }
+  }
+}
