@@ -4,6 +4,7 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import org.dpstream.core.privacy.PrivatePrefixSums;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
@@ -39,6 +40,7 @@ public final class DpTofw implements OnlineEstimator {
   private final OnlineModelSpec spec;
   private final PrefixSumPlan plan;
   private final PrivatePrefixSums prefixSums;
+  private final AdaptiveClipPrefixSums adaptive; // the same object as prefixSums when clip.mode is adaptive, else null
   private final ClippedIncrement clippedIncrement;
   private final FrankWolfeIterates iterates;
   private long steps;
@@ -57,6 +59,7 @@ public final class DpTofw implements OnlineEstimator {
     this.spec = spec;
     this.plan = plan;
     this.prefixSums = prefixSums;
+    this.adaptive = prefixSums instanceof AdaptiveClipPrefixSums sums ? sums : null;
     this.clippedIncrement = new ClippedIncrement(spec, plan.clipNorm());
     this.iterates = iterates;
     this.steps = steps;
@@ -97,23 +100,49 @@ public final class DpTofw implements OnlineEstimator {
   public StepOutcome step(double[] features, double label) {
     SampleChecks.require(spec, features, label);
     long t = steps + 1;
-    clippedIncrement.compute(iterates, features, label, t, increment);
+    if (adaptive != null && adaptive.warmingUp()) {
+      return warmUpStep(features, label, t);
+    }
+    // k: the algorithm's step; adaptive clipping starts the algorithm after its warm-up (theta still 0).
+    long k = adaptive != null ? t - adaptive.warmUpSteps() : t;
+    if (adaptive != null) {
+      clippedIncrement.setWholeThreshold(adaptive.threshold());
+    }
+    clippedIncrement.compute(iterates, features, label, k, increment);
 
     // The budget is checked before anything is released; the ledger is committed with the step.
     boolean newEpoch = prefixSums.stepsInEpoch() == spec.horizon();
     long stepInEpoch = newEpoch ? 1 : prefixSums.stepsInEpoch() + 1;
-    PrivacyLedger reserved = (newEpoch ? ledger.startEpoch() : ledger).reserve(plan.calibration().spentAfter(stepInEpoch));
+    PrivacyBudget cost = adaptive != null ? adaptive.costOfNextStep() : plan.calibration().spentAfter(stepInEpoch);
+    PrivacyLedger reserved = (newEpoch ? ledger.startEpoch() : ledger).reserve(cost);
 
+    if (adaptive != null) {
+      adaptive.recordNorm(clippedIncrement.wholeNorm());
+    }
     prefixSums.addAndRelease(increment, direction);
-    double scale = 1.0 / (t + 1);
+    double scale = 1.0 / (k + 1);
     for (int i = 0; i < direction.length; i++) {
       direction[i] *= scale;
     }
     spec.domain().minimizeLinear(direction, vertex);
-    iterates.stepTowards(vertex, Math.min(1, spec.learningRate() / (t + 1)));
+    iterates.stepTowards(vertex, Math.min(1, spec.learningRate() / (k + 1)));
     steps = t;
     ledger = reserved;
     return new StepOutcome(t, prefixSums.epoch(), clippedIncrement.gradientClipped(), clippedIncrement.differenceClipped(),
+        clippedIncrement.sampleClipped());
+  }
+
+  /**
+   * A step of adaptive clipping's warm-up: the sample's increment at theta = 0 only goes into the first
+   * histogram of norms (whose release is reserved here); the parameters stay 0.
+   */
+  private StepOutcome warmUpStep(double[] features, double label, long t) {
+    clippedIncrement.compute(iterates, features, label, 1, increment);
+    PrivacyLedger reserved = ledger.reserve(adaptive.costOfNextStep());
+    adaptive.warmUp(clippedIncrement.wholeNorm());
+    steps = t;
+    ledger = reserved;
+    return new StepOutcome(t, prefixSums.epoch(), clippedIncrement.gradientClipped(), false,
         clippedIncrement.sampleClipped());
   }
 

@@ -11,7 +11,7 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * How DP-TOFW releases the prefix sums of its increments: the mechanism, its noise and the
  * calibration that says what every release costs. Chosen from the spec's {@link AccountantChoice}.
  */
-public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan {
+public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, AdaptiveClipPlan {
 
   PrivacyCalibration calibration();
 
@@ -31,6 +31,9 @@ public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan {
   PrivatePrefixSums restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException;
 
   static PrefixSumPlan choose(OnlineModelSpec spec) {
+    if (spec.incrementClipping().isAdaptive()) {
+      return AdaptiveClipPlan.of(spec); // blocks of the plan the accountant chooses, each at its own threshold
+    }
     return spec.accountant() == AccountantChoice.FACTORIZATION
         ? FactorizationPlan.of(spec)
         : TreeNoisePlan.choose(spec);

@@ -3,7 +3,7 @@ package org.dpstream.core.privacy.factorization;
 import java.util.Arrays;
 import java.util.stream.LongStream;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
-import org.dpstream.core.privacy.accounting.PrivacyCalibration;
+import org.dpstream.core.privacy.accounting.ZcdpCalibration;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
 import org.dpstream.core.privacy.accounting.ZeroConcentratedDp;
 
@@ -43,7 +43,7 @@ import org.dpstream.core.privacy.accounting.ZeroConcentratedDp;
  *
  * <p>Immutable.
  */
-public final class SqrtFactorizationCalibration implements PrivacyCalibration {
+public final class SqrtFactorizationCalibration implements ZcdpCalibration {
 
   /** The longest horizon accepted: a step costs O(t d) noise draws, so far longer epochs are impractical. */
   public static final long MAX_HORIZON = 1L << 24;
