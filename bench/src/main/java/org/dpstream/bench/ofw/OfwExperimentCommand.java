@@ -71,11 +71,11 @@ public final class OfwExperimentCommand implements Callable<Integer> {
       description = "Noise and accounting of OFW: paper (tree, eq. 3.2), zcdp (tree), factorization (square-root factorization, zCDP), auto (the better tree). Default: ${DEFAULT-VALUE}.")
   List<String> accountants;
 
-  @Option(names = "--clip", paramLabel = "worst-case|adaptive|C", defaultValue = "worst-case",
-      description = "DP-TOFW's increment clipping: worst-case (the paper's per-term bounds), adaptive (the whole"
-          + " increment clipped to a private online estimate of a quantile of its norm, --clip-quantile) or a"
-          + " threshold C (the whole increment clipped to C in the noise's norm); p = 1 always uses the worst case."
-          + " Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--clip", paramLabel = "adaptive|worst-case|C", defaultValue = "adaptive",
+      description = "DP-TOFW's increment clipping: adaptive (the whole increment clipped to a private online"
+          + " estimate of a quantile of its norm, --clip-quantile; zCDP accountants only, --accountant paper runs"
+          + " the worst case), worst-case (the paper's per-term bounds) or a threshold C (the whole increment"
+          + " clipped to C in the noise's norm); p = 1 always uses the worst case. Default: ${DEFAULT-VALUE}.")
   String clip;
 
   @Option(names = "--clip-quantile", paramLabel = "Q", defaultValue = "0.5",

@@ -176,6 +176,11 @@ public final class DpTofw implements OnlineEstimator {
     return ALGORITHM + "/" + plan.describe() + "/" + spec.incrementClipping().describe(plan.clipNorm(), spec.clipBounds());
   }
 
+  /** Test seam: the threshold adaptive clipping holds for the next increment (a function of released values). */
+  double adaptiveThreshold() {
+    return adaptive.threshold();
+  }
+
   /** Test seam: d_t of the latest step, the noisy recursive gradient the LMO saw. */
   double[] lastDirection() {
     return direction.clone();
