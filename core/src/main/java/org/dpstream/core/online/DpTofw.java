@@ -28,6 +28,11 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * each sample enters the released sequence only through its own leaf (the adaptive argument of the
  * paper's Theorem 3.1).
  *
+ * <p>With adaptive clipping ({@link AdaptiveClipPlan}) g_t is clipped as a whole to a threshold that follows a
+ * private estimate of a quantile of ||g_t||_2; the model's first block is a warm-up whose samples only set the
+ * first threshold (the parameters stay 0), and the algorithm's step counter k = t - (warm-up length) starts
+ * after it, with theta_1 = theta_0 = 0.
+ *
  * <p>The prefix sums come from the tree (Algorithm 5, O(d) state) or, on request, the square-root
  * factorization ({@link PrefixSumPlan}). State is O(d): theta_t, theta_{t-1} and the mechanism's O(d)
  * snapshot; the noise is regenerated from the key. Past the horizon a new epoch starts.
