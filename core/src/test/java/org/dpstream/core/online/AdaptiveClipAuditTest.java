@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
  * warm-up (histogram only), block 1 = steps 3 and 4 (a tree of two leaves), block 2 the rest.
  *
  * <ul>
- *   <li>The quantile: D and D' differ in the first sample (warm-up), ordinary on D, 50 times outside the data
- *       bounds on D'. The statistic is ln C_1, the threshold the released histogram gives. With the
+ *   <li>The quantile: D and D' differ in the first sample (warm-up), small on D (increment norm 0.01), 50
+ *       times outside the data bounds on D' (norm 1 once clipped to them). The statistic is ln C_1, the threshold the released histogram gives. With the
  *       histogram's noise it passes; without it (negative control) C_1 is a deterministic function of the
  *       differing sample and the audit catches it.
  *   <li>The blocks: D and D' differ in the third sample, the first of block 1. The statistic is the first
@@ -43,6 +43,12 @@ class AdaptiveClipAuditTest {
 
   private static final double[] ORDINARY_X = {1, 0};
   private static final double ORDINARY_Y = 1;
+  /**
+   * In the warm-up (theta = 0) the increment is -y x: the ordinary sample above and the oversized one (clipped
+   * to the bounds, (1, 0) and -1) have the same norm, so the quantile's test uses a small sample on D.
+   */
+  private static final double[] SMALL_X = {0.1, 0};
+  private static final double SMALL_Y = 0.1;
   private static final double[] OVERSIZED_X = {50, 0};
   private static final double OVERSIZED_Y = -50;
   private static final double[] OTHER_X = {0.3, -0.4};
@@ -57,6 +63,8 @@ class AdaptiveClipAuditTest {
       for (int t = 1; t <= STEPS; t++) {
         if (t == differing && neighbour) {
           model.step(OVERSIZED_X, OVERSIZED_Y);
+        } else if (t == differing && thresholdStatistic) {
+          model.step(SMALL_X, SMALL_Y);
         } else if (t == differing) {
           model.step(ORDINARY_X, ORDINARY_Y);
         } else {
