@@ -12,6 +12,7 @@ import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineEstimators;
 import org.dpstream.core.online.NoiseChoice;
+import org.dpstream.core.online.IncrementClipping;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
@@ -60,6 +61,13 @@ public class OnlineStepBenchmark {
   @Param({"continuous"})
   public String noise;
 
+  /**
+   * worst-case or adaptive DP-TOFW clipping (-p clip=worst-case,adaptive -p p=1.5). Adaptive runs epochs of
+   * 2^20 steps: its blocks then open and its histograms are released during the measurement, as in service.
+   */
+  @Param({"worst-case"})
+  public String clip;
+
   private OnlineEstimator estimator;
   private double[][] features;
   private double[] labels;
@@ -71,9 +79,10 @@ public class OnlineStepBenchmark {
     LpNorm dual = LpNorm.of(LpNorm.dualExponent(exponent));
     // A horizon no run reaches, so epochs never change during measurement.
     OnlineModelSpec spec = OnlineModelSpec.withDerivedClipping("bench", dimension, GlmLoss.squared(),
-        LpBall.of(exponent, 2), new PrivacyBudget(1, 1e-6), 1L << 40, new DataBounds(1, 2),
-        AccountantChoice.valueOf(accountant.toUpperCase(Locale.ROOT)))
-        .withNoise(NoiseChoice.valueOf(noise.toUpperCase(Locale.ROOT)));
+        LpBall.of(exponent, 2), new PrivacyBudget(1, 1e-6), clip.equals("adaptive") ? 1L << 20 : 1L << 40,
+        new DataBounds(1, 2), AccountantChoice.valueOf(accountant.toUpperCase(Locale.ROOT)))
+        .withNoise(NoiseChoice.valueOf(noise.toUpperCase(Locale.ROOT)))
+        .withIncrementClipping(clip.equals("adaptive") ? IncrementClipping.ADAPTIVE : IncrementClipping.WORST_CASE);
     byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
     RandomSource.SPLIT_MIX_64.create(4L).nextBytes(material);
     estimator = OnlineEstimators.start(spec, new KeyedNoiseSource(NoiseKey.ofBytes(material)));

@@ -6,6 +6,7 @@ import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.online.baseline.BatchProblem;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineEstimators;
+import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.IncrementClipping;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
@@ -56,7 +57,7 @@ final class ExperimentRunner {
     OnlineModelSpec spec = OnlineModelSpec.withDerivedClipping(
         run.runId(), run.d(), GlmLoss.squared(), LpBall.of(run.p(), RegressionDataset.RADIUS), budget,
         run.horizon(), RegressionDataset.declaredBounds(), run.accountant())
-        .withIncrementClipping(run.p() > 1 ? clipping : IncrementClipping.WORST_CASE)
+        .withIncrementClipping(clippingFor(run))
         .withLearningRate(learningRate);
     OnlineEstimator estimator = OnlineEstimators.start(spec, ExperimentKeys.forSeed(run.seed()));
     long trainingNanos = System.nanoTime() - started;
@@ -80,6 +81,14 @@ final class ExperimentRunner {
     return new RunResult(run, run.accountantName(), risk, metric.ofRisk(risk), trainingNanos / 1e9,
         estimator.mechanism(), estimator.ledger().spentEpsilon(), estimator.ledger().spentDelta(),
         checkpoints, trajectory);
+  }
+
+  /** p = 1 (DP-POFW) uses the worst case, and so does adaptive clipping under the paper's accountant (not zCDP). */
+  private IncrementClipping clippingFor(RunSpec run) {
+    if (run.p() == 1 || (clipping.isAdaptive() && run.accountant() == AccountantChoice.PAPER)) {
+      return IncrementClipping.WORST_CASE;
+    }
+    return clipping;
   }
 
   private RunResult runBatch(RunSpec run, RegressionDataset data) {

@@ -71,11 +71,17 @@ public final class OfwExperimentCommand implements Callable<Integer> {
       description = "Noise and accounting of OFW: paper (tree, eq. 3.2), zcdp (tree), factorization (square-root factorization, zCDP), blt (buffered linear Toeplitz, zCDP), auto (blt or the better tree, whichever predicts less error). Default: ${DEFAULT-VALUE}.")
   List<String> accountants;
 
-  @Option(names = "--clip", paramLabel = "worst-case|C", defaultValue = "worst-case",
-      description = "DP-TOFW's increment clipping: worst-case (the paper's per-term bounds) or a threshold C"
-          + " (the whole increment clipped to C in the noise's norm; p = 1 always uses the worst case)."
-          + " Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--clip", paramLabel = "adaptive|worst-case|C", defaultValue = "adaptive",
+      description = "DP-TOFW's increment clipping: adaptive (the whole increment clipped to a private online"
+          + " estimate of a quantile of its norm, --clip-quantile; zCDP accountants only, --accountant paper runs"
+          + " the worst case), worst-case (the paper's per-term bounds) or a threshold C (the whole increment"
+          + " clipped to C in the noise's norm); p = 1 always uses the worst case. Default: ${DEFAULT-VALUE}.")
   String clip;
+
+  @Option(names = "--clip-quantile", paramLabel = "Q", defaultValue = "0.5",
+      description = "With --clip adaptive: the target quantile of the increments' norms, in (0, 1)."
+          + " Default: ${DEFAULT-VALUE}.")
+  double clipQuantile;
 
   @Option(names = "--learning-rate", paramLabel = "LR", defaultValue = "1",
       description = "lr of OFW's step size min(1, lr / (t + 1)); 1 is the paper's. Default: ${DEFAULT-VALUE}.")
@@ -96,11 +102,18 @@ public final class OfwExperimentCommand implements Callable<Integer> {
     if (clip.strip().equalsIgnoreCase("worst-case")) {
       return IncrementClipping.WORST_CASE;
     }
+    if (clip.strip().equalsIgnoreCase("adaptive")) {
+      if (!(clipQuantile > 0 && clipQuantile < 1)) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "--clip-quantile must be in (0, 1), got " + clipQuantile);
+      }
+      return IncrementClipping.adaptive(clipQuantile, IncrementClipping.DEFAULT_QUANTILE_SHARE);
+    }
     try {
       return IncrementClipping.fixed(Double.parseDouble(clip.strip()));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(),
-          "--clip must be worst-case or a threshold C > 0, got '" + clip + "'");
+          "--clip must be worst-case, adaptive or a threshold C > 0, got '" + clip + "'");
     }
   }
 

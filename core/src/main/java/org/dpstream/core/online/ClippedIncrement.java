@@ -22,7 +22,7 @@ final class ClippedIncrement {
   private final OnlineModelSpec spec;
   private final NormClipper gradientClipper;
   private final NormClipper differenceClipper;
-  private final NormClipper wholeClipper;
+  private NormClipper wholeClipper;
   private final SampleClipper sampleClipper;
   private final double[] clippedFeatures;
   private final double[] gradient;
@@ -30,6 +30,7 @@ final class ClippedIncrement {
   private boolean gradientClipped;
   private boolean differenceClipped;
   private boolean sampleClipped;
+  private double wholeNorm = Double.NaN;
 
   /** Per-term clipping (the worst case), whatever the spec says. */
   ClippedIncrement(OnlineModelSpec spec) {
@@ -45,8 +46,10 @@ final class ClippedIncrement {
     var dual = spec.domain().norm().dual();
     this.gradientClipper = NormClipper.of(dual, spec.clipBounds().gradient());
     this.differenceClipper = NormClipper.of(dual, spec.clipBounds().difference());
-    this.wholeClipper = wholeNorm != null && spec.incrementClipping().isWhole()
-        ? NormClipper.of(wholeNorm, spec.incrementClipping().threshold())
+    IncrementClipping clipping = spec.incrementClipping();
+    this.wholeClipper = wholeNorm == null ? null
+        : clipping.isWhole() ? NormClipper.of(wholeNorm, clipping.threshold())
+        : clipping.isAdaptive() ? NormClipper.of(wholeNorm, AdaptiveClipPlan.initialThreshold(spec))
         : null;
     this.sampleClipper = SampleClipper.of(spec);
     this.clippedFeatures = new double[spec.dimension()];
@@ -67,6 +70,7 @@ final class ClippedIncrement {
       for (int i = 0; i < out.length; i++) {
         out[i] = gradient[i] + k * (gradient[i] - previousGradient[i]);
       }
+      wholeNorm = wholeClipper.norm().valueOf(out);
       gradientClipped = wholeClipper.clipInPlace(out);
       differenceClipped = false;
       return;
@@ -79,6 +83,18 @@ final class ClippedIncrement {
     for (int i = 0; i < out.length; i++) {
       out[i] += gradient[i];
     }
+  }
+
+  /** Adaptive clipping: the threshold of whole-increment clipping from the next increment on. */
+  void setWholeThreshold(double threshold) {
+    if (threshold != wholeClipper.bound()) {
+      wholeClipper = NormClipper.of(wholeClipper.norm(), threshold);
+    }
+  }
+
+  /** Whole-increment clipping: the norm of the latest increment before it was clipped. */
+  double wholeNorm() {
+    return wholeNorm;
   }
 
   /** The sample itself was outside its declared data bounds and was clipped to them. */

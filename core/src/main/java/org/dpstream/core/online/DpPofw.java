@@ -54,9 +54,9 @@ public final class DpPofw implements OnlineEstimator {
     if (spec.p() != 1) {
       throw new IllegalArgumentException("DP-POFW is for p = 1; got p = " + spec.p());
     }
-    if (spec.incrementClipping().isWhole()) {
+    if (spec.incrementClipping().isWhole() || spec.incrementClipping().isAdaptive()) {
       // Its exponential mechanism is calibrated to the per-term bounds L and beta D.
-      throw new IllegalArgumentException("whole-increment clipping (clip.mode: fixed) is for p > 1 (DP-TOFW)");
+      throw new IllegalArgumentException("whole-increment clipping (clip.mode: fixed or adaptive) is for p > 1 (DP-TOFW)");
     }
     this.spec = spec;
     this.vertexChoice = VertexChoice.of(spec);

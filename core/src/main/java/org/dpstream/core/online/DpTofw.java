@@ -4,6 +4,7 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import org.dpstream.core.privacy.PrivatePrefixSums;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
@@ -27,6 +28,11 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * each sample enters the released sequence only through its own leaf (the adaptive argument of the
  * paper's Theorem 3.1).
  *
+ * <p>With adaptive clipping ({@link AdaptiveClipPlan}) g_t is clipped as a whole to a threshold that follows a
+ * private estimate of a quantile of ||g_t||_2; the model's first block is a warm-up whose samples only set the
+ * first threshold (the parameters stay 0), and the algorithm's step counter k = t - (warm-up length) starts
+ * after it, with theta_1 = theta_0 = 0.
+ *
  * <p>The prefix sums come from the tree (Algorithm 5, O(d) state) or, on request, the square-root
  * factorization ({@link PrefixSumPlan}). State is O(d): theta_t, theta_{t-1} and the mechanism's O(d)
  * snapshot; the noise is regenerated from the key. Past the horizon a new epoch starts.
@@ -39,6 +45,7 @@ public final class DpTofw implements OnlineEstimator {
   private final OnlineModelSpec spec;
   private final PrefixSumPlan plan;
   private final PrivatePrefixSums prefixSums;
+  private final AdaptiveClipPrefixSums adaptive; // the same object as prefixSums when clip.mode is adaptive, else null
   private final ClippedIncrement clippedIncrement;
   private final FrankWolfeIterates iterates;
   private long steps;
@@ -57,6 +64,7 @@ public final class DpTofw implements OnlineEstimator {
     this.spec = spec;
     this.plan = plan;
     this.prefixSums = prefixSums;
+    this.adaptive = prefixSums instanceof AdaptiveClipPrefixSums sums ? sums : null;
     this.clippedIncrement = new ClippedIncrement(spec, plan.clipNorm());
     this.iterates = iterates;
     this.steps = steps;
@@ -102,23 +110,49 @@ public final class DpTofw implements OnlineEstimator {
   public StepOutcome step(double[] features, double label) {
     SampleChecks.require(spec, features, label);
     long t = steps + 1;
-    clippedIncrement.compute(iterates, features, label, t, increment);
+    if (adaptive != null && adaptive.warmingUp()) {
+      return warmUpStep(features, label, t);
+    }
+    // k: the algorithm's step; adaptive clipping starts the algorithm after its warm-up (theta still 0).
+    long k = adaptive != null ? t - adaptive.warmUpSteps() : t;
+    if (adaptive != null) {
+      clippedIncrement.setWholeThreshold(adaptive.threshold());
+    }
+    clippedIncrement.compute(iterates, features, label, k, increment);
 
     // The budget is checked before anything is released; the ledger is committed with the step.
     boolean newEpoch = prefixSums.stepsInEpoch() == spec.horizon();
     long stepInEpoch = newEpoch ? 1 : prefixSums.stepsInEpoch() + 1;
-    PrivacyLedger reserved = (newEpoch ? ledger.startEpoch() : ledger).reserve(plan.calibration().spentAfter(stepInEpoch));
+    PrivacyBudget cost = adaptive != null ? adaptive.costOfNextStep() : plan.calibration().spentAfter(stepInEpoch);
+    PrivacyLedger reserved = (newEpoch ? ledger.startEpoch() : ledger).reserve(cost);
 
+    if (adaptive != null) {
+      adaptive.recordNorm(clippedIncrement.wholeNorm());
+    }
     prefixSums.addAndRelease(increment, direction);
-    double scale = 1.0 / (t + 1);
+    double scale = 1.0 / (k + 1);
     for (int i = 0; i < direction.length; i++) {
       direction[i] *= scale;
     }
     spec.domain().minimizeLinear(direction, vertex);
-    iterates.stepTowards(vertex, Math.min(1, spec.learningRate() / (t + 1)));
+    iterates.stepTowards(vertex, Math.min(1, spec.learningRate() / (k + 1)));
     steps = t;
     ledger = reserved;
     return new StepOutcome(t, prefixSums.epoch(), clippedIncrement.gradientClipped(), clippedIncrement.differenceClipped(),
+        clippedIncrement.sampleClipped());
+  }
+
+  /**
+   * A step of adaptive clipping's warm-up: the sample's increment at theta = 0 only goes into the first
+   * histogram of norms (whose release is reserved here); the parameters stay 0.
+   */
+  private StepOutcome warmUpStep(double[] features, double label, long t) {
+    clippedIncrement.compute(iterates, features, label, 1, increment);
+    PrivacyLedger reserved = ledger.reserve(adaptive.costOfNextStep());
+    adaptive.warmUp(clippedIncrement.wholeNorm());
+    steps = t;
+    ledger = reserved;
+    return new StepOutcome(t, prefixSums.epoch(), clippedIncrement.gradientClipped(), false,
         clippedIncrement.sampleClipped());
   }
 
@@ -150,6 +184,11 @@ public final class DpTofw implements OnlineEstimator {
   @Override
   public String mechanism() {
     return ALGORITHM + "/" + plan.describe() + "/" + spec.incrementClipping().describe(plan.clipNorm(), spec.clipBounds());
+  }
+
+  /** Test seam: the threshold adaptive clipping holds for the next increment (a function of released values). */
+  double adaptiveThreshold() {
+    return adaptive.threshold();
   }
 
   /** Test seam: d_t of the latest step, the noisy recursive gradient the LMO saw. */

@@ -13,18 +13,38 @@ import org.dpstream.core.geometry.LpNorm;
  *       is calibrated in (l2 for the Gaussian tree and the factorization, the dual norm q for the paper's
  *       generalized Gaussian); replacing one sample moves one leaf by at most 2C. C is public
  *       configuration: choosing it by looking at the private stream spends privacy.
+ *   <li>{@link Mode#ADAPTIVE}: whole-increment clipping whose threshold follows the {@code quantile} of
+ *       ||g_t|| estimated privately online ({@link AdaptiveClipPlan}): the threshold changes only at the
+ *       boundaries of blocks of a public schedule, each block has its own prefix-sum mechanism calibrated
+ *       to twice its threshold, and the threshold of the next block is a function of noisy histograms of
+ *       the increments' norms that cost {@code quantileShare} of the model's zCDP budget. The first
+ *       threshold is the worst-case bound in l2, derived from the declared data bounds.
  * </ul>
  *
  * @param mode which bound
- * @param threshold C for {@link Mode#FIXED}; NaN for {@link Mode#WORST_CASE}
+ * @param threshold C for {@link Mode#FIXED}; NaN otherwise
+ * @param quantile the target quantile of ||g_t|| for {@link Mode#ADAPTIVE}, in (0, 1); NaN otherwise
+ * @param quantileShare the share of the model's rho spent on the quantile, in (0, 1/2]; NaN unless adaptive
  */
-public record IncrementClipping(Mode mode, double threshold) {
+public record IncrementClipping(Mode mode, double threshold, double quantile, double quantileShare) {
 
   /** Which bound. */
-  public enum Mode { WORST_CASE, FIXED }
+  public enum Mode { WORST_CASE, FIXED, ADAPTIVE }
 
   /** The paper's per-term clipping. */
   public static final IncrementClipping WORST_CASE = new IncrementClipping(Mode.WORST_CASE, Double.NaN);
+
+  /**
+   * The default target quantile of adaptive clipping: the median, the default of Andrew, Thakkar, McMahan
+   * and Ramaswamy (2021). Chosen from the literature, not from our measurements.
+   */
+  public static final double DEFAULT_QUANTILE = 0.5;
+
+  /** The default share of the zCDP budget spent on the quantile: 5% (the prefix sums' sigma grows 2.6%). */
+  public static final double DEFAULT_QUANTILE_SHARE = 0.05;
+
+  /** Adaptive clipping with the default quantile and budget share. */
+  public static final IncrementClipping ADAPTIVE = adaptive(DEFAULT_QUANTILE, DEFAULT_QUANTILE_SHARE);
 
   public IncrementClipping {
     if (mode == null) {
@@ -33,9 +53,34 @@ public record IncrementClipping(Mode mode, double threshold) {
     if (mode == Mode.FIXED && !(threshold > 0 && threshold <= Double.MAX_VALUE)) {
       throw new IllegalArgumentException("clip.norm must be finite and > 0, got " + threshold);
     }
-    if (mode == Mode.WORST_CASE) {
+    if (mode != Mode.FIXED) {
       threshold = Double.NaN;
     }
+    if (mode == Mode.ADAPTIVE) {
+      if (!(quantile > 0 && quantile < 1)) {
+        throw new IllegalArgumentException("clip.quantile must be in (0, 1), got " + quantile);
+      }
+      if (!(quantileShare > 0 && quantileShare <= 0.5)) {
+        throw new IllegalArgumentException("clip.budgetShare must be in (0, 0.5], got " + quantileShare);
+      }
+    } else {
+      quantile = Double.NaN;
+      quantileShare = Double.NaN;
+    }
+  }
+
+  /** Worst-case or fixed clipping. */
+  public IncrementClipping(Mode mode, double threshold) {
+    this(mode, threshold, Double.NaN, Double.NaN);
+  }
+
+  /** Adaptive clipping to the private estimate of {@code quantile} of ||g_t||, with that budget share. */
+  public static IncrementClipping adaptive(double quantile, double quantileShare) {
+    return new IncrementClipping(Mode.ADAPTIVE, Double.NaN, quantile, quantileShare);
+  }
+
+  public boolean isAdaptive() {
+    return mode == Mode.ADAPTIVE;
   }
 
   /** Whole-increment clipping at C. */
@@ -47,10 +92,15 @@ public record IncrementClipping(Mode mode, double threshold) {
     return mode == Mode.FIXED;
   }
 
-  /** How releases name it, e.g. {@code clip(l2, C=2.0)} or {@code clip(worst-case, L+bD=9.5)}. */
+  /**
+   * How releases name it, e.g. {@code clip(l2, C=2.0)}, {@code clip(worst-case, L+bD=9.5)} or
+   * {@code clip(l2, adaptive q=0.5, share=0.05)} (the adaptive plan names its first threshold and blocks).
+   */
   String describe(LpNorm norm, ClipBounds worstCase) {
-    return isWhole()
-        ? "clip(" + norm + ", C=" + threshold + ")"
-        : "clip(worst-case, L+bD=" + worstCase.incrementBound() + ")";
+    return switch (mode) {
+      case FIXED -> "clip(" + norm + ", C=" + threshold + ")";
+      case ADAPTIVE -> "clip(" + norm + ", adaptive q=" + quantile + ", share=" + quantileShare + ")";
+      case WORST_CASE -> "clip(worst-case, L+bD=" + worstCase.incrementBound() + ")";
+    };
   }
 }

@@ -130,6 +130,10 @@ public record OnlineModelSpec(
         Double.toString(data.featureDualNorm()), Double.toString(data.labelBound()),
         incrementClipping.mode().name(), Double.toString(incrementClipping.threshold()), Double.toString(learningRate),
         noise.fingerprintToken());
+    if (incrementClipping.isAdaptive()) {
+      // Appended only when adaptive, so the fingerprints of the other modes (and their saved states) are unchanged.
+      canonical += "|adaptive|" + incrementClipping.quantile() + "|" + incrementClipping.quantileShare();
+    }
     try {
       return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {

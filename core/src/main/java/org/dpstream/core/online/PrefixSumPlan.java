@@ -11,7 +11,7 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * How DP-TOFW releases the prefix sums of its increments: the mechanism, its noise and the
  * calibration that says what every release costs. Chosen from the spec's {@link AccountantChoice}.
  */
-public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, BltPlan {
+public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, BltPlan, AdaptiveClipPlan {
 
   PrivacyCalibration calibration();
 
@@ -35,6 +35,9 @@ public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, 
    * error beats the better tree's ({@link BltPlan#orTree}); with discrete noise only the tree samples it.
    */
   static PrefixSumPlan choose(OnlineModelSpec spec) {
+    if (spec.incrementClipping().isAdaptive()) {
+      return AdaptiveClipPlan.of(spec); // blocks of the plan the accountant chooses, each at its own threshold
+    }
     return switch (spec.accountant()) {
       case FACTORIZATION -> FactorizationPlan.of(spec);
       case BLT -> BltPlan.of(spec);

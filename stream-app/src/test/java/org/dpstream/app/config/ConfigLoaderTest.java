@@ -100,11 +100,18 @@ class ConfigLoaderTest {
     assertEquals(3, spec.learningRate());
     OnlineModelSpec defaults = ConfigLoader.parse("applicationId: a\n" + MODEL, "t").registry().find("m").orElseThrow()
         .spec();
-    assertEquals(IncrementClipping.WORST_CASE, defaults.incrementClipping());
+    assertEquals(IncrementClipping.ADAPTIVE, defaults.incrementClipping()); // p > 1, accountant auto
     assertEquals(1, defaults.learningRate());
+    String tuned = MODEL.replace("\"inf\"", "\"1.5\"") + "    clip: {mode: adaptive, quantile: 0.9, budgetShare: 0.1}\n";
+    assertEquals(IncrementClipping.adaptive(0.9, 0.1),
+        ConfigLoader.parse("applicationId: a\n" + tuned, "t").registry().find("m").orElseThrow().spec().incrementClipping());
+    String pOneDefault = "applicationId: a\n" + MODEL.replace("\"inf\"", "\"1\"");
+    assertEquals(IncrementClipping.WORST_CASE,
+        ConfigLoader.parse(pOneDefault, "t").registry().find("m").orElseThrow().spec().incrementClipping());
 
     for (String bad : new String[] {"{mode: fixed}", "{mode: adaptive, norm: 1}", "{mode: worst-case, norm: 1}",
-        "{mode: fixed, norm: -1}"}) {
+        "{mode: fixed, norm: -1}", "{mode: adaptive, quantile: 1}", "{mode: adaptive, budgetShare: 0.6}",
+        "{mode: fixed, norm: 1, quantile: 0.5}", "{mode: sometimes}"}) {
       String text = "applicationId: a\n" + MODEL.replace("\"inf\"", "\"1.5\"") + "    clip: " + bad + "\n";
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> ConfigLoader.parse(text, "t").registry(), bad);

@@ -14,7 +14,7 @@ package org.dpstream.core.privacy.accounting;
  * <p>The variance is about h times smaller than eq. (3.2)'s, whose basic composition costs a factor h^2.
  * The noise is an ordinary isotropic Gaussian: the sensitivity must be measured (clipped) in l2.
  */
-public final class GaussianTreeCalibration implements PrivacyCalibration {
+public final class GaussianTreeCalibration implements ZcdpCalibration {
 
   private static final double SIGMA_NUDGE = 1.0 + 0x1p-30;
   private static final int MAX_NUDGES = 64;

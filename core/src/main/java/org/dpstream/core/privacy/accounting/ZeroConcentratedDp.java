@@ -91,6 +91,22 @@ public final class ZeroConcentratedDp {
    */
   public static double maxRhoTight(double epsilon, double delta) {
     requirePositiveFinite(epsilon, "epsilon");
+    double[] last = lastMaxRhoTight; // {epsilon, delta, maxRhoTight}: one immutable array, read once
+    if (last != null && last[0] == epsilon && last[1] == delta) {
+      return last[2];
+    }
+    double result = searchMaxRhoTight(epsilon, delta);
+    lastMaxRhoTight = new double[] {epsilon, delta, result};
+    return result;
+  }
+
+  /**
+   * The last answer of {@link #maxRhoTight}, a pure function that costs about 10^5 evaluations: adaptive
+   * clipping calibrates every block for the same (epsilon_b, delta).
+   */
+  private static volatile double[] lastMaxRhoTight;
+
+  private static double searchMaxRhoTight(double epsilon, double delta) {
     double within = maxRho(epsilon, delta); // epsilonTight <= epsilon (simple), so this one passes
     double beyond = Math.max(2.0 * within, Double.MIN_NORMAL);
     for (int i = 0; epsilonTight(beyond, delta) <= epsilon; i++) {

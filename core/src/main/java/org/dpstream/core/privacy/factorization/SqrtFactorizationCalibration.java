@@ -1,7 +1,7 @@
 package org.dpstream.core.privacy.factorization;
 
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
-import org.dpstream.core.privacy.accounting.PrivacyCalibration;
+import org.dpstream.core.privacy.accounting.ZcdpCalibration;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
 
 /**
@@ -41,7 +41,7 @@ import org.dpstream.core.privacy.accounting.ZcdpConversion;
  *
  * <p>Immutable.
  */
-public final class SqrtFactorizationCalibration implements PrivacyCalibration {
+public final class SqrtFactorizationCalibration implements ZcdpCalibration {
 
   /** The longest horizon accepted: a step costs O(t d) noise draws, so far longer epochs are impractical. */
   public static final long MAX_HORIZON = 1L << 24;

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.stream.LongStream;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
-import org.dpstream.core.privacy.accounting.PrivacyCalibration;
+import org.dpstream.core.privacy.accounting.ZcdpCalibration;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
 import org.dpstream.core.privacy.accounting.ZeroConcentratedDp;
 
@@ -36,7 +36,7 @@ import org.dpstream.core.privacy.accounting.ZeroConcentratedDp;
  *
  * <p>Immutable.
  */
-public final class ToeplitzStrategyCalibration implements PrivacyCalibration {
+public final class ToeplitzStrategyCalibration implements ZcdpCalibration {
 
   /** Upper bounds on F(t) = sum_{k &lt; t} c_k^2 of the exact strategy the mechanism applies. */
   @FunctionalInterface

@@ -29,19 +29,25 @@ public final class KeyedNoiseSource {
   // Stands where an unscoped derivation input ends; -1 is no length, so no unscoped input has it there.
   private static final int SCOPE_MARKER = -1;
 
+  // Stands where the input would otherwise end or the scope's marker stand; no other input has it there.
+  private static final int PART_MARKER = -2;
+
   private final SecretKeySpec macKey;
   private final byte[] scope;
+  private final byte[] part;
 
   public KeyedNoiseSource(NoiseKey key) {
     byte[] material = key.material();
     this.macKey = new SecretKeySpec(material, "HmacSHA256");
     this.scope = null;
+    this.part = null;
     java.util.Arrays.fill(material, (byte) 0);
   }
 
-  private KeyedNoiseSource(SecretKeySpec macKey, byte[] scope) {
+  private KeyedNoiseSource(SecretKeySpec macKey, byte[] scope, byte[] part) {
     this.macKey = macKey;
     this.scope = scope;
+    this.part = part;
   }
 
   /**
@@ -56,7 +62,26 @@ public final class KeyedNoiseSource {
     if (this.scope != null) {
       throw new IllegalStateException("noise source is already scoped");
     }
-    return new KeyedNoiseSource(macKey, scope.getBytes(StandardCharsets.UTF_8));
+    if (this.part != null) {
+      throw new IllegalStateException("scope a noise source before taking a part of it");
+    }
+    return new KeyedNoiseSource(macKey, scope.getBytes(StandardCharsets.UTF_8), null);
+  }
+
+  /**
+   * The noise of one part of a mechanism that is itself made of mechanisms (e.g. one block of adaptive
+   * clipping, whose tree asks for {@code forStream("tree", modelId)} like any tree): {@code part(a)}'s streams
+   * are independent of {@code part(b)}'s for a != b and of this source's own. The part is a further
+   * length-prefixed field after its own marker, so no (purpose, stream id, scope) of another source encodes
+   * alike.
+   *
+   * @throws IllegalStateException if this source is already a part (parts do not nest)
+   */
+  public KeyedNoiseSource part(String part) {
+    if (this.part != null) {
+      throw new IllegalStateException("noise source is already a part");
+    }
+    return new KeyedNoiseSource(macKey, scope, part.getBytes(StandardCharsets.UTF_8));
   }
 
   /**
@@ -74,11 +99,15 @@ public final class KeyedNoiseSource {
     byte[] purposeBytes = purpose.getBytes(StandardCharsets.UTF_8);
     byte[] streamBytes = streamId.getBytes(StandardCharsets.UTF_8);
     int scopeLength = scope == null ? 0 : 8 + scope.length;
-    ByteBuffer input =
-        ByteBuffer.allocate(DERIVATION_LABEL.length + 8 + purposeBytes.length + streamBytes.length + scopeLength);
+    int partLength = part == null ? 0 : 8 + part.length;
+    ByteBuffer input = ByteBuffer.allocate(
+        DERIVATION_LABEL.length + 8 + purposeBytes.length + streamBytes.length + scopeLength + partLength);
     input.put(DERIVATION_LABEL).putInt(purposeBytes.length).put(purposeBytes).putInt(streamBytes.length).put(streamBytes);
     if (scope != null) {
       input.putInt(SCOPE_MARKER).putInt(scope.length).put(scope);
+    }
+    if (part != null) {
+      input.putInt(PART_MARKER).putInt(part.length).put(part);
     }
     try {
       Mac mac = Mac.getInstance("HmacSHA256");

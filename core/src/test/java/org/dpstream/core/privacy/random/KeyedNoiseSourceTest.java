@@ -83,6 +83,23 @@ class KeyedNoiseSourceTest {
     assertThrows(IllegalStateException.class, () -> SOURCE.scoped("a").scoped("b"));
   }
 
+  @Test
+  void aPartGivesStreamsIndependentOfItsSourceOfOtherPartsAndOfScopes() {
+    long[] base = bits(SOURCE, "tree", "model-a", 0, 5, 64);
+    long[] part = bits(SOURCE.part("adaptive-clip-block/0/1"), "tree", "model-a", 0, 5, 64);
+    long[] otherPart = bits(SOURCE.part("adaptive-clip-block/0/2"), "tree", "model-a", 0, 5, 64);
+    long[] scopedPart = bits(SOURCE.scoped("adaptive-clip-block/0/1"), "tree", "model-a", 0, 5, 64);
+    long[] partOfScope = bits(SOURCE.scoped("s").part("adaptive-clip-block/0/1"), "tree", "model-a", 0, 5, 64);
+    assertEquals(0, countShared(base, part));
+    assertEquals(0, countShared(part, otherPart));
+    assertEquals(0, countShared(part, scopedPart), "a part is not a scope of the same name");
+    assertEquals(0, countShared(part, partOfScope));
+    assertArrayEquals(part, bits(new KeyedNoiseSource(TestKeys.seeded(7)).part("adaptive-clip-block/0/1"), "tree",
+        "model-a", 0, 5, 64), "a part's stream is a function of key, part and coordinates");
+    assertThrows(IllegalStateException.class, () -> SOURCE.part("a").part("b"));
+    assertThrows(IllegalStateException.class, () -> SOURCE.part("a").scoped("b"));
+  }
+
   /** Pins the scoped derivation: the unscoped input, then -1 and the length-prefixed scope. */
   @Test
   void scopedBitsMatchAnIndependentComputationOfTheDocumentedDerivation() throws Exception {

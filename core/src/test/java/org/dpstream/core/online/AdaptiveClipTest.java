@@ -1,0 +1,285 @@
+package org.dpstream.core.online;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.core.privacy.accounting.AdaptiveClipBudget;
+import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.ZcdpConversion;
+import org.dpstream.core.privacy.factorization.SqrtFactorizationCalibration;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.testing.TestKeys;
+import org.junit.jupiter.api.Test;
+
+/** Adaptive clipping: its schedule, histogram, budget split, per-block sensitivity, ledger and replay. */
+class AdaptiveClipTest {
+
+  private static final KeyedNoiseSource SOURCE = new KeyedNoiseSource(TestKeys.seeded(91));
+
+  private static OnlineModelSpec adaptiveSpec(OnlineTestData data, long horizon, AccountantChoice accountant) {
+    return data.spec("adaptive", 1.5, 2, 1, horizon, accountant).withIncrementClipping(IncrementClipping.ADAPTIVE);
+  }
+
+  @Test
+  void blocksArePowersOfTwoFromAboutOneThirtySecondOfTheHorizon() {
+    ClipBlockSchedule schedule = ClipBlockSchedule.forHorizon(10_000);
+    assertEquals(7, schedule.blockCount());
+    long[] lengths = {256, 256, 512, 1024, 2048, 4096, 1808};
+    for (int k = 0; k < lengths.length; k++) {
+      assertEquals(lengths[k], schedule.length(k), "block " + k);
+    }
+    assertEquals(8192, schedule.start(6));
+    assertEquals(0, schedule.blockOf(1));
+    assertEquals(0, schedule.blockOf(256));
+    assertEquals(1, schedule.blockOf(257));
+    assertEquals(6, schedule.blockOf(10_000));
+    assertEquals("blocks[2, 4, 8]", ClipBlockSchedule.forHorizon(8).toString());
+    assertEquals("blocks[2, 4, 9]", ClipBlockSchedule.forHorizon(9).toString()); // no one-step last block
+    assertEquals("blocks[2, 4]", ClipBlockSchedule.forHorizon(4).toString());
+    assertEquals("blocks[8, 16, 32, 64, 128, 256]", ClipBlockSchedule.forHorizon(256).toString()); // 256 / 32 = 8
+    assertThrows(IllegalArgumentException.class, () -> ClipBlockSchedule.forHorizon(3));
+    assertThrows(IllegalArgumentException.class, () -> schedule.blockOf(10_001));
+    assertThrows(IllegalArgumentException.class, () -> schedule.blockOf(0));
+  }
+
+  @Test
+  void theThresholdIsTheHistogramsQuantileInterpolatedWithinItsBin() {
+    NormQuantileHistogram histogram = NormQuantileHistogram.start(8, 0.5, 0);
+    assertEquals(8, histogram.threshold()); // C_0 before any release
+    assertEquals(0, histogram.binOf(100)); // above C_0: the top bin
+    assertEquals(0, histogram.binOf(7)); // log2(8/7) = 0.19: half-octave 0
+    assertEquals(2, histogram.binOf(3.5)); // 2 log2(8/3.5) = 2.39
+    assertEquals(4, histogram.binOf(1.5)); // 2 log2(8/1.5) = 4.83
+    assertEquals(31, histogram.binOf(8 * Math.pow(2, -15.9)));
+    assertEquals(32, histogram.binOf(8 * Math.pow(2, -16)));
+    assertEquals(32, histogram.binOf(0));
+    for (double norm : new double[] {7, 3.5, 3.5, 1.5}) {
+      histogram.record(norm);
+    }
+    assertEquals(8, histogram.threshold()); // nothing released yet
+    histogram.releaseBlock(null);
+    assertEquals(4, histogram.pooledSamples());
+    // Half of 4 above: 1 in bin 0, then bin 2 (upper edge 4) holds 2 and the crossing is half-way into it:
+    // 4 * 2^(-0.5 / 2).
+    assertEquals(3.363585661014858, histogram.threshold(), 1e-15);
+    histogram.record(0);
+    histogram.record(0);
+    histogram.record(0);
+    histogram.record(0);
+    histogram.releaseBlock(null);
+    // 8 samples, 4 above: bins 0 and 2 hold 3, bin 4 (upper edge 2) holds the fourth, all of it.
+    assertEquals(2 * Math.pow(2, -0.5), histogram.threshold(), 1e-15);
+  }
+
+  @Test
+  void whenNoiseHidesTheCrossingTheThresholdIsTheLowestEdge() {
+    NormQuantileHistogram histogram = NormQuantileHistogram.start(8, 0.5, 0);
+    histogram.record(0);
+    histogram.record(0);
+    histogram.releaseBlock(null);
+    assertEquals(8 * Math.pow(2, -16), histogram.threshold());
+  }
+
+  @Test
+  void noisyHistogramsAreTheCountsPlusKeyedGaussianNoise() {
+    NormQuantileHistogram noisy = NormQuantileHistogram.start(8, 0.5, 10);
+    noisy.record(3.5);
+    noisy.releaseBlock(SOURCE.forStream("test", "h").at(0, 0));
+    double[] pooled = noisy.pooled();
+    double[] expected = new double[NormQuantileHistogram.BINS];
+    new org.dpstream.core.privacy.noise.GaussianVectorNoise(NormQuantileHistogram.BINS, 10)
+        .sample(SOURCE.forStream("test", "h").at(0, 0), expected);
+    expected[2] += 1;
+    assertArrayEquals(expected, pooled);
+  }
+
+  @Test
+  void theBudgetSplitsIntoHistogramAndBlocksAndComposesWithinTheModelsBudget() {
+    PrivacyBudget budget = new PrivacyBudget(1, 1e-4);
+    AdaptiveClipBudget split = AdaptiveClipBudget.of(budget, 0.05);
+    double rho = ZcdpConversion.TIGHT.maxRho(1, 1e-4);
+    assertEquals(rho, split.rho());
+    // sigma_h = 1 / sqrt(0.05 rho), rounded up; rho_q = 2 / (2 sigma_h^2) <= 0.05 rho, within rounding.
+    assertEquals(1 / Math.sqrt(0.05 * rho), split.histogramSigma(), 1e-9);
+    assertTrue(split.histogramSigma() >= 1 / Math.sqrt(0.05 * rho));
+    assertTrue(split.quantileRho() <= 0.05 * rho);
+    assertEquals(0.05 * rho, split.quantileRho(), 1e-9 * rho);
+    assertEquals((rho - split.quantileRho()) * (1 - 0x1p-20), split.blockRho(), 1e-12 * rho);
+    assertEquals(ZcdpConversion.TIGHT.epsilon(split.blockRho(), 1e-4), split.blockBudget().epsilon());
+    assertEquals(1e-4, split.blockBudget().delta());
+    // A sample costs its block's rho plus one histogram's, converted once.
+    assertEquals(ZcdpConversion.TIGHT.epsilon(split.blockRho() + split.quantileRho(), 1e-4),
+        split.spent(split.blockRho()).epsilon(), 1e-12);
+    assertTrue(split.spent(split.blockRho()).epsilon() <= 1);
+    assertTrue(split.spent(rho).epsilon() > 1); // the whole rho on top of the histogram would not fit
+    assertEquals(ZcdpConversion.TIGHT.epsilon(split.quantileRho(), 1e-4), split.spent(0).epsilon(), 1e-12);
+    assertEquals("zcdp-cks20-adaptive-clip", split.accountant());
+    assertThrows(IllegalArgumentException.class, () -> AdaptiveClipBudget.of(budget, 0));
+    assertThrows(IllegalArgumentException.class, () -> AdaptiveClipBudget.of(budget, 0.51));
+    assertThrows(IllegalArgumentException.class, () -> AdaptiveClipBudget.of(new PrivacyBudget(1, 0), 0.05));
+  }
+
+  @Test
+  void eachBlockIsTheFixedClipPlanAtItsThresholdWithTheBlockBudget() {
+    OnlineTestData data = new OnlineTestData(5, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(1));
+    OnlineModelSpec spec = adaptiveSpec(data, 10_000, AccountantChoice.ZCDP);
+    AdaptiveClipPlan plan = AdaptiveClipPlan.of(spec);
+    // auto with continuous noise: each block takes the BLT where it predicts less error than the zCDP tree, as a
+    // model without adaptive clipping does (at 1024 leaves it does), and the zCDP tree with discrete noise.
+    AdaptiveClipPlan auto = AdaptiveClipPlan.of(adaptiveSpec(data, 10_000, AccountantChoice.AUTO));
+    assertInstanceOf(BltPlan.class, auto.block(3, 1).plan());
+    assertEquals(plan.budget().blockBudget(), auto.block(3, 1).spec().budget());
+    AdaptiveClipPlan autoDiscrete =
+        AdaptiveClipPlan.of(adaptiveSpec(data, 10_000, AccountantChoice.AUTO).withNoise(NoiseChoice.DISCRETE));
+    assertInstanceOf(TreeNoisePlan.class, autoDiscrete.block(3, 1).plan());
+    for (double threshold : new double[] {0.25, 1, 3}) {
+      AdaptiveClipPlan.Block block = plan.block(3, threshold);
+      assertEquals(1024, block.spec().horizon());
+      assertEquals(IncrementClipping.fixed(threshold), block.spec().incrementClipping());
+      assertEquals(plan.budget().blockBudget(), block.spec().budget());
+      GaussianTreeCalibration calibration = (GaussianTreeCalibration) block.calibration();
+      // Sensitivity 2 C plus the lattice slack (about 2^-30 C) and the float margin: within 1e-8 of 2 C.
+      assertEquals(2 * threshold, calibration.l2Sensitivity(), 2 * threshold * 1e-8);
+      assertTrue(calibration.l2Sensitivity() > 2 * threshold);
+      // sigma = S sqrt(h / (2 rho_b)) with h = 11 levels for 1024 leaves.
+      assertEquals(calibration.l2Sensitivity() * Math.sqrt(11 / (2 * plan.budget().blockRho())), calibration.nodeSigma(),
+          1e-9 * calibration.nodeSigma());
+    }
+    // The factorization plugs in the same way.
+    AdaptiveClipPlan factorization = AdaptiveClipPlan.of(adaptiveSpec(data, 10_000, AccountantChoice.FACTORIZATION));
+    SqrtFactorizationCalibration blockCalibration =
+        (SqrtFactorizationCalibration) factorization.block(6, 2).calibration();
+    assertEquals(1808, blockCalibration.horizon());
+    assertEquals(4, blockCalibration.l2Sensitivity(), 4e-8);
+    // C_0 is the worst-case bound of ||g||_q = L + beta D carried to l2: ||v||_2 <= d^(1/2 - 1/3) ||v||_3 at p = 1.5.
+    assertEquals(Math.pow(5, 1.0 / 6) * spec.clipBounds().incrementBound(), plan.initialThreshold(), 1e-12);
+  }
+
+  @Test
+  void thePaperAccountantAndShortHorizonsAreRefused() {
+    OnlineTestData data = new OnlineTestData(5, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(1));
+    IllegalArgumentException paper = assertThrows(IllegalArgumentException.class,
+        () -> AdaptiveClipPlan.of(adaptiveSpec(data, 100, AccountantChoice.PAPER)));
+    assertTrue(paper.getMessage().contains("accountant"), paper.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> AdaptiveClipPlan.of(adaptiveSpec(data, 3, AccountantChoice.ZCDP)));
+  }
+
+  @Test
+  void theWarmUpOnlySpendsTheHistogramAndTheLedgerThenComposesEachBlock() {
+    OnlineTestData data = new OnlineTestData(5, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(2));
+    OnlineModelSpec spec = adaptiveSpec(data, 64, AccountantChoice.ZCDP); // blocks [2, 4, 8, 16, 32, 64]
+    DpTofw model = DpTofw.start(spec, SOURCE);
+    AdaptiveClipPlan plan = (AdaptiveClipPlan) model.plan();
+    AdaptiveClipBudget split = plan.budget();
+    double[] x = data.features();
+    model.step(x, data.label(x));
+    assertArrayEquals(new double[5], model.parameters()); // the warm-up releases nothing new
+    assertEquals(split.spent(0).epsilon(), model.ledger().spentEpsilon());
+    x = data.features();
+    model.step(x, data.label(x));
+    assertEquals(split.spent(0).epsilon(), model.ledger().spentEpsilon());
+    x = data.features();
+    model.step(x, data.label(x)); // the first step of block 1 (2 steps): its tree's first release
+    assertFalse(java.util.Arrays.equals(new double[5], model.parameters()));
+    double rhoFirstRelease = plan.block(1, 1).calibration().rhoAfter(1);
+    assertEquals(split.spent(rhoFirstRelease).epsilon(), model.ledger().spentEpsilon(), 1e-12);
+    for (int t = 4; t <= 64; t++) {
+      x = data.features();
+      model.step(x, data.label(x));
+    }
+    // The largest block's full rho plus the histogram's: the tree of 32 leaves (6 levels) at rho_b.
+    double fullBlock = plan.block(5, 1).calibration().rhoAfter(32);
+    assertEquals(split.spent(fullBlock).epsilon(), model.ledger().spentEpsilon(), 1e-9);
+    assertTrue(model.ledger().spentEpsilon() <= 1);
+    assertEquals(0, model.epoch());
+    assertEquals("dp-tofw/zcdp-cks20-adaptive-clip(6 blocks, C0=" + plan.initialThreshold() + ", sigma_h="
+        + split.histogramSigma() + ")/zcdp-cks20/clip(l_2.0, adaptive q=0.5, share=0.05)", model.mechanism());
+  }
+
+  @Test
+  void theThresholdFollowsTheNormsAfterTheWarmUp() {
+    OnlineTestData data = new OnlineTestData(5, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(4));
+    OnlineModelSpec spec = data.spec("adaptive", 1.5, 2, 1000, 4096, AccountantChoice.ZCDP)
+        .withIncrementClipping(IncrementClipping.ADAPTIVE);
+    DpTofw model = DpTofw.start(spec, SOURCE);
+    AdaptiveClipPrefixSums sums = (AdaptiveClipPrefixSums) ((AdaptiveClipPlan) model.plan()).start(spec, SOURCE);
+    double initial = ((AdaptiveClipPlan) model.plan()).initialThreshold();
+    assertEquals(initial, sums.threshold());
+    assertTrue(sums.warmingUp());
+    assertEquals(128, sums.warmUpSteps());
+    for (int t = 0; t < 128; t++) {
+      sums.warmUp(0.5 * initial / 16); // four octaves below C_0: bin 8 (upper edge C_0 / 16) at its lowest part
+    }
+    assertFalse(sums.warmingUp());
+    // 128 samples at one norm, noise sigma_h ~ 3 at eps = 1000: the median lies in bin 8 or next to it.
+    assertTrue(sums.threshold() < initial / 8 && sums.threshold() > initial / 64, "threshold " + sums.threshold());
+    assertThrows(IllegalStateException.class, () -> sums.warmUp(1));
+    assertThrows(IllegalStateException.class, () -> sums.addAndRelease(new double[5], new double[5]));
+  }
+
+  @Test
+  void resumedFromItsStateAnywhereTheReleasesAreBitIdentical() throws IOException {
+    for (AccountantChoice accountant : new AccountantChoice[] {AccountantChoice.AUTO, AccountantChoice.FACTORIZATION}) {
+      OnlineTestData data = new OnlineTestData(5, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(3));
+      OnlineModelSpec spec = adaptiveSpec(data, 64, accountant);
+      int steps = 200; // past the horizon of 64: three epochs, the later ones without warm-up
+      double[][] xs = new double[steps][];
+      double[] ys = new double[steps];
+      for (int t = 0; t < steps; t++) {
+        xs[t] = data.features();
+        ys[t] = data.label(xs[t]);
+      }
+      OnlineEstimator straight = OnlineEstimators.start(spec, SOURCE);
+      double[][] expected = new double[steps][];
+      for (int t = 0; t < steps; t++) {
+        straight.step(xs[t], ys[t]);
+        expected[t] = straight.parameters();
+      }
+      assertEquals(3, straight.epoch());
+      for (int crash : new int[] {0, 1, 2, 3, 5, 16, 63, 64, 65, 66, 130, 199}) {
+        OnlineEstimator first = OnlineEstimators.start(spec, new KeyedNoiseSource(TestKeys.seeded(91)));
+        for (int t = 0; t < crash; t++) {
+          first.step(xs[t], ys[t]);
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        first.writeState(new DataOutputStream(bytes));
+        OnlineEstimator resumed = OnlineEstimators.restore(spec,
+            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), new KeyedNoiseSource(TestKeys.seeded(91)));
+        assertEquals(first.ledger(), resumed.ledger());
+        ByteArrayOutputStream again = new ByteArrayOutputStream();
+        resumed.writeState(new DataOutputStream(again));
+        assertArrayEquals(bytes.toByteArray(), again.toByteArray(), "state written again after " + crash);
+        for (int t = crash; t < steps; t++) {
+          resumed.step(xs[t], ys[t]);
+          assertArrayEquals(expected[t], resumed.parameters(), accountant + ", crash after " + crash + ", step " + (t + 1));
+        }
+        assertEquals(straight.ledger(), resumed.ledger());
+      }
+    }
+  }
+
+  @Test
+  void anotherQuantileIsAnotherSpecAndItsStateIsRefused() throws IOException {
+    OnlineTestData data = new OnlineTestData(5, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(5));
+    OnlineModelSpec spec = adaptiveSpec(data, 64, AccountantChoice.ZCDP);
+    OnlineModelSpec other = spec.withIncrementClipping(IncrementClipping.adaptive(0.9, 0.05));
+    assertNotEquals(java.util.Arrays.toString(spec.fingerprint()), java.util.Arrays.toString(other.fingerprint()));
+    OnlineEstimator model = OnlineEstimators.start(spec, SOURCE);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    model.writeState(new DataOutputStream(bytes));
+    assertThrows(IOException.class, () -> OnlineEstimators.restore(other,
+        new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), SOURCE));
+  }
+}
