@@ -1,6 +1,7 @@
 package org.dpstream.bandit.hdb;
 
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.release.DecisionRule;
@@ -44,6 +45,12 @@ public final class DpHdbDecisionRule implements DecisionRule {
   @Override
   public String algorithm() {
     return DpHdbPolicy.NAME;
+  }
+
+  /** Greedy decisions read the frozen forced-sampling estimators; warm-up decisions read nothing. */
+  @Override
+  public Set<String> extrasNeeded(long step) {
+    return phase(step) == Decision.Phase.GREEDY ? Set.of(FORCED_SAMPLING) : Set.of();
   }
 
   /** The phase of a decision made after {@code round} rounds. */

@@ -1,5 +1,6 @@
 package org.dpstream.bandit.release;
 
+import java.util.Set;
 import java.util.function.Supplier;
 import org.dpstream.bandit.Decision;
 import org.dpstream.core.privacy.random.NoiseStream;
@@ -14,6 +15,15 @@ public interface DecisionRule {
 
   /** The algorithm family of the releases this rule reads (the part of the release's algorithm before '/'). */
   String algorithm();
+
+  /**
+   * The extra released vectors ({@link ReleasedBandit#extras}) a decision at {@code step} reads; none by
+   * default. A decider uses the latest release of each, so an extra must be fixed once released (DP-HDB's
+   * frozen forced-sampling estimators are).
+   */
+  default Set<String> extrasNeeded(long step) {
+    return Set.of();
+  }
 
   /**
    * Chooses an arm for {@code context} from {@code released} alone.

@@ -2,6 +2,7 @@ package org.dpstream.app.bandit;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.dpstream.bandit.hdb.DpHdbDecisionRule;
 import org.dpstream.bandit.hdb.DpHdbPolicy;
 import org.dpstream.bandit.hdb.JointPrivacyLoss;
 import org.dpstream.schemas.ModelRelease;
@@ -23,16 +24,59 @@ public final class BanditReleases {
 
   private BanditReleases() {}
 
+  /** The model id of a bandit's frozen forced-sampling estimators: {@code banditId/forced-sampling}. */
+  public static String forcedSamplingModelId(String banditId) {
+    return banditId + "/" + DpHdbDecisionRule.FORCED_SAMPLING;
+  }
+
+  /**
+   * Everything a release round publishes (key = each release's model id): every arm's parameters and,
+   * after the warm-up, the frozen forced-sampling estimators, which the greedy rule also reads, so that
+   * a decider restored from the latest releases alone has everything it decides from.
+   */
+  public static List<ModelRelease> ofRound(DpHdbPolicy policy) {
+    List<ModelRelease> round = new ArrayList<>(policy.arms() + 1);
+    for (int arm = 0; arm < policy.arms(); arm++) {
+      round.add(of(policy, arm));
+    }
+    if (policy.phase() == org.dpstream.bandit.Decision.Phase.GREEDY) {
+      round.add(forcedSampling(policy));
+    }
+    return round;
+  }
+
   public static ModelRelease of(DpHdbPolicy policy, int arm) {
     double[] theta = policy.armParameters(arm);
     List<Double> parameters = new ArrayList<>(theta.length);
     for (double v : theta) {
       parameters.add(v);
     }
+    return release(policy, arm, policy.spec().armSpec(arm).modelId(), parameters);
+  }
+
+  /**
+   * The frozen forced-sampling estimators theta_{t0,i} of all arms, arm after arm (K d values), once the
+   * warm-up has ended. Each is an iterate arm i already released at step (i + 1) t0 (or would have, with
+   * releaseEvery &gt; 1): republishing it costs no privacy. The ledger is arm 0's, as in every arm's release.
+   */
+  public static ModelRelease forcedSampling(DpHdbPolicy policy) {
+    int d = policy.dimension();
+    List<Double> parameters = new ArrayList<>(policy.arms() * d);
+    for (int arm = 0; arm < policy.arms(); arm++) {
+      double[] frozen = policy.forcedSamplingParameters(arm)
+          .orElseThrow(() -> new IllegalStateException("forced-sampling estimators exist after the warm-up only"));
+      for (double v : frozen) {
+        parameters.add(v);
+      }
+    }
+    return release(policy, 0, forcedSamplingModelId(policy.spec().banditId()), parameters);
+  }
+
+  private static ModelRelease release(DpHdbPolicy policy, int arm, String modelId, List<Double> parameters) {
     org.dpstream.core.privacy.accounting.PrivacyLedger armLedger = policy.armLedger(arm);
     JointPrivacyLoss spent = policy.privacySpent();
     return ModelRelease.newBuilder()
-        .setModelId(policy.spec().armSpec(arm).modelId())
+        .setModelId(modelId)
         .setStep(policy.rounds())
         .setEpoch(armLedger.epoch())
         .setParameters(parameters)

@@ -109,9 +109,7 @@ public final class BanditReference {
   private void learn(Pending p, double reward, long timestamp) {
     policy.update(p.decision(), p.context(), reward);
     if (policy.rounds() % entry.releaseEvery() == 0) {
-      for (int arm = 0; arm < entry.spec().arms(); arm++) {
-        releases.add(BanditReleases.of(policy, arm));
-      }
+      releases.addAll(BanditReleases.ofRound(policy));
     }
   }
 
