@@ -50,7 +50,7 @@ public final class ReleaseFollower implements AutoCloseable {
   private final Thread thread;
   private volatile boolean closed;
 
-  private ReleaseFollower(Consumer<String, byte[]> consumer, String topic, BanditRegistry bandits,
+  ReleaseFollower(Consumer<String, byte[]> consumer, String topic, BanditRegistry bandits,
       ReleasedBandits released) {
     this.consumer = consumer;
     this.topic = topic;
