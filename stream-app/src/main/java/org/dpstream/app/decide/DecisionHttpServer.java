@@ -46,6 +46,7 @@ public final class DecisionHttpServer implements AutoCloseable {
   /** Larger bodies are refused before they are read whole. */
   static final int MAX_BODY_BYTES = 1 << 20;
   private static final long WRITE_WAIT_SECONDS = 60;
+  private static final String NODELAY = "sun.net.httpserver.nodelay";
 
   private final HttpServer server;
   private final ExecutorService threads;
@@ -58,8 +59,18 @@ public final class DecisionHttpServer implements AutoCloseable {
     this.decisions = decisions;
   }
 
-  /** Serves on {@code port} (0: any free port) with {@code threads} handler threads. */
+  /**
+   * Serves on {@code port} (0: any free port) with {@code threads} handler threads.
+   *
+   * <p>The JDK server writes a response's headers and body separately; without TCP_NODELAY (its default)
+   * Nagle's algorithm holds the body back until the client's delayed ACK, some 40 ms. The switch is a
+   * system property read once, when the JDK server's configuration is first loaded, so it is set here
+   * unless the operator set it.
+   */
   public static DecisionHttpServer start(DecisionService decisions, int port, int threadCount) throws IOException {
+    if (System.getProperty(NODELAY) == null) {
+      System.setProperty(NODELAY, "true");
+    }
     HttpServer server = HttpServer.create(new InetSocketAddress(port), 1024);
     AtomicInteger n = new AtomicInteger();
     ExecutorService threads = Executors.newFixedThreadPool(threadCount, r -> {
