@@ -19,6 +19,8 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  */
 public final class BanditDeciders implements AutoCloseable {
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BanditDeciders.class);
+
   private final ReleaseFollower follower;
   private final DecisionService decisions;
   private final DecisionHttpServer http;
@@ -32,11 +34,14 @@ public final class BanditDeciders implements AutoCloseable {
     this.contexts = contexts;
   }
 
+  /** How long a starting instance waits to have read the existing releases before it serves anyway. */
+  static final Duration CATCH_UP = Duration.ofMinutes(2);
+
   /**
-   * Starts the deciders of {@code config}'s bandits: restores the decision memory from the decision log,
-   * follows dp.releases, then serves. Decisions start from the initial state (step 0) and move to the
-   * released parameters as the follower reads them; {@link #awaitCaughtUp} waits for the releases that
-   * existed at start.
+   * Starts the deciders of {@code config}'s bandits: follows dp.releases, restores the decision memory from
+   * the decision log, waits until the releases committed before the start have been read (at most
+   * {@link #CATCH_UP}; a restarted instance then decides from the last released parameters, not from the
+   * initial ones), then serves the API and the contexts.
    */
   public static BanditDeciders start(ServiceConfig config, Topics topics, KeyedNoiseSource noise) {
     DeciderConfig settings = config.decider();
@@ -47,6 +52,14 @@ public final class BanditDeciders implements AutoCloseable {
     ReleaseFollower follower = ReleaseFollower.start(client, topics.releases().name(), bandits, released);
     DecisionService decisions = DecisionService.start(client, new Decider(bandits, released, noise), topics, bandits,
         settings.memory());
+    try {
+      if (!follower.awaitCaughtUp(CATCH_UP)) {
+        LOG.warn("the releases on {} were not all read within {}; deciding from those read so far",
+            topics.releases().name(), CATCH_UP);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     DecisionHttpServer http = null;
     try {
       if (settings.httpPort() >= 0) {

@@ -36,6 +36,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * Bad input: 400 with {@code {"error": CODE, "message": ...}} and nothing written; an unknown bandit 404;
+ * a request id already decided for another context 409;
  * another method 405; a write that failed 503 (retry with the same request id: same decision). The
  * OpenAPI description is docs/openapi/decisions.yaml.
  */
@@ -193,7 +194,10 @@ public final class DecisionHttpServer implements AutoCloseable {
   }
 
   private static int status(Decider.Refused refused) {
-    return refused.code().equals(BanditRejection.UNKNOWN_BANDIT.name()) ? 404 : 400;
+    if (refused.code().equals(BanditRejection.UNKNOWN_BANDIT.name())) {
+      return 404;
+    }
+    return refused.code().equals(BanditRejection.DUPLICATE_REQUEST.name()) ? 409 : 400;
   }
 
   /** The parsed body, or null once a 400 was sent (too large, not JSON, not an object). */

@@ -1,5 +1,7 @@
 package org.dpstream.app.decide;
 
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -36,9 +38,10 @@ import org.dpstream.schemas.Reward;
  * context decider: the decision with its context to the decision log (learning's input), the decision
  * alone to dp.decisions, rewards to dp.rewards, all with one idempotent producer (acks=all).
  *
- * <p><b>Same request id, same decision.</b> A decision is remembered by (bandit, request id) for the
- * bandits' longest reward timeout; a request id decided again gets the remembered decision, whatever
- * context comes with it. The memory is restored on start from the decision log, so a request replayed
+ * <p><b>Same request, same decision.</b> A decision is remembered by (bandit, request id) with a digest
+ * of its context for the bandits' longest reward timeout; the request decided again gets the remembered
+ * decision. The same request id with another context is refused ({@code DUPLICATE_REQUEST}): the
+ * remembered decision is a function of the first caller's context, not to be handed to another caller. The memory is restored on start from the decision log, so a request replayed
  * after a restart (the context decider's at-least-once) gets the decision it got before.
  *
  * <p><b>A log write that fails</b> (the producer's delivery timeout passed): the decision is not
@@ -62,12 +65,15 @@ public final class DecisionService implements AutoCloseable {
     /** The log record's value until it is acknowledged (kept for a retry), then dropped to save memory. */
     volatile byte[] decidedValue;
     final long timestamp;
+    /** SHA-256 of the context: a request id is answered again only for the context it was decided for. */
+    final byte[] contextDigest;
     volatile CompletableFuture<Void> written;
 
-    Logged(DecisionResponse response, byte[] decidedValue, long timestamp) {
+    Logged(DecisionResponse response, byte[] decidedValue, long timestamp, byte[] contextDigest) {
       this.response = response;
       this.decidedValue = decidedValue;
       this.timestamp = timestamp;
+      this.contextDigest = contextDigest;
     }
   }
 
@@ -128,6 +134,11 @@ public final class DecisionService implements AutoCloseable {
       return logged;
     });
     Logged logged = remembered.value();
+    if (!remembered.created() && !MessageDigest.isEqual(logged.contextDigest, digest(context))) {
+      // Answering would hand another request's decision, a function of its context, to this caller.
+      throw new Decider.Refused(BanditRejection.DUPLICATE_REQUEST.name(),
+          "request " + requestId + " was already decided by bandit " + banditId + " for another context");
+    }
     if (!remembered.created()) {
       synchronized (logged) {
         CompletableFuture<Void> earlier = logged.written;
@@ -185,7 +196,7 @@ public final class DecisionService implements AutoCloseable {
         .setModelStep(decision.round())
         .build();
     byte[] log = decided.encode(DecidedRequest.newBuilder().setDecision(response).setContext(context).build());
-    return new Logged(response, log, timestamp);
+    return new Logged(response, log, timestamp, digest(context));
   }
 
   /** The log record first, then the decision: once the decision is readable, learning has (or will have) it. */
@@ -242,13 +253,31 @@ public final class DecisionService implements AutoCloseable {
           if (record.key() != null
               && decided.decode(record.value()) instanceof DecodeResult.Decoded<DecidedRequest> ok) {
             DecisionResponse response = ok.value().getDecision();
-            Logged logged = new Logged(response, null, record.timestamp());
+            Logged logged = new Logged(response, null, record.timestamp(), digest(ok.value().getContext()));
             logged.written = CompletableFuture.completedFuture(null);
             memory.put(DecisionMemory.key(record.key(), response.getRequestId()), logged, record.timestamp());
           }
         }
       }
     }
+  }
+
+  private static byte[] digest(List<Double> context) {
+    MessageDigest sha256;
+    try {
+      sha256 = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
+    byte[] bits = new byte[8];
+    for (Double v : context) {
+      long raw = Double.doubleToLongBits(v == 0.0 ? 0.0 : v); // -0.0 and 0.0 are the same context
+      for (int b = 0; b < 8; b++) {
+        bits[b] = (byte) (raw >>> (8 * b));
+      }
+      sha256.update(bits);
+    }
+    return sha256.digest();
   }
 
   /** Requests remembered now. */

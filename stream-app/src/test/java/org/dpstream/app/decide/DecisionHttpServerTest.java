@@ -91,9 +91,14 @@ class DecisionHttpServerTest {
     assertEquals(TOPICS.decisions().name(), sent.get(1).topic());
 
     releaseStep7();
-    HttpResponse<String> again = post("/v1/bandits/offers/decide", "{\"requestId\": \"q1\", \"context\": [0, 0]}");
-    assertEquals(json(first), json(again), "same request id, same decision, though the release moved on");
+    HttpResponse<String> again = post("/v1/bandits/offers/decide", "{\"requestId\": \"q1\", \"context\": [0.5, -2.0]}");
+    assertEquals(json(first), json(again), "same request, same decision, though the release moved on");
     assertEquals(2, producer.history().size(), "nothing written again");
+    // The same id with another context would hand the first caller's decision to another: refused.
+    HttpResponse<String> hijack = post("/v1/bandits/offers/decide", "{\"requestId\": \"q1\", \"context\": [0, 0]}");
+    assertEquals(409, hijack.statusCode());
+    assertEquals("DUPLICATE_REQUEST", json(hijack).get("error").asText());
+    assertEquals(2, producer.history().size());
     HttpResponse<String> other = post("/v1/bandits/offers/decide", "{\"requestId\": \"q2\", \"context\": [0, 0]}");
     assertEquals(1, json(other).get("arm").asInt());
     assertEquals(7, json(other).get("modelStep").asLong());
