@@ -336,7 +336,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     bandit.policy.update(request.decision(), request.context(), reward);
     states.put(banditId, PlacedState.stamp(bandit.home, serialize(bandit.policy)));
     if (bandit.policy.rounds() % bandit.entry.releaseEvery() == 0) {
-      for (ModelRelease release : BanditReleases.ofRound(bandit.policy)) {
+      for (ModelRelease release : BanditReleases.ofRound(bandit.policy, bandit.entry.releaseEvery())) {
         context.forward(new Record<String, Object>(release.getModelId(), release, timestamp));
       }
     }

@@ -29,17 +29,27 @@ public final class BanditReleases {
     return banditId + "/" + DpHdbDecisionRule.FORCED_SAMPLING;
   }
 
+  /** The forced-sampling estimators are published again at least once every this many rounds. */
+  static final long FORCED_SAMPLING_REPUBLISH_ROUNDS = 1000;
+
   /**
    * Everything a release round publishes (key = each release's model id): every arm's parameters and,
-   * after the warm-up, the frozen forced-sampling estimators, which the greedy rule also reads, so that
-   * a decider restored from the latest releases alone has everything it decides from.
+   * at the first release after the warm-up and again once every {@value #FORCED_SAMPLING_REPUBLISH_ROUNDS}
+   * rounds, the frozen forced-sampling estimators, which the greedy rule also reads: they never change,
+   * and publishing them again keeps one within the topic's retention for a decider that restores from it.
+   *
+   * @param releaseEvery the bandit's release period (rounds between two release rounds)
    */
-  public static List<ModelRelease> ofRound(DpHdbPolicy policy) {
+  public static List<ModelRelease> ofRound(DpHdbPolicy policy, int releaseEvery) {
     List<ModelRelease> round = new ArrayList<>(policy.arms() + 1);
     for (int arm = 0; arm < policy.arms(); arm++) {
       round.add(of(policy, arm));
     }
-    if (policy.phase() == org.dpstream.bandit.Decision.Phase.GREEDY) {
+    long now = policy.rounds();
+    long previous = now - releaseEvery;
+    if (policy.phase() == org.dpstream.bandit.Decision.Phase.GREEDY
+        && (previous < policy.spec().warmUpRounds()
+            || previous / FORCED_SAMPLING_REPUBLISH_ROUNDS != now / FORCED_SAMPLING_REPUBLISH_ROUNDS)) {
       round.add(forcedSampling(policy));
     }
     return round;

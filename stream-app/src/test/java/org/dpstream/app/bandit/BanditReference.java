@@ -109,7 +109,7 @@ public final class BanditReference {
   private void learn(Pending p, double reward, long timestamp) {
     policy.update(p.decision(), p.context(), reward);
     if (policy.rounds() % entry.releaseEvery() == 0) {
-      releases.addAll(BanditReleases.ofRound(policy));
+      releases.addAll(BanditReleases.ofRound(policy, entry.releaseEvery()));
     }
   }
 

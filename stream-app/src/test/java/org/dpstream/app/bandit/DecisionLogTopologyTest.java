@@ -82,7 +82,7 @@ class DecisionLogTopologyTest {
       List<ModelRelease> released = releases.readValuesToList();
       ModelRelease last = released.get(released.size() - 1);
       assertEquals(30, last.getStep());
-      List<ModelRelease> expected = BanditReleases.ofRound(reference);
+      List<ModelRelease> expected = BanditReleases.ofRound(reference, 1);
       assertEquals(expected.get(expected.size() - 1), last);
       assertArrayEquals(reference.armParameters(0), BanditTopologyTest.parameters(
           released.stream().filter(r -> r.getModelId().equals(BANDIT + "/arm-0")).reduce((a, b) -> b).orElseThrow()));

@@ -86,7 +86,7 @@ class DecidingFromReleasesTest {
       Decision own = policy.decide(x);
       policy.update(own, x, x[0] * (own.arm() - 1));
       if (policy.rounds() % releaseEvery == 0) {
-        held.addAll(BanditReleases.ofRound(policy));
+        held.addAll(BanditReleases.ofRound(policy, releaseEvery));
         atLastRelease = copy(policy);
         if (shuffled) {
           // Hold back a few rounds and deliver them in a random order, as partitions may.
@@ -124,19 +124,33 @@ class DecidingFromReleasesTest {
     while (policy.phase() == Decision.Phase.WARM_UP) {
       policy.update(policy.decide(x), x, 0.5);
     }
-    List<ModelRelease> round = BanditReleases.ofRound(policy);
+    List<ModelRelease> round = BanditReleases.ofRound(policy, 1);
     assertEquals(4, round.size(), "3 arms and the forced-sampling estimators");
     for (int i = 0; i < round.size(); i++) {
       assertEquals(0, released.latest("follow").orElseThrow().step(), "incomplete after " + i + " records");
       follower.apply(record(round.get(i)));
     }
     assertEquals(policy.rounds(), released.latest("follow").orElseThrow().step());
+    // The estimators never change after the warm-up: published again only once every 1000 rounds.
+    policy.update(policy.decide(x), x, 0.5);
+    assertEquals(3, BanditReleases.ofRound(policy, 1).size());
+    follower.apply(record(BanditReleases.ofRound(policy, 1).get(0)));
+    follower.apply(record(BanditReleases.ofRound(policy, 1).get(1)));
+    follower.apply(record(BanditReleases.ofRound(policy, 1).get(2)));
+    long applied = policy.rounds();
+    assertEquals(applied, released.latest("follow").orElseThrow().step(), "the estimators already read are used");
+    while (policy.rounds() < 999) {
+      policy.update(policy.decide(x), x, 0.5);
+    }
+    assertEquals(3, BanditReleases.ofRound(policy, 1).size());
+    policy.update(policy.decide(x), x, 0.5);
+    assertEquals(4, BanditReleases.ofRound(policy, 1).size(), "round 1000");
     // An older step arriving late changes nothing; another bandit's or an unknown key's release is ignored.
     follower.apply(record(BanditReleases.of(policy, 0)));
     follower.apply(new ConsumerRecord<>("dp.releases", 0, 0, "other/arm-0", new byte[] {1, 2}));
     follower.apply(new ConsumerRecord<>("dp.releases", 0, 0, "follow/arm-x", new byte[] {1, 2}));
     follower.apply(new ConsumerRecord<>("dp.releases", 0, 0, null, new byte[] {1}));
-    assertEquals(policy.rounds(), released.latest("follow").orElseThrow().step());
+    assertEquals(applied, released.latest("follow").orElseThrow().step());
   }
 
   @Test
