@@ -58,7 +58,6 @@ public final class ContextDecider implements AutoCloseable {
     settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    settings.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
     ContextDecider decider = new ContextDecider(
         new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer()), decisions, topic);
     decider.thread.start();

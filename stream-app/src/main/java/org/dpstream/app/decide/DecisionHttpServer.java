@@ -116,7 +116,8 @@ public final class DecisionHttpServer implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       // Never a stopped server: anything unexpected is this request's 500, the next request is served.
-      LOG.warn("decision API: a request failed: {}", e.toString());
+      // The class only: a message could quote the request's data.
+      LOG.warn("decision API: a request failed with {}", e.getClass().getName());
       respond(exchange, 500, error("INTERNAL_ERROR", e.getClass().getSimpleName()));
     } finally {
       exchange.close();

@@ -74,7 +74,6 @@ public final class ReleaseFollower implements AutoCloseable {
     settings.remove(ConsumerConfig.GROUP_ID_CONFIG);
     settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    settings.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
     ReleaseFollower follower = new ReleaseFollower(
         new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer()), topic, bandits, released);
     follower.thread.start();
@@ -95,9 +94,15 @@ public final class ReleaseFollower implements AutoCloseable {
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> startEnds = consumer.endOffsets(partitions);
       while (!closed) {
+        // Only each key's last record of a batch is decoded: the steps before it would be replaced at once.
+        Map<String, ConsumerRecord<String, byte[]>> newest = new java.util.LinkedHashMap<>();
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-          apply(record);
+          if (record.key() != null) {
+            newest.remove(record.key());
+            newest.put(record.key(), record);
+          }
         }
+        newest.values().forEach(this::apply);
         if (caughtUp.getCount() > 0 && startEnds.entrySet().stream()
             .allMatch(end -> consumer.position(end.getKey()) >= end.getValue())) {
           caughtUp.countDown();
