@@ -111,7 +111,8 @@ public final class DpHdbDecisionRule implements DecisionRule {
     return chosen;
   }
 
-  private void requireContext(double[] context) {
+  /** The context check of both decisions and updates: the bandit's dimension, finite values. */
+  void requireContext(double[] context) {
     Objects.requireNonNull(context, "context");
     if (context.length != spec.dimension()) {
       throw new IllegalArgumentException(

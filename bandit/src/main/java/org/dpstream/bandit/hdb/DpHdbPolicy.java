@@ -277,17 +277,9 @@ public final class DpHdbPolicy implements BanditPolicy {
   }
 
   private void requireContext(double[] context) {
-    Objects.requireNonNull(context, "context");
-    if (context.length != spec.dimension()) {
-      throw new IllegalArgumentException(
-          "bandit " + spec.banditId() + " has dimension " + spec.dimension() + ", the context " + context.length);
-    }
-    for (int j = 0; j < context.length; j++) {
-      if (!Double.isFinite(context[j])) {
-        throw new IllegalArgumentException("context[" + j + "] is not finite: " + context[j]);
-      }
-    }
+    rule.requireContext(context);
   }
+
 
   private int checkedArm(int arm) {
     if (arm < 0 || arm >= arms.length) {
