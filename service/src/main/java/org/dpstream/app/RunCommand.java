@@ -107,6 +107,9 @@ final class RunCommand implements Callable<Integer> {
         serviceConfig.instanceId() == null ? "" : ", instance " + serviceConfig.instanceId(),
         metrics == null ? "" : ", metrics, health and readiness at http://localhost:" + metrics.port()
             + "/metrics, /health, /ready");
+    service.deciders().flatMap(d -> d.httpPort().isPresent()
+        ? java.util.Optional.of(d.httpPort().getAsInt()) : java.util.Optional.empty())
+        .ifPresent(port -> err.printf("decision API at http://localhost:%d/v1/bandits/{id}/decide and /reward%n", port));
     err.flush();
     awaitShutdown(service, metrics);
     return 0;

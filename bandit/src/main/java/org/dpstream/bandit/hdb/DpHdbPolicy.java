@@ -7,10 +7,8 @@ import java.util.Objects;
 import java.util.Optional;
 import org.dpstream.bandit.PrivateBandit;
 import org.dpstream.bandit.Decision;
-import org.dpstream.core.loss.InverseLink;
 import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.online.OnlineEstimator;
-import org.dpstream.core.online.SampleClipper;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.state.VersionedState;
@@ -56,7 +54,6 @@ public final class DpHdbPolicy implements PrivateBandit {
   public static final String NAME = "dp-hdb";
 
   private final DpHdbSpec spec;
-  private final InverseLink link;
   private final OnlineEstimator[] arms;
   /** The released theta_{t,i}: a copy of each arm's parameters after its latest step. */
   private final double[][] released;
@@ -64,15 +61,12 @@ public final class DpHdbPolicy implements PrivateBandit {
   private final double[][] forcedSampling;
   private final double[] syntheticContext;
   private final double syntheticReward;
-  private final double[] forcedSamplingMeans;
-  /** Contexts are clipped to the declared bound X as the arms clip them when they learn. */
-  private final SampleClipper contextClipper;
-  private final double[] clippedContext;
+  /** The decision rule, shared with the decider that follows the releases. */
+  private final DpHdbDecisionRule rule;
   private long rounds;
 
   private DpHdbPolicy(DpHdbSpec spec, OnlineEstimator[] arms, double[][] forcedSampling, long rounds) {
     this.spec = spec;
-    this.link = spec.link();
     this.arms = arms;
     this.forcedSampling = forcedSampling;
     this.rounds = rounds;
@@ -82,9 +76,7 @@ public final class DpHdbPolicy implements PrivateBandit {
     }
     this.syntheticContext = new double[spec.dimension()];
     this.syntheticReward = spec.syntheticReward();
-    this.forcedSamplingMeans = new double[arms.length];
-    this.contextClipper = SampleClipper.of(spec.armSpec(0));
-    this.clippedContext = new double[spec.dimension()];
+    this.rule = new DpHdbDecisionRule(spec);
   }
 
   /** A fresh bandit: every arm's DP-POFW at theta = 0, noise keyed by the arm's model id. */
@@ -155,7 +147,7 @@ public final class DpHdbPolicy implements PrivateBandit {
 
   /** The phase the next decision is made in. */
   public Decision.Phase phase() {
-    return rounds < spec.warmUpRounds() ? Decision.Phase.WARM_UP : Decision.Phase.GREEDY;
+    return rule.phase(rounds);
   }
 
   /**
@@ -168,34 +160,7 @@ public final class DpHdbPolicy implements PrivateBandit {
    */
   @Override
   public Decision decide(double[] context) {
-    requireContext(context);
-    if (phase() == Decision.Phase.WARM_UP) {
-      return new Decision((int) (rounds / spec.warmUpRoundsPerArm()), Decision.Phase.WARM_UP, rounds);
-    }
-    contextClipper.clipFeatures(context, clippedContext);
-    return new Decision(greedyArm(clippedContext), Decision.Phase.GREEDY, rounds);
-  }
-
-  private int greedyArm(double[] context) {
-    double bestForcedSamplingMean = Double.NEGATIVE_INFINITY;
-    for (int i = 0; i < arms.length; i++) {
-      forcedSamplingMeans[i] = link.mean(dot(forcedSampling[i], context));
-      bestForcedSamplingMean = Math.max(bestForcedSamplingMean, forcedSamplingMeans[i]);
-    }
-    // Strict inequality as printed; h_sub > 0 keeps the forced-sampling argmax in the set.
-    double preSelectionThreshold = bestForcedSamplingMean - spec.preSelectionGap() / 2;
-    int chosen = -1;
-    double chosenMean = Double.NEGATIVE_INFINITY;
-    for (int i = 0; i < arms.length; i++) {
-      if (forcedSamplingMeans[i] > preSelectionThreshold) {
-        double mean = link.mean(dot(released[i], context));
-        if (chosen < 0 || mean > chosenMean) {
-          chosen = i;
-          chosenMean = mean;
-        }
-      }
-    }
-    return chosen;
+    return rule.decide(rounds, released, forcedSampling, context);
   }
 
   /**
@@ -227,7 +192,7 @@ public final class DpHdbPolicy implements PrivateBandit {
     if (!Double.isFinite(reward)) {
       throw new IllegalArgumentException("reward is not finite: " + reward);
     }
-    link.requireLabel(reward);
+    spec.link().requireLabel(reward);
 
     for (int i = 0; i < arms.length; i++) {
       if (i == decision.arm()) {
@@ -314,7 +279,7 @@ public final class DpHdbPolicy implements PrivateBandit {
   }
 
   private void requireContext(double[] context) {
-    PrivateBandit.requireContext(context, spec.dimension(), spec.banditId());
+    rule.requireContext(context);
   }
 
   private int checkedArm(int arm) {
@@ -322,14 +287,6 @@ public final class DpHdbPolicy implements PrivateBandit {
       throw new IllegalArgumentException("arm must be in [0, " + arms.length + "): " + arm);
     }
     return arm;
-  }
-
-  private static double dot(double[] theta, double[] x) {
-    double sum = 0;
-    for (int j = 0; j < x.length; j++) {
-      sum += theta[j] * x[j];
-    }
-    return sum;
   }
 
   @Override

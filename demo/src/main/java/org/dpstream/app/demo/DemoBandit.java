@@ -40,7 +40,9 @@ import org.dpstream.schemas.Reward;
 
 /**
  * The demo's bandit: a simulated environment (the synthetic linear bandit of Han et al., section 5)
- * that sends contexts to dp.contexts, reads its decisions from dp.decisions (read_committed) and
+ * on the Kafka path of the decision service: it sends contexts to dp.contexts, which the service's
+ * deciders decide at once from the released parameters, reads its decisions from dp.decisions (each
+ * request once: the path is at-least-once and a replayed request's decision is identical) and
  * answers each with its reward after a random delay, leaving some unanswered (they expire in the
  * service). Tracks cumulative reward and regret, and plots the regret over time.
  */
@@ -157,10 +159,10 @@ final class DemoBandit implements AutoCloseable {
           DecisionResponse decision = DpSerdes.decisionResponse().decodeOrThrow(record.value());
           int i = Integer.parseInt(decision.getRequestId().substring(4));
           BanditRound round = rounds.remove(i);
-          inFlight.release();
           if (round == null) {
-            continue;
+            continue; // a decision read twice
           }
+          inFlight.release();
           int arm = decision.getArm();
           synchronized (this) {
             double previous = cumulativeRegret.isEmpty() ? 0 : cumulativeRegret.get(cumulativeRegret.size() - 1);

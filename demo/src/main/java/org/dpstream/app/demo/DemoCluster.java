@@ -16,6 +16,7 @@ import java.util.Map;
 import org.apache.kafka.streams.StreamsConfig;
 import org.dpstream.app.config.BanditConfig;
 import org.dpstream.app.config.ModelConfig;
+import org.dpstream.app.config.DeciderConfig;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.EmbeddedKafka;
 import org.dpstream.app.kafka.TemporaryDirectory;
@@ -74,8 +75,10 @@ final class DemoCluster implements AutoCloseable {
     try {
       kafka = EmbeddedKafka.builder().brokerPort(kafkaPort).start();
       log.println("Kafka broker (KRaft, in-process, temporary directory) at " + kafka.bootstrapServers());
+      // Deciders with both paths: the simulated environment uses the Kafka path (dp.contexts -> dp.decisions,
+      // decided at once from the released parameters); the HTTP API listens on a free port for a curl.
       ServiceConfig config = serviceConfig(models, horizon, kafka, stateDirectory, metricsPort).withBandits(bandits)
-          .withOutputFormat(outputFormat);
+          .withOutputFormat(outputFormat).withDecider(DeciderConfig.deciders(0, true));
       Topics topics = new Topics(config.topics());
       kafka.createTopics(topics.specs(PARTITIONS));
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -95,6 +98,12 @@ final class DemoCluster implements AutoCloseable {
         throw new IllegalStateException("the service did not reach RUNNING within " + STARTUP_TIMEOUT
             + " (state " + service.state() + ")");
       }
+      service.deciders().flatMap(d -> d.httpPort().isPresent()
+          ? java.util.Optional.of(d.httpPort().getAsInt()) : java.util.Optional.empty())
+          .ifPresent(port -> log.println("Bandit decisions: the simulated environment uses the Kafka path (contexts on "
+              + topics.contexts().name() + ", decisions on " + topics.decisions().name() + ", decided at once from"
+              + " the released parameters); the HTTP API is at http://localhost:" + port
+              + "/v1/bandits/{id}/decide and /reward"));
       log.println("Service running: " + models.size() + " models, " + bandits.size() + " bandit(s), topics "
           + String.join(", ",
           topics.samples().name(), topics.releases().name(), topics.rejected().name())

@@ -30,6 +30,7 @@ import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.PrivateBandit;
 import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.schemas.DecidedRequest;
 import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
@@ -86,6 +87,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private final BanditMetrics metrics;
   private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
   private final SchemaSerde<Reward> rewards = DpSerdes.reward();
+  private final SchemaSerde<DecidedRequest> decidedRequests = DpSerdes.decidedRequest();
   private final Map<String, Live> live = new HashMap<>();
   private final ByteArrayOutputStream stateBuffer = new ByteArrayOutputStream();
   private ProcessorContext<String, Object> context;
@@ -151,8 +153,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   }
 
   private void handle(Record<String, byte[]> record) {
-    boolean isContext = RoutedInput.input(record.headers()).orElse(BanditTopology.CONTEXTS_INPUT)
-        .equals(BanditTopology.CONTEXTS_INPUT);
+    String input = RoutedInput.input(record.headers()).orElse(BanditTopology.CONTEXTS_INPUT);
     String banditId = record.key();
     if (banditId == null || banditId.isBlank()) {
       reject(record, null, BanditRejection.MISSING_KEY.name(), "a bandit record's key must name its bandit");
@@ -179,10 +180,10 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       return;
     }
     advanceClock(banditId, bandit, record.timestamp());
-    if (isContext) {
-      onContext(record, banditId, bandit);
-    } else {
-      onReward(record, banditId, bandit);
+    switch (input) {
+      case BanditTopology.CONTEXTS_INPUT -> onContext(record, banditId, bandit);
+      case BanditTopology.DECIDED_INPUT -> onDecided(record, banditId, bandit);
+      default -> onReward(record, banditId, bandit);
     }
   }
 
@@ -193,46 +194,89 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       return;
     }
     DecisionRequest request = ((DecodeResult.Decoded<DecisionRequest>) decoded).value();
-    String requestId = request.getRequestId();
-    if (requestId == null || requestId.isEmpty()) {
-      reject(record, banditId, BanditRejection.MISSING_REQUEST_ID.name(), "a decision request needs a request id");
+    double[] x = checkedContext(record, banditId, bandit, request.getRequestId(), request.getContext());
+    if (x == null) {
       return;
     }
+    Decision decision = bandit.policy.decide(x);
+    DecisionResponse response = DecisionResponse.newBuilder()
+        .setRequestId(request.getRequestId())
+        .setArm(decision.arm())
+        .setPhase(decision.phase() == Decision.Phase.WARM_UP ? DecisionPhase.WARM_UP : DecisionPhase.GREEDY)
+        .setModelStep(decision.round())
+        .build();
+    context.forward(new Record<String, Object>(banditId, response, record.timestamp()));
+    keepPending(record, banditId, bandit, request.getRequestId(), decision, x);
+  }
+
+  /**
+   * A decision a decider made from released parameters (the decision log): kept pending like the
+   * topology's own, not sent to dp.decisions again (the decider did that). The decision must be one
+   * this bandit's releases could have given: an arm of the bandit, a step it has reached.
+   */
+  private void onDecided(Record<String, byte[]> record, String banditId, Live bandit) {
+    DecodeResult<DecidedRequest> decoded = decidedRequests.decode(record.value());
+    if (decoded instanceof DecodeResult.Rejected<DecidedRequest> rejected) {
+      reject(record, banditId, rejected.reason().name(), rejected.message());
+      return;
+    }
+    DecidedRequest decided = ((DecodeResult.Decoded<DecidedRequest>) decoded).value();
+    DecisionResponse response = decided.getDecision();
+    double[] x = checkedContext(record, banditId, bandit, response.getRequestId(), decided.getContext());
+    if (x == null) {
+      return;
+    }
+    int arms = bandit.entry.spec().arms();
+    if (response.getArm() < 0 || response.getArm() >= arms || response.getModelStep() < 0
+        || response.getModelStep() > bandit.policy.rounds()) {
+      reject(record, banditId, BanditRejection.INVALID_DECISION.name(), "bandit " + banditId + " has " + arms
+          + " arms and " + bandit.policy.rounds() + " rounds; the decision names arm " + response.getArm()
+          + " at step " + response.getModelStep());
+      return;
+    }
+    Decision decision = new Decision(response.getArm(),
+        response.getPhase() == DecisionPhase.WARM_UP ? Decision.Phase.WARM_UP : Decision.Phase.GREEDY,
+        response.getModelStep());
+    keepPending(record, banditId, bandit, response.getRequestId(), decision, x);
+  }
+
+  /** The context as a vector, or null once the record was rejected (no request id, wrong size, a duplicate). */
+  private double[] checkedContext(Record<String, byte[]> record, String banditId, Live bandit, String requestId,
+      List<Double> values) {
+    if (requestId == null || requestId.isEmpty()) {
+      reject(record, banditId, BanditRejection.MISSING_REQUEST_ID.name(), "a decision request needs a request id");
+      return null;
+    }
     int dimension = bandit.entry.spec().dimension();
-    List<Double> values = request.getContext();
     if (values.size() != dimension) {
       reject(record, banditId, BanditRejection.WRONG_DIMENSION.name(),
           "bandit " + banditId + " has dimension " + dimension + ", the context " + values.size());
-      return;
+      return null;
     }
     double[] x = new double[dimension];
     for (int j = 0; j < dimension; j++) {
       x[j] = values.get(j);
       if (!Double.isFinite(x[j])) { // the decoder refuses these already; kept as a guard
         reject(record, banditId, RejectReason.NON_FINITE_NUMBER.name(), "context[" + j + "] is not finite");
-        return;
+        return null;
       }
     }
-    String pendingKey = pendingKey(banditId, requestId);
-    if (pending.get(pendingKey) != null) {
+    if (pending.get(pendingKey(banditId, requestId)) != null) {
       reject(record, banditId, BanditRejection.DUPLICATE_REQUEST.name(),
           "request " + requestId + " was already decided by bandit " + banditId);
-      return;
+      return null;
     }
-    Decision decision = bandit.policy.decide(x);
-    DecisionResponse response = DecisionResponse.newBuilder()
-        .setRequestId(requestId)
-        .setArm(decision.arm())
-        .setPhase(decision.phase() == Decision.Phase.WARM_UP ? DecisionPhase.WARM_UP : DecisionPhase.GREEDY)
-        .setModelStep(decision.round())
-        .build();
-    context.forward(new Record<String, Object>(banditId, response, record.timestamp()));
+    return x;
+  }
+
+  private void keepPending(Record<String, byte[]> record, String banditId, Live bandit, String requestId,
+      Decision decision, double[] x) {
     long timestamp = Math.max(0, record.timestamp());
     long timeout = bandit.entry.rewardTimeout().toMillis();
     long deadline = saturatedAdd(timestamp, timeout);
     PendingRequest decided = new PendingRequest(PendingRequest.Status.PENDING, decision.arm(), decision.phase(),
         decision.round(), timestamp, deadline, saturatedAdd(deadline, timeout), x);
-    pending.put(pendingKey, decided.encode());
+    pending.put(pendingKey(banditId, requestId), decided.encode());
     index(banditId, bandit, deadline, requestId);
     metrics.decided(banditId, decision, (System.currentTimeMillis() - record.timestamp()) * 1_000_000L);
   }

@@ -24,6 +24,8 @@ public enum BanditRejection {
   DUPLICATE_REWARD,
   /** A reward the bandit's link does not admit (logistic: [0, 1]); the request stays pending. */
   INVALID_REWARD,
+  /** A decision on the decision log that names no arm of the bandit or a step it has not reached. */
+  INVALID_DECISION,
   /** The arms' privacy budget allows no further round. */
   BUDGET_EXHAUSTED,
   /** A record in a routing partition that is not its bandit's home (not written by dpstream's routing). */

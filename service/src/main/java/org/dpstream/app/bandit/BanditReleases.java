@@ -2,6 +2,7 @@ package org.dpstream.app.bandit;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.dpstream.bandit.hdb.DpHdbDecisionRule;
 import org.dpstream.bandit.hdb.DpHdbPolicy;
 import org.dpstream.bandit.linear.DpLinearPolicy;
 import org.dpstream.bandit.hdb.JointPrivacyLoss;
@@ -61,16 +62,69 @@ public final class BanditReleases {
         .build();
   }
 
+  /** The model id of a bandit's frozen forced-sampling estimators: {@code banditId/forced-sampling}. */
+  public static String forcedSamplingModelId(String banditId) {
+    return banditId + "/" + DpHdbDecisionRule.FORCED_SAMPLING;
+  }
+
+  /** The forced-sampling estimators are published again at least once every this many rounds. */
+  static final long FORCED_SAMPLING_REPUBLISH_ROUNDS = 1000;
+
+  /**
+   * Everything a release round publishes (key = each release's model id): every arm's parameters and,
+   * at the first release after the warm-up and again once every {@value #FORCED_SAMPLING_REPUBLISH_ROUNDS}
+   * rounds, the frozen forced-sampling estimators, which the greedy rule also reads: they never change,
+   * and publishing them again keeps one within the topic's retention for a decider that restores from it.
+   *
+   * @param releaseEvery the bandit's release period (rounds between two release rounds)
+   */
+  public static List<ModelRelease> ofRound(DpHdbPolicy policy, int releaseEvery) {
+    List<ModelRelease> round = new ArrayList<>(policy.arms() + 1);
+    for (int arm = 0; arm < policy.arms(); arm++) {
+      round.add(of(policy, arm));
+    }
+    long now = policy.rounds();
+    long previous = now - releaseEvery;
+    if (policy.phase() == org.dpstream.bandit.Decision.Phase.GREEDY
+        && (previous < policy.spec().warmUpRounds()
+            || previous / FORCED_SAMPLING_REPUBLISH_ROUNDS != now / FORCED_SAMPLING_REPUBLISH_ROUNDS)) {
+      round.add(forcedSampling(policy));
+    }
+    return round;
+  }
+
   public static ModelRelease of(DpHdbPolicy policy, int arm) {
     double[] theta = policy.armParameters(arm);
     List<Double> parameters = new ArrayList<>(theta.length);
     for (double v : theta) {
       parameters.add(v);
     }
+    return release(policy, arm, policy.spec().armSpec(arm).modelId(), parameters);
+  }
+
+  /**
+   * The frozen forced-sampling estimators theta_{t0,i} of all arms, arm after arm (K d values), once the
+   * warm-up has ended. Each is an iterate arm i already released at step (i + 1) t0 (or would have, with
+   * releaseEvery &gt; 1): republishing it costs no privacy. The ledger is arm 0's, as in every arm's release.
+   */
+  public static ModelRelease forcedSampling(DpHdbPolicy policy) {
+    int d = policy.dimension();
+    List<Double> parameters = new ArrayList<>(policy.arms() * d);
+    for (int arm = 0; arm < policy.arms(); arm++) {
+      double[] frozen = policy.forcedSamplingParameters(arm)
+          .orElseThrow(() -> new IllegalStateException("forced-sampling estimators exist after the warm-up only"));
+      for (double v : frozen) {
+        parameters.add(v);
+      }
+    }
+    return release(policy, 0, forcedSamplingModelId(policy.spec().banditId()), parameters);
+  }
+
+  private static ModelRelease release(DpHdbPolicy policy, int arm, String modelId, List<Double> parameters) {
     org.dpstream.core.privacy.accounting.PrivacyLedger armLedger = policy.armLedger(arm);
     JointPrivacyLoss spent = policy.privacySpent();
     return ModelRelease.newBuilder()
-        .setModelId(policy.spec().armSpec(arm).modelId())
+        .setModelId(modelId)
         .setStep(policy.rounds())
         .setEpoch(armLedger.epoch())
         .setParameters(parameters)

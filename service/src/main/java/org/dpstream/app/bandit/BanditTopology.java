@@ -32,7 +32,10 @@ import org.dpstream.schemas.RejectedRecord;
  *   -> dp.rejected  (key = input key, RejectedRecord)
  * </pre>
  *
- * Contexts and rewards are routed by bandit id into one routing topic, so a bandit's contexts and
+ * With {@link Deciding#BY_DECIDERS} the first input is the decision log ({@code dp.contexts.decided},
+ * {@code DecidedRequest}) and nothing goes to dp.decisions: the deciders wrote it (docs/bandit-decider.md).
+ *
+ * <p>Contexts and rewards are routed by bandit id into one routing topic, so a bandit's contexts and
  * rewards meet in its one task whatever partitions they were written to and however many partitions
  * the two input topics have: no co-partitioning is required. The bandit's history is the order of its
  * records in the routing topic (see docs/bandit-service.md).
@@ -45,6 +48,7 @@ public final class BanditTopology {
   public static final String ROUTING = "bandit-routing";
   public static final String CONTEXTS_INPUT = "contexts";
   public static final String REWARDS_INPUT = "rewards";
+  public static final String DECIDED_INPUT = "decided";
   public static final String PROCESSOR = "bandit";
   public static final String DECISIONS_SINK = "decisions-sink";
   public static final String RELEASES_SINK = "bandit-releases-sink";
@@ -64,16 +68,35 @@ public final class BanditTopology {
     return builder.build();
   }
 
-  /** Adds the bandit sub-topology to a builder (the service adds it next to the continual release). */
+  /** Who decides a bandit's requests. */
+  public enum Deciding {
+    /** The topology: contexts from dp.contexts, decided inside the learning transaction. */
+    IN_TOPOLOGY,
+    /**
+     * Deciders outside the transaction (the HTTP API and the context decider), from the released
+     * parameters: the topology reads their decision log instead of dp.contexts and only learns.
+     */
+    BY_DECIDERS
+  }
+
+  /** Adds the bandit sub-topology, deciding in the topology (see {@link Deciding}). */
   public static void addTo(StreamsBuilder builder, BanditRegistry bandits, Topics topics, int routingPartitions,
       KeyedNoiseSource noise, BanditMetrics metrics) {
+    addTo(builder, bandits, topics, routingPartitions, noise, metrics, Deciding.IN_TOPOLOGY);
+  }
+
+  /** Adds the bandit sub-topology to a builder (the service adds it next to the continual release). */
+  public static void addTo(StreamsBuilder builder, BanditRegistry bandits, Topics topics, int routingPartitions,
+      KeyedNoiseSource noise, BanditMetrics metrics, Deciding deciding) {
     addStore(builder, STATE_STORE, Serdes.ByteArray());
     addStore(builder, PENDING_STORE, Serdes.ByteArray());
     addStore(builder, DEADLINES_STORE, Serdes.ByteArray());
     addStore(builder, CLOCK_STORE, Serdes.Long());
+    Routing.Input requests = deciding == Deciding.IN_TOPOLOGY
+        ? new Routing.Input(topics.contexts().name(), CONTEXTS_INPUT)
+        : new Routing.Input(topics.decided().name(), DECIDED_INPUT);
     KStream<String, byte[]> routed = Routing.route(builder, ROUTING, routingPartitions, List.of(
-        new Routing.Input(topics.contexts().name(), CONTEXTS_INPUT),
-        new Routing.Input(topics.rewards().name(), REWARDS_INPUT)));
+        requests, new Routing.Input(topics.rewards().name(), REWARDS_INPUT)));
     KStream<String, Object> outputs = routed.process(
         () -> new BanditProcessor(bandits, routingPartitions, noise, metrics), Named.as(PROCESSOR),
         STATE_STORE, PENDING_STORE, DEADLINES_STORE, CLOCK_STORE);

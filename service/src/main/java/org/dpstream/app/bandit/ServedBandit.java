@@ -22,9 +22,11 @@ import org.dpstream.schemas.ModelRelease;
  * @param policy the private policy
  * @param releasePeriod rounds between publications given the configured {@code releaseEvery}: DP-HDB's
  *     releaseEvery, DP-Linear's refresh period (it publishes each of its statistics releases)
- * @param armRelease the ModelRelease of arm i now
+ * @param roundReleases what a release round publishes given the configured {@code releaseEvery}: every arm's
+ *     release (and, for DP-HDB, its forced-sampling estimators when they are due, {@link BanditReleases#ofRound})
  */
-record ServedBandit(PrivateBandit policy, IntFunction<Integer> releasePeriod, IntFunction<ModelRelease> armRelease) {
+record ServedBandit(PrivateBandit policy, IntFunction<Integer> releasePeriod,
+    IntFunction<List<ModelRelease>> roundReleases) {
 
   static ServedBandit start(BanditSpec spec, KeyedNoiseSource noise) {
     if (spec instanceof DpHdbSpec hdb) {
@@ -48,22 +50,21 @@ record ServedBandit(PrivateBandit policy, IntFunction<Integer> releasePeriod, In
   }
 
   private static ServedBandit of(DpHdbPolicy hdb) {
-    return new ServedBandit(hdb, releaseEvery -> releaseEvery, arm -> BanditReleases.of(hdb, arm));
+    return new ServedBandit(hdb, releaseEvery -> releaseEvery, releaseEvery -> BanditReleases.ofRound(hdb, releaseEvery));
   }
 
   private static ServedBandit of(DpLinearPolicy linear) {
-    return new ServedBandit(linear, releaseEvery -> linear.spec().refreshEvery(), arm -> BanditReleases.of(linear, arm));
+    return new ServedBandit(linear, releaseEvery -> linear.spec().refreshEvery(), releaseEvery -> {
+      List<ModelRelease> releases = new ArrayList<>(linear.arms());
+      for (int arm = 0; arm < linear.arms(); arm++) {
+        releases.add(BanditReleases.of(linear, arm));
+      }
+      return releases;
+    });
   }
 
-  /** The releases to publish after the round just learnt, one per arm, or none. */
+  /** The releases to publish after the round just learnt, or none. */
   List<ModelRelease> releasesAfterRound(int releaseEvery) {
-    if (policy.rounds() % releasePeriod.apply(releaseEvery) != 0) {
-      return List.of();
-    }
-    List<ModelRelease> releases = new ArrayList<>(policy.arms());
-    for (int arm = 0; arm < policy.arms(); arm++) {
-      releases.add(armRelease.apply(arm));
-    }
-    return releases;
+    return policy.rounds() % releasePeriod.apply(releaseEvery) == 0 ? roundReleases.apply(releaseEvery) : List.of();
   }
 }

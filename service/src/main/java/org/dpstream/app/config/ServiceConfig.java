@@ -22,6 +22,7 @@ import org.dpstream.app.serde.OutputFormat;
  * @param output how the service's own records are written (output.format: avro or json)
  * @param createTopics how {@code run} creates missing topics (default: 3 partitions, broker's replication)
  * @param instanceId this instance's static group membership id ({@code group.instance.id}); null: dynamic
+ * @param decider how the bandits decide (the {@code decider:} section; default: deciders with the HTTP API)
  */
 public record ServiceConfig(
     String applicationId,
@@ -33,7 +34,8 @@ public record ServiceConfig(
     Integer routingPartitions,
     OutputConfig output,
     TopicCreation createTopics,
-    String instanceId) {
+    String instanceId,
+    DeciderConfig decider) {
 
   /** Port of /metrics when the file does not say. */
   public static final int DEFAULT_METRICS_PORT = 9400;
@@ -58,6 +60,21 @@ public record ServiceConfig(
     output = output == null ? OutputConfig.DEFAULT : output;
     createTopics = createTopics == null ? TopicCreation.defaults() : createTopics;
     instanceId = InstanceIds.checked(instanceId, kafka);
+    decider = decider == null ? DeciderConfig.DEFAULT : decider;
+  }
+
+  /** A configuration with the default {@code decider:} section. */
+  public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
+      Integer metricsPort, List<BanditConfig> bandits, Integer routingPartitions, OutputConfig output,
+      TopicCreation createTopics, String instanceId) {
+    this(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output, createTopics,
+        instanceId, null);
+  }
+
+  /** The same configuration with this {@code decider:} section. */
+  public ServiceConfig withDecider(DeciderConfig newDecider) {
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
+        createTopics, instanceId, newDecider);
   }
 
   /** A configuration with these bandits, the default routing, Avro outputs, default topic creation and dynamic membership. */
@@ -76,25 +93,25 @@ public record ServiceConfig(
   /** The same configuration with these bandits. */
   public ServiceConfig withBandits(List<BanditConfig> newBandits) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits, routingPartitions, output,
-        createTopics, instanceId);
+        createTopics, instanceId, decider);
   }
 
   /** The same configuration with another routing partition count. */
   public ServiceConfig withRoutingPartitions(int partitions) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, partitions, output,
-        createTopics, instanceId);
+        createTopics, instanceId, decider);
   }
 
   /** The same configuration with its outputs in this format. */
   public ServiceConfig withOutputFormat(OutputFormat format) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions,
-        new OutputConfig(format.name().toLowerCase(Locale.ROOT)), createTopics, instanceId);
+        new OutputConfig(format.name().toLowerCase(Locale.ROOT)), createTopics, instanceId, decider);
   }
 
   /** The same configuration with this static membership id (null: dynamic membership). */
   public ServiceConfig withInstanceId(String newInstanceId) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
-        createTopics, newInstanceId);
+        createTopics, newInstanceId, decider);
   }
 
   /** The models' specs by id, each checked; duplicate ids are refused. */
@@ -121,6 +138,10 @@ public record ServiceConfig(
       BanditRegistry.Entry entry = bandit.toEntry();
       if (entries.put(entry.spec().banditId(), entry) != null) {
         throw new IllegalArgumentException("bandit id " + bandit.id() + " is configured twice");
+      }
+      if (modelIds.contains(org.dpstream.app.bandit.BanditReleases.forcedSamplingModelId(bandit.id()))) {
+        throw new IllegalArgumentException("bandit " + bandit.id() + ": release id "
+            + org.dpstream.app.bandit.BanditReleases.forcedSamplingModelId(bandit.id()) + " is also a model id");
       }
       for (int arm = 0; arm < entry.spec().arms(); arm++) {
         if (modelIds.contains(entry.armModelId(arm))) {

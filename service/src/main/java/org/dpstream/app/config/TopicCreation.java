@@ -34,7 +34,8 @@ public record TopicCreation(Boolean enabled, Integer partitions, Integer replica
   public static final Map<String, Map<String, String>> DEFAULT_CONFIGS = Map.of(
       "rejected", Map.of(TopicConfig.RETENTION_MS_CONFIG, REJECTED_RETENTION_MS));
 
-  private static final Set<String> ROLES = Set.of("samples", "releases", "rejected", "contexts", "decisions", "rewards");
+  private static final Set<String> ROLES = Set.of("samples", "releases", "rejected", "contexts", "decisions", "rewards",
+      "decided");
 
   public TopicCreation {
     enabled = enabled == null || enabled;
@@ -74,6 +75,7 @@ public record TopicCreation(Boolean enabled, Integer partitions, Integer replica
       byRole.put("contexts", names.contexts());
       byRole.put("decisions", names.decisions());
       byRole.put("rewards", names.rewards());
+      byRole.put("decided", names.decided());
     }
     List<TopicSpec> specs = new ArrayList<>();
     byRole.forEach((role, name) -> {

@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * The names of dpstream's topics. The defaults are the {@code dp.*} names of the architecture;
- * a deployment may rename any of them, but no two may coincide.
+ * a deployment may rename any of them, but no two may coincide. {@code decided} is the decision log:
+ * every decision a decider made, with its context (learning's input), {@code <contexts>.decided} unless named.
  */
 public record TopicNames(
     String samples,
@@ -15,10 +16,13 @@ public record TopicNames(
     String contexts,
     String decisions,
     String rewards,
-    String control) {
+    String control,
+    String decided) {
 
   public TopicNames {
-    List<String> all = List.of(samples, releases, rejected, contexts, decisions, rewards, control);
+    // The decision log is named after the contexts unless the file names it, so a prefix applies to both.
+    decided = decided == null && contexts != null ? contexts + ".decided" : decided;
+    List<String> all = List.of(samples, releases, rejected, contexts, decisions, rewards, control, decided);
     for (String name : all) {
       if (Objects.requireNonNull(name, "topic name").isBlank()) {
         throw new IllegalArgumentException("topic names must not be blank");
@@ -27,6 +31,12 @@ public record TopicNames(
     if (new HashSet<>(all).size() != all.size()) {
       throw new IllegalArgumentException("topic names must be distinct: " + all);
     }
+  }
+
+  /** The names with the decision log named after the contexts ({@code <contexts>.decided}). */
+  public TopicNames(String samples, String releases, String rejected, String contexts, String decisions,
+      String rewards, String control) {
+    this(samples, releases, rejected, contexts, decisions, rewards, control, null);
   }
 
   public static TopicNames defaults() {

@@ -5,6 +5,7 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.dpstream.app.serde.DpSerdes;
 import org.dpstream.app.serde.OutputFormat;
+import org.dpstream.schemas.DecidedRequest;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
@@ -31,6 +32,7 @@ public final class Topics {
   private final Topic<String, DecisionResponse> decisions;
   private final Topic<String, Reward> rewards;
   private final Topic<String, String> control;
+  private final Topic<String, DecidedRequest> decided;
 
   /** The catalogue with outputs in Avro. */
   public Topics(TopicNames names) {
@@ -48,6 +50,7 @@ public final class Topics {
     rewards = new Topic<>(names.rewards(), keys, DpSerdes.reward());
     // No schema for model-spec updates yet: the value is the spec's text, keyed by model id.
     control = new Topic<>(names.control(), keys, Serdes.String());
+    decided = new Topic<>(names.decided(), keys, DpSerdes.decidedRequest());
   }
 
   /** The catalogue with the default {@code dp.*} names. */
@@ -84,8 +87,13 @@ public final class Topics {
     return control;
   }
 
+  /** The decision log: each decision with the context it was made on, written by the deciders, read by learning. */
+  public Topic<String, DecidedRequest> decided() {
+    return decided;
+  }
+
   public List<Topic<?, ?>> all() {
-    return List.of(samples, releases, rejected, contexts, decisions, rewards, control);
+    return List.of(samples, releases, rejected, contexts, decisions, rewards, control, decided);
   }
 
   /**

@@ -2,6 +2,7 @@ package org.dpstream.app.serde;
 
 import org.dpstream.schemas.DdaCheckpoint;
 import org.dpstream.schemas.DdaGossipMessage;
+import org.dpstream.schemas.DecidedRequest;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
@@ -41,6 +42,11 @@ public final class DpSerdes {
 
   public static SchemaSerde<DecisionResponse> decisionResponse() {
     return SchemaSerde.of(DecisionResponse.class, NonFiniteNumbers.ALLOW);
+  }
+
+  /** Written by the service's deciders, whose contexts were decoded with non-finite numbers rejected. */
+  public static SchemaSerde<DecidedRequest> decidedRequest() {
+    return SchemaSerde.of(DecidedRequest.class, NonFiniteNumbers.REJECT);
   }
 
   public static SchemaSerde<RejectedRecord> rejectedRecord() {

@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 import org.apache.avro.specific.SpecificRecord;
 import org.dpstream.schemas.DdaCheckpoint;
 import org.dpstream.schemas.DdaGossipMessage;
+import org.dpstream.schemas.DecidedRequest;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
@@ -25,7 +26,7 @@ public final class SchemaCatalog {
 
   private static final List<Class<? extends SpecificRecord>> TYPES = List.of(
       Sample.class, ModelRelease.class, PrivacyLedger.class, RejectedRecord.class, DecisionRequest.class,
-      DecisionResponse.class, Reward.class, DdaGossipMessage.class, DdaCheckpoint.class);
+      DecisionResponse.class, Reward.class, DecidedRequest.class, DdaGossipMessage.class, DdaCheckpoint.class);
 
   private final Map<Long, SchemaSerde<? extends SpecificRecord>> byFingerprint;
 

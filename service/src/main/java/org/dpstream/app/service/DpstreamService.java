@@ -10,6 +10,7 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.dpstream.app.bandit.BanditTopology;
 import org.dpstream.app.config.BanditRegistry;
+import org.dpstream.app.decide.BanditDeciders;
 import org.dpstream.app.metrics.KafkaClientMetrics;
 import org.dpstream.app.metrics.MicrometerBanditMetrics;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -36,17 +37,21 @@ public final class DpstreamService implements AutoCloseable {
   private final KafkaStreams streams;
   private final KafkaClientMetrics streamsMetrics;
   private final KafkaStreamsStatus status;
+  private final BanditDeciders deciders;
 
-  private DpstreamService(KafkaStreams streams, KafkaClientMetrics streamsMetrics, KafkaStreamsStatus status) {
+  private DpstreamService(KafkaStreams streams, KafkaClientMetrics streamsMetrics, KafkaStreamsStatus status,
+      BanditDeciders deciders) {
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
     this.status = status;
+    this.deciders = deciders;
   }
 
   /** Builds and starts the service. The key is used to derive noise and is not kept in any other form. */
   public static DpstreamService start(ServiceConfig config, NoiseKey key, MeterRegistry registry) {
     Properties properties = StreamsSettings.of(config, registry);
-    KafkaStreams streams = new KafkaStreams(topology(config, new KeyedNoiseSource(key), registry), properties);
+    KeyedNoiseSource noise = new KeyedNoiseSource(key);
+    KafkaStreams streams = new KafkaStreams(topology(config, noise, registry), properties);
     KafkaStreamsStatus status = new KafkaStreamsStatus(streams);
     streams.setUncaughtExceptionHandler(exception -> {
       status.recordThreadFailure(Instant.now());
@@ -60,7 +65,14 @@ public final class DpstreamService implements AutoCloseable {
         .description("1 when /ready answers 200: every stream thread running and polling, none failed lately")
         .register(registry);
     streams.start();
-    return new DpstreamService(streams, streamsMetrics, status);
+    BanditDeciders deciders = hasDeciders(config)
+        ? BanditDeciders.start(config, new Topics(config.topics(), config.output().outputFormat()), noise)
+        : null;
+    return new DpstreamService(streams, streamsMetrics, status, deciders);
+  }
+
+  private static boolean hasDeciders(ServiceConfig config) {
+    return !config.bandits().isEmpty() && !config.decider().inTopology();
   }
 
   /**
@@ -78,7 +90,8 @@ public final class DpstreamService implements AutoCloseable {
     BanditRegistry bandits = config.banditRegistry();
     if (!bandits.isEmpty()) {
       BanditTopology.addTo(builder, bandits, topics, config.routingPartitions(), noise,
-          new MicrometerBanditMetrics(registry));
+          new MicrometerBanditMetrics(registry),
+          hasDeciders(config) ? BanditTopology.Deciding.BY_DECIDERS : BanditTopology.Deciding.IN_TOPOLOGY);
     }
     return builder.build();
   }
@@ -113,8 +126,16 @@ public final class DpstreamService implements AutoCloseable {
     return true;
   }
 
+  /** This instance's deciders (the HTTP API and the Kafka path), if the bandits are decided by deciders. */
+  public java.util.Optional<BanditDeciders> deciders() {
+    return java.util.Optional.ofNullable(deciders);
+  }
+
   @Override
   public void close() {
+    if (deciders != null) {
+      deciders.close();
+    }
     streams.close(Duration.ofSeconds(30));
     streamsMetrics.close();
   }

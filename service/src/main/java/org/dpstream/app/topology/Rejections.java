@@ -32,7 +32,8 @@ public final class Rejections {
         : build(reason, message, key, value, metadata.topic(), metadata.partition(), metadata.offset());
   }
 
-  private static RejectedRecord build(String reason, String message, byte[] key, byte[] value, String topic,
+  /** The dp.rejected record of a record read outside Kafka Streams, at its source coordinates. */
+  public static RejectedRecord build(String reason, String message, byte[] key, byte[] value, String topic,
       int partition, long offset) {
     return RejectedRecord.newBuilder()
         .setReason(reason)

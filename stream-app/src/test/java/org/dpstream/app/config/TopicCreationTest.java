@@ -26,8 +26,8 @@ class TopicCreationTest {
         "rejected", Map.of("retention.ms", "86400000"),
         "releases", Map.of("retention.ms", "-1", "cleanup.policy", "delete")));
     List<TopicSpec> specs = creation.specs(TopicNames.defaults(), true);
-    assertEquals(List.of("dp.samples", "dp.releases", "dp.rejected", "dp.contexts", "dp.decisions", "dp.rewards"),
-        specs.stream().map(TopicSpec::name).toList());
+    assertEquals(List.of("dp.samples", "dp.releases", "dp.rejected", "dp.contexts", "dp.decisions", "dp.rewards",
+        "dp.contexts.decided"), specs.stream().map(TopicSpec::name).toList());
     assertEquals(Map.of("retention.ms", "86400000"), specs.get(2).configs());
     assertEquals(Map.of("retention.ms", "-1", "cleanup.policy", "delete"), specs.get(1).configs());
     specs.forEach(spec -> assertEquals(6, spec.partitions(), spec.name()));

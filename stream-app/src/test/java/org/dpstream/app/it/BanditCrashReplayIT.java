@@ -18,6 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpstream.app.bandit.BanditReference;
 import org.dpstream.app.config.BanditConfig;
 import org.dpstream.app.config.BanditRegistry;
+import org.dpstream.app.config.DeciderConfig;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.serde.DpSerdes;
@@ -33,7 +34,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The bandit service killed with SIGKILL mid-stream and restarted on an empty state directory (state
+ * Decisions made in the topology ({@code decider.inTopology}); the deciders' crash test is DeciderRestartIT.
+ *
+ * <p>The bandit service killed with SIGKILL mid-stream and restarted on an empty state directory (state
  * restored from the changelogs): every decision and every release appears exactly once under
  * read_committed, bit for bit equal to DP-HDB run directly on each bandit's events in order (an
  * uninterrupted run), and every junk record is rejected exactly once.
@@ -72,9 +75,11 @@ class BanditCrashReplayIT {
   void aKilledBanditServiceRestartsWithTheSameDecisionsAndReleasesExactlyOnce(@TempDir Path work) throws Exception {
     String name = "bandit-crash";
     ServiceConfig first = ItModels.serviceConfig(name, List.of(), kafka.bootstrapServers(),
-        work.resolve("state-1").toString()).withBandits(BANDITS);
+        work.resolve("state-1").toString()).withBandits(BANDITS)
+        .withDecider(DeciderConfig.decidingInTopology());
     ServiceConfig second = ItModels.serviceConfig(name, List.of(), kafka.bootstrapServers(),
-        work.resolve("state-2").toString()).withBandits(BANDITS);
+        work.resolve("state-2").toString()).withBandits(BANDITS)
+        .withDecider(DeciderConfig.decidingInTopology());
     Path firstConfig = ConfigFiles.write(first, work.resolve("first.yaml"));
     Path secondConfig = ConfigFiles.write(second, work.resolve("second.yaml"));
     Topics topics = kafka.createTopics(first.topics());

@@ -21,6 +21,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 import org.dpstream.app.config.BanditConfig;
+import org.dpstream.app.config.DeciderConfig;
 import org.dpstream.app.config.ModelConfig;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.Topics;
@@ -75,8 +76,9 @@ class RoutingIT {
     ServiceConfig base = ItModels.serviceConfig("routing", models, kafka.bootstrapServers(), stateDir.toString());
     Map<String, String> settings = new HashMap<>(base.kafka());
     settings.put("metadata.max.age.ms", "1000"); // see the added partitions within a second
+    // Decided in the topology: this test is about routing a bandit's contexts and rewards to its one task.
     ServiceConfig config = new ServiceConfig(base.applicationId(), base.topics(), models, settings, 0,
-        List.of(BANDIT));
+        List.of(BANDIT)).withDecider(DeciderConfig.decidingInTopology());
     Topics topics = kafka.createTopics(config.topics());
     String samples = topics.samples().name();
     int partitions = ItModels.SAMPLE_PARTITIONS;

@@ -16,7 +16,7 @@ class TopicsTest {
   void defaultNamesAreTheArchitecturesDpTopics() {
     List<String> names = Topics.defaults().all().stream().map(Topic::name).toList();
     assertEquals(List.of("dp.samples", "dp.releases", "dp.rejected", "dp.contexts", "dp.decisions",
-        "dp.rewards", "dp.control"), names);
+        "dp.rewards", "dp.control", "dp.contexts.decided"), names);
   }
 
   @Test
@@ -45,7 +45,7 @@ class TopicsTest {
   void specsCompactOnlyTheControlTopicAndShareOnePartitionCount() {
     Topics topics = Topics.defaults();
     List<TopicSpec> specs = topics.specs(3);
-    assertEquals(7, specs.size());
+    assertEquals(8, specs.size());
     for (TopicSpec spec : specs) {
       assertEquals(3, spec.partitions());
       Map<String, String> expected = spec.name().equals("dp.control")

@@ -1,0 +1,48 @@
+package org.dpstream.app.config;
+
+/**
+ * The {@code decider:} section: how the bandits' decisions are made (docs/bandit-decider.md).
+ *
+ * @param inTopology true: decide inside the learning transaction as before (contexts from dp.contexts,
+ *     decisions visible at commit); default false: deciders follow dp.releases and decide at once
+ * @param httpPort port of the decision API ({@code POST /v1/bandits/{id}/decide}, {@code /reward});
+ *     default 9401; 0 picks a free port; -1 serves no API
+ * @param httpThreads threads answering the API; default 32
+ * @param contexts decide the contexts on dp.contexts too (the Kafka path); default true
+ * @param memory most decisions remembered per instance to answer a repeated request id with the same
+ *     decision; default 200000
+ */
+public record DeciderConfig(Boolean inTopology, Integer httpPort, Integer httpThreads, Boolean contexts,
+    Integer memory) {
+
+  public static final int DEFAULT_HTTP_PORT = 9401;
+  public static final DeciderConfig DEFAULT = new DeciderConfig(null, null, null, null, null);
+
+  public DeciderConfig {
+    inTopology = inTopology != null && inTopology;
+    httpPort = httpPort == null ? DEFAULT_HTTP_PORT : httpPort;
+    httpThreads = httpThreads == null ? 32 : httpThreads;
+    contexts = contexts == null || contexts;
+    memory = memory == null ? 200_000 : memory;
+    if (httpPort < -1 || httpPort > 65_535) {
+      throw new IllegalArgumentException("decider.httpPort must be -1 (no API), 0 (any free port) or a port, got "
+          + httpPort);
+    }
+    if (httpThreads < 1) {
+      throw new IllegalArgumentException("decider.httpThreads must be at least 1, got " + httpThreads);
+    }
+    if (memory < 1) {
+      throw new IllegalArgumentException("decider.memory must be at least 1, got " + memory);
+    }
+  }
+
+  /** Decisions made by the topology inside its transaction, no deciders (the behaviour before the deciders). */
+  public static DeciderConfig decidingInTopology() {
+    return new DeciderConfig(true, -1, null, false, null);
+  }
+
+  /** Deciders with the API on {@code port} (0: any free port; -1: none) and the Kafka path on or off. */
+  public static DeciderConfig deciders(int port, boolean contexts) {
+    return new DeciderConfig(false, port, null, contexts, null);
+  }
+}

@@ -1,0 +1,110 @@
+package org.dpstream.app.decide;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.dpstream.app.config.BanditRegistry;
+import org.dpstream.app.config.DeciderConfig;
+import org.dpstream.app.config.ServiceConfig;
+import org.dpstream.app.kafka.TopicProvisioner;
+import org.dpstream.app.kafka.Topics;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+
+/**
+ * An instance's deciders: the follower of dp.releases, the decision service and its log, the HTTP API and
+ * the context decider, started together and closed in reverse order.
+ */
+public final class BanditDeciders implements AutoCloseable {
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BanditDeciders.class);
+
+  private final ReleaseFollower follower;
+  private final DecisionService decisions;
+  private final DecisionHttpServer http;
+  private final ContextDecider contexts;
+
+  private BanditDeciders(ReleaseFollower follower, DecisionService decisions, DecisionHttpServer http,
+      ContextDecider contexts) {
+    this.follower = follower;
+    this.decisions = decisions;
+    this.http = http;
+    this.contexts = contexts;
+  }
+
+  /** How long a starting instance waits to have read the existing releases before it serves anyway. */
+  static final Duration CATCH_UP = Duration.ofMinutes(2);
+
+  /**
+   * Starts the deciders of {@code config}'s bandits: follows dp.releases, restores the decision memory from
+   * the decision log, waits until the releases committed before the start have been read (at most
+   * {@link #CATCH_UP}; a restarted instance then decides from the last released parameters, not from the
+   * initial ones), then serves the API and the contexts.
+   */
+  public static BanditDeciders start(ServiceConfig config, Topics topics, KeyedNoiseSource noise) {
+    DeciderConfig settings = config.decider();
+    BanditRegistry bandits = config.banditRegistry();
+    Map<String, Object> client = TopicProvisioner.adminSettings(config.kafka());
+    client.remove(CommonClientConfigs.CLIENT_ID_CONFIG);
+    ReleasedBandits released = new ReleasedBandits();
+    ReleaseFollower follower = ReleaseFollower.start(client, topics.releases().name(), bandits, released);
+    DecisionService decisions = DecisionService.start(client, new Decider(bandits, released, noise), topics, bandits,
+        settings.memory());
+    try {
+      if (!follower.awaitCaughtUp(CATCH_UP)) {
+        LOG.warn("the releases on {} were not all read within {}; deciding from those read so far",
+            topics.releases().name(), CATCH_UP);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    DecisionHttpServer http = null;
+    try {
+      if (settings.httpPort() >= 0) {
+        http = DecisionHttpServer.start(decisions, settings.httpPort(), settings.httpThreads());
+      }
+    } catch (IOException e) {
+      follower.close();
+      decisions.close();
+      throw new UncheckedIOException("decider.httpPort " + settings.httpPort() + ": " + e.getMessage(), e);
+    }
+    ContextDecider contexts = settings.contexts()
+        ? ContextDecider.start(client, config.applicationId() + "-decider", topics.contexts().name(), decisions)
+        : null;
+    return new BanditDeciders(follower, decisions, http, contexts);
+  }
+
+  /** Waits until the releases committed before the start have been read. */
+  public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+    return follower.awaitCaughtUp(timeout);
+  }
+
+  /** The port of the decision API, if it is served. */
+  public OptionalInt httpPort() {
+    return http == null ? OptionalInt.empty() : OptionalInt.of(http.port());
+  }
+
+  /** The decision service (for tools in the same JVM, such as the demo). */
+  public DecisionService decisions() {
+    return decisions;
+  }
+
+  /** Whether the follower and the context decider are still running. */
+  public boolean healthy() {
+    return follower.isAlive() && (contexts == null || contexts.isAlive());
+  }
+
+  @Override
+  public void close() {
+    if (http != null) {
+      http.close();
+    }
+    if (contexts != null) {
+      contexts.close();
+    }
+    decisions.close();
+    follower.close();
+  }
+}

@@ -1,0 +1,292 @@
+package org.dpstream.app.decide;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.dpstream.app.bandit.BanditRejection;
+import org.dpstream.app.config.BanditRegistry;
+import org.dpstream.app.kafka.Topics;
+import org.dpstream.app.serde.DecodeResult;
+import org.dpstream.app.serde.SchemaSerde;
+import org.dpstream.bandit.Decision;
+import org.dpstream.schemas.DecidedRequest;
+import org.dpstream.schemas.DecisionPhase;
+import org.dpstream.schemas.DecisionResponse;
+import org.dpstream.schemas.RejectedRecord;
+import org.dpstream.schemas.Reward;
+
+/**
+ * Decides requests from the released parameters and logs every decision, for both the HTTP API and the
+ * context decider: the decision with its context to the decision log (learning's input), the decision
+ * alone to dp.decisions, rewards to dp.rewards, all with one idempotent producer (acks=all).
+ *
+ * <p><b>Same request, same decision.</b> A decision is remembered by (bandit, request id) with a digest
+ * of its context for the bandits' longest reward timeout; the request decided again gets the remembered
+ * decision. The same request id with another context is refused ({@code DUPLICATE_REQUEST}): the
+ * remembered decision is a function of the first caller's context, not to be handed to another caller. The memory is restored on start from the decision log, so a request replayed
+ * after a restart (the context decider's at-least-once) gets the decision it got before.
+ *
+ * <p><b>A log write that fails</b> (the producer's delivery timeout passed): the decision is not
+ * answered ({@link #decide}'s future fails; HTTP answers 503) and stays remembered, so a retry with the
+ * same request id gets the same decision and writes it again. A decision is only ever answered once the
+ * log holds it, so learning sees every decision a client acted on.
+ */
+public final class DecisionService implements AutoCloseable {
+
+  private final Decider decider;
+  private final Topics topics;
+  private final Producer<String, byte[]> producer;
+  private final DecisionMemory<Logged> memory;
+  private final SchemaSerde<DecisionResponse> decisions;
+  private final SchemaSerde<DecidedRequest> decided;
+  private final SchemaSerde<Reward> rewards;
+
+  /** A remembered decision and the write of its records (replaced when a failed write is retried). */
+  private static final class Logged {
+    final DecisionResponse response;
+    /** The log record's value until it is acknowledged (kept for a retry), then dropped to save memory. */
+    volatile byte[] decidedValue;
+    final long timestamp;
+    /** SHA-256 of the context: a request id is answered again only for the context it was decided for. */
+    final byte[] contextDigest;
+    volatile CompletableFuture<Void> written;
+
+    Logged(DecisionResponse response, byte[] decidedValue, long timestamp, byte[] contextDigest) {
+      this.response = response;
+      this.decidedValue = decidedValue;
+      this.timestamp = timestamp;
+      this.contextDigest = contextDigest;
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  DecisionService(Decider decider, Topics topics, Producer<String, byte[]> producer, long memoryMillis,
+      int memoryCapacity) {
+    this.decider = decider;
+    this.topics = topics;
+    this.producer = producer;
+    this.memory = new DecisionMemory<>(memoryMillis, memoryCapacity);
+    this.decisions = (SchemaSerde<DecisionResponse>) topics.decisions().valueSerde();
+    this.decided = (SchemaSerde<DecidedRequest>) topics.decided().valueSerde();
+    this.rewards = (SchemaSerde<Reward>) topics.rewards().valueSerde();
+  }
+
+  /** The producer settings of the decision log: idempotent, acks=all, ordered per partition. */
+  static Map<String, Object> producerSettings(Map<String, Object> clientConfig) {
+    Map<String, Object> settings = new HashMap<>(clientConfig);
+    settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    settings.put(ProducerConfig.ACKS_CONFIG, "all");
+    settings.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+    settings.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
+    settings.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
+    settings.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "dpstream-decisions");
+    return settings;
+  }
+
+  public static DecisionService start(Map<String, Object> clientConfig, Decider decider, Topics topics,
+      BanditRegistry bandits, int memoryCapacity) {
+    long window = bandits.all().stream().mapToLong(b -> b.rewardTimeout().toMillis()).max().orElse(60_000);
+    DecisionService service = new DecisionService(decider, topics,
+        new KafkaProducer<>(producerSettings(clientConfig), new StringSerializer(), new ByteArraySerializer()),
+        window, memoryCapacity);
+    service.restoreMemory(clientConfig, System.currentTimeMillis() - window);
+    return service;
+  }
+
+  public Decider decider() {
+    return decider;
+  }
+
+  /**
+   * Decides (or finds the earlier decision of) one request and logs it.
+   *
+   * @param timestamp the time of the request (the decision log record's timestamp: learning's stream time)
+   * @param alwaysResend send the decision to dp.decisions again when it was already made (the context
+   *     decider's replay: its reader may not have it); the HTTP API answers it instead
+   * @return completes with the decision once both records are acknowledged
+   * @throws Decider.Refused on bad input; nothing is written
+   */
+  public CompletableFuture<DecisionResponse> decide(String banditId, String requestId, List<Double> context,
+      long timestamp, boolean alwaysResend) throws Decider.Refused {
+    Decision decision = decider.decide(banditId, requestId, context);
+    String key = DecisionMemory.key(banditId, requestId);
+    DecisionMemory.Remembered<Logged> remembered = memory.rememberIfAbsent(key, System.currentTimeMillis(), () -> {
+      Logged logged = logged(requestId, decision, context, timestamp);
+      logged.written = write(banditId, logged, true);
+      return logged;
+    });
+    Logged logged = remembered.value();
+    if (!remembered.created() && !MessageDigest.isEqual(logged.contextDigest, digest(context))) {
+      // Answering would hand another request's decision, a function of its context, to this caller.
+      throw new Decider.Refused(BanditRejection.DUPLICATE_REQUEST.name(),
+          "request " + requestId + " was already decided by bandit " + banditId + " for another context");
+    }
+    if (!remembered.created()) {
+      synchronized (logged) {
+        CompletableFuture<Void> earlier = logged.written;
+        if (earlier.isCompletedExceptionally()) {
+          logged.written = write(banditId, logged, true);
+        } else if (alwaysResend) {
+          logged.written = earlier.thenCompose(done -> write(banditId, logged, false));
+        }
+      }
+    }
+    return logged.written.thenApply(done -> logged.response);
+  }
+
+  /**
+   * Writes a reward to dp.rewards, after the write of its decision if this instance made it (so learning
+   * never reads a reward before its decision because of this service).
+   *
+   * @throws Decider.Refused for an unknown bandit, an empty request id, a reward the bandit's link
+   *     does not admit
+   */
+  public CompletableFuture<Void> reward(String banditId, String requestId, double reward, long timestamp)
+      throws Decider.Refused {
+    BanditRegistry.Entry entry = decider.bandit(banditId).orElseThrow(() -> new Decider.Refused(
+        BanditRejection.UNKNOWN_BANDIT.name(), "no bandit '" + banditId + "' is configured"));
+    if (requestId == null || requestId.isEmpty()) {
+      throw new Decider.Refused(BanditRejection.MISSING_REQUEST_ID.name(), "a reward needs a request id");
+    }
+    if (!Double.isFinite(reward)) {
+      throw new Decider.Refused("NON_FINITE_NUMBER", "reward is not a finite number");
+    }
+    try {
+      entry.spec().requireReward(reward);
+    } catch (IllegalArgumentException e) {
+      throw new Decider.Refused(BanditRejection.INVALID_REWARD.name(), e.getMessage());
+    }
+    byte[] value = rewards.encode(Reward.newBuilder().setRequestId(requestId).setReward(reward).build());
+    Logged decision = memory.get(DecisionMemory.key(banditId, requestId));
+    CompletableFuture<Void> before = decision == null ? CompletableFuture.completedFuture(null) : decision.written;
+    return before.exceptionally(failed -> null).thenCompose(done -> send(new ProducerRecord<>(
+        topics.rewards().name(), null, timestamp, banditId, value)));
+  }
+
+  /** Writes a refused input record to dp.rejected (the context decider's bad input). */
+  @SuppressWarnings("unchecked")
+  CompletableFuture<Void> reject(String key, RejectedRecord rejected, long timestamp) {
+    return send(new ProducerRecord<>(topics.rejected().name(), null, timestamp, key,
+        ((SchemaSerde<RejectedRecord>) topics.rejected().valueSerde()).encode(rejected)));
+  }
+
+  private Logged logged(String requestId, Decision decision, List<Double> context, long timestamp) {
+    DecisionResponse response = DecisionResponse.newBuilder()
+        .setRequestId(requestId)
+        .setArm(decision.arm())
+        .setPhase(decision.phase() == Decision.Phase.WARM_UP ? DecisionPhase.WARM_UP : DecisionPhase.GREEDY)
+        .setModelStep(decision.round())
+        .build();
+    byte[] log = decided.encode(DecidedRequest.newBuilder().setDecision(response).setContext(context).build());
+    return new Logged(response, log, timestamp, digest(context));
+  }
+
+  /** The log record first, then the decision: once the decision is readable, learning has (or will have) it. */
+  private CompletableFuture<Void> write(String banditId, Logged logged, boolean withLog) {
+    CompletableFuture<Void> log = withLog
+        ? send(new ProducerRecord<>(topics.decided().name(), null, logged.timestamp, banditId, logged.decidedValue))
+        : CompletableFuture.completedFuture(null);
+    CompletableFuture<Void> decision = send(new ProducerRecord<>(topics.decisions().name(), null, logged.timestamp,
+        banditId, decisions.encode(logged.response)));
+    CompletableFuture<Void> both = CompletableFuture.allOf(log, decision);
+    if (withLog) {
+      both.thenRun(() -> logged.decidedValue = null);
+    }
+    return both;
+  }
+
+  private CompletableFuture<Void> send(ProducerRecord<String, byte[]> record) {
+    CompletableFuture<Void> acknowledged = new CompletableFuture<>();
+    try {
+      producer.send(record, (metadata, exception) -> {
+        if (exception == null) {
+          acknowledged.complete(null);
+        } else {
+          acknowledged.completeExceptionally(exception);
+        }
+      });
+    } catch (RuntimeException e) {
+      acknowledged.completeExceptionally(e);
+    }
+    return acknowledged;
+  }
+
+  /** Remembers every decision in the decision log since {@code sinceMillis} (all partitions). */
+  private void restoreMemory(Map<String, Object> clientConfig, long sinceMillis) {
+    Map<String, Object> settings = new HashMap<>(clientConfig);
+    settings.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    try (Consumer<String, byte[]> consumer =
+        new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer())) {
+      String topic = topics.decided().name();
+      List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+          .map(info -> new TopicPartition(topic, info.partition())).toList();
+      consumer.assign(partitions);
+      Map<TopicPartition, Long> query = new HashMap<>();
+      partitions.forEach(p -> query.put(p, Math.max(0, sinceMillis)));
+      Map<TopicPartition, OffsetAndTimestamp> from = consumer.offsetsForTimes(query);
+      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+      for (TopicPartition p : partitions) {
+        OffsetAndTimestamp start = from.get(p);
+        consumer.seek(p, start == null ? ends.get(p) : start.offset());
+      }
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
+        for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+          if (record.key() != null
+              && decided.decode(record.value()) instanceof DecodeResult.Decoded<DecidedRequest> ok) {
+            DecisionResponse response = ok.value().getDecision();
+            Logged logged = new Logged(response, null, record.timestamp(), digest(ok.value().getContext()));
+            logged.written = CompletableFuture.completedFuture(null);
+            memory.put(DecisionMemory.key(record.key(), response.getRequestId()), logged, record.timestamp());
+          }
+        }
+      }
+    }
+  }
+
+  private static byte[] digest(List<Double> context) {
+    MessageDigest sha256;
+    try {
+      sha256 = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
+    byte[] bits = new byte[8];
+    for (Double v : context) {
+      long raw = Double.doubleToLongBits(v == 0.0 ? 0.0 : v); // -0.0 and 0.0 are the same context
+      for (int b = 0; b < 8; b++) {
+        bits[b] = (byte) (raw >>> (8 * b));
+      }
+      sha256.update(bits);
+    }
+    return sha256.digest();
+  }
+
+  /** Requests remembered now. */
+  int remembered() {
+    return memory.size();
+  }
+
+  @Override
+  public void close() {
+    producer.close(Duration.ofSeconds(10));
+  }
+}

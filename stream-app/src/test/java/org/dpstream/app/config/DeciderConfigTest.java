@@ -1,0 +1,42 @@
+package org.dpstream.app.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class DeciderConfigTest {
+
+  @Test
+  void theDefaultsAreDecidersWithTheApiAndTheKafkaPath() {
+    DeciderConfig defaults = DeciderConfig.DEFAULT;
+    assertFalse(defaults.inTopology());
+    assertEquals(9401, defaults.httpPort());
+    assertEquals(32, defaults.httpThreads());
+    assertTrue(defaults.contexts());
+    assertEquals(200_000, defaults.memory());
+    assertTrue(DeciderConfig.decidingInTopology().inTopology());
+  }
+
+  @Test
+  void badValuesNameTheirKey() {
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> new DeciderConfig(null, -2, null, null, null))
+        .getMessage().startsWith("decider.httpPort"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> new DeciderConfig(null, 70_000, null, null, null))
+        .getMessage().startsWith("decider.httpPort"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> new DeciderConfig(null, null, 0, null, null))
+        .getMessage().startsWith("decider.httpThreads"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> new DeciderConfig(null, null, null, null, 0))
+        .getMessage().startsWith("decider.memory"));
+  }
+
+  @Test
+  void theSectionIsReadFromTheConfigFile() {
+    ServiceConfig config = ConfigLoader.parse("applicationId: a\ndecider:\n  httpPort: -1\n  contexts: false\n", "test");
+    assertEquals(-1, config.decider().httpPort());
+    assertFalse(config.decider().contexts());
+    assertEquals("dp.contexts.decided", config.topics().decided());
+  }
+}
