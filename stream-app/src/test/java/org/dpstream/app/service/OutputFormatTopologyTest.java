@@ -19,6 +19,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.dpstream.app.config.BanditConfig;
 import org.dpstream.app.config.ModelConfig;
+import org.dpstream.app.config.DeciderConfig;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.serde.DpSerdes;
@@ -83,7 +84,9 @@ class OutputFormatTopologyTest {
     }
   }
 
-  private Outputs run(ServiceConfig config, String name) {
+  private Outputs run(ServiceConfig formatConfig, String name) {
+    // Decisions made in the topology, so that dp.decisions carries them (deciders write it outside the topology).
+    ServiceConfig config = formatConfig.withDecider(DeciderConfig.decidingInTopology());
     Topics topics = new Topics(config.topics());
     Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "format-test");
