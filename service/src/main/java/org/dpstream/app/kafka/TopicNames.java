@@ -16,13 +16,12 @@ public record TopicNames(
     String contexts,
     String decisions,
     String rewards,
-    String control,
     String decided) {
 
   public TopicNames {
     // The decision log is named after the contexts unless the file names it, so a prefix applies to both.
     decided = decided == null && contexts != null ? contexts + ".decided" : decided;
-    List<String> all = List.of(samples, releases, rejected, contexts, decisions, rewards, control, decided);
+    List<String> all = List.of(samples, releases, rejected, contexts, decisions, rewards, decided);
     for (String name : all) {
       if (Objects.requireNonNull(name, "topic name").isBlank()) {
         throw new IllegalArgumentException("topic names must not be blank");
@@ -35,12 +34,12 @@ public record TopicNames(
 
   /** The names with the decision log named after the contexts ({@code <contexts>.decided}). */
   public TopicNames(String samples, String releases, String rejected, String contexts, String decisions,
-      String rewards, String control) {
-    this(samples, releases, rejected, contexts, decisions, rewards, control, null);
+      String rewards) {
+    this(samples, releases, rejected, contexts, decisions, rewards, null);
   }
 
   public static TopicNames defaults() {
     return new TopicNames(
-        "dp.samples", "dp.releases", "dp.rejected", "dp.contexts", "dp.decisions", "dp.rewards", "dp.control");
+        "dp.samples", "dp.releases", "dp.rejected", "dp.contexts", "dp.decisions", "dp.rewards");
   }
 }

@@ -38,7 +38,7 @@ public record TopicSpec(String name, int partitions, Map<String, String> configs
     return new TopicSpec(name, partitions, merged);
   }
 
-  /** This topic, compacted: the latest value per key is kept (control and release topics). */
+  /** This topic, compacted: the latest value per key is kept. */
   public TopicSpec compacted() {
     return withConfig(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
   }

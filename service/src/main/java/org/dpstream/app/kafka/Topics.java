@@ -31,7 +31,6 @@ public final class Topics {
   private final Topic<String, DecisionRequest> contexts;
   private final Topic<String, DecisionResponse> decisions;
   private final Topic<String, Reward> rewards;
-  private final Topic<String, String> control;
   private final Topic<String, DecidedRequest> decided;
 
   /** The catalogue with outputs in Avro. */
@@ -48,8 +47,6 @@ public final class Topics {
     contexts = new Topic<>(names.contexts(), keys, DpSerdes.decisionRequest());
     decisions = new Topic<>(names.decisions(), keys, DpSerdes.decisionResponse().writing(outputs));
     rewards = new Topic<>(names.rewards(), keys, DpSerdes.reward());
-    // No schema for model-spec updates yet: the value is the spec's text, keyed by model id.
-    control = new Topic<>(names.control(), keys, Serdes.String());
     decided = new Topic<>(names.decided(), keys, DpSerdes.decidedRequest());
   }
 
@@ -82,30 +79,20 @@ public final class Topics {
     return rewards;
   }
 
-  /** Compacted: the latest spec per model id is the one in force. */
-  public Topic<String, String> control() {
-    return control;
-  }
-
   /** The decision log: each decision with the context it was made on, written by the deciders, read by learning. */
   public Topic<String, DecidedRequest> decided() {
     return decided;
   }
 
   public List<Topic<?, ?>> all() {
-    return List.of(samples, releases, rejected, contexts, decisions, rewards, control, decided);
+    return List.of(samples, releases, rejected, contexts, decisions, rewards, decided);
   }
 
   /**
    * What to create on a fresh cluster: every topic with the same partition count (contexts and
-   * rewards must match to be co-partitioned), the control topic compacted.
+   * rewards must match to be co-partitioned).
    */
   public List<TopicSpec> specs(int partitions) {
-    return all().stream()
-        .map(topic -> {
-          TopicSpec spec = TopicSpec.of(topic.name(), partitions);
-          return topic == control ? spec.compacted() : spec;
-        })
-        .toList();
+    return all().stream().map(topic -> TopicSpec.of(topic.name(), partitions)).toList();
   }
 }

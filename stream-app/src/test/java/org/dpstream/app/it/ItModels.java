@@ -65,8 +65,7 @@ final class ItModels {
   static TopicNames topicNames(String prefix) {
     TopicNames defaults = TopicNames.defaults();
     return new TopicNames(prefix + defaults.samples(), prefix + defaults.releases(), prefix + defaults.rejected(),
-        prefix + defaults.contexts(), prefix + defaults.decisions(), prefix + defaults.rewards(),
-        prefix + defaults.control());
+        prefix + defaults.contexts(), prefix + defaults.decisions(), prefix + defaults.rewards());
   }
 
   /**

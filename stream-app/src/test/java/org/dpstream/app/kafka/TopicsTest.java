@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.config.TopicConfig;
 import org.dpstream.schemas.DenseFeatures;
 import org.dpstream.schemas.Sample;
 import org.junit.jupiter.api.Test;
@@ -16,15 +15,15 @@ class TopicsTest {
   void defaultNamesAreTheArchitecturesDpTopics() {
     List<String> names = Topics.defaults().all().stream().map(Topic::name).toList();
     assertEquals(List.of("dp.samples", "dp.releases", "dp.rejected", "dp.contexts", "dp.decisions",
-        "dp.rewards", "dp.control", "dp.contexts.decided"), names);
+        "dp.rewards", "dp.contexts.decided"), names);
   }
 
   @Test
   void namesAreConfigurable() {
-    TopicNames names = new TopicNames("s", "r", "x", "c", "d", "w", "ctl");
+    TopicNames names = new TopicNames("s", "r", "x", "c", "d", "w");
     Topics topics = new Topics(names);
     assertEquals("s", topics.samples().name());
-    assertEquals("ctl", topics.control().name());
+    assertEquals("w", topics.rewards().name());
   }
 
   @Test
@@ -37,21 +36,18 @@ class TopicsTest {
 
   @Test
   void namesMustBeDistinctAndNonBlank() {
-    assertThrows(IllegalArgumentException.class, () -> new TopicNames("a", "a", "x", "c", "d", "w", "ctl"));
-    assertThrows(IllegalArgumentException.class, () -> new TopicNames("a", " ", "x", "c", "d", "w", "ctl"));
+    assertThrows(IllegalArgumentException.class, () -> new TopicNames("a", "a", "x", "c", "d", "w"));
+    assertThrows(IllegalArgumentException.class, () -> new TopicNames("a", " ", "x", "c", "d", "w"));
   }
 
   @Test
-  void specsCompactOnlyTheControlTopicAndShareOnePartitionCount() {
+  void specsShareOnePartitionCountAndSetNoTopicConfig() {
     Topics topics = Topics.defaults();
     List<TopicSpec> specs = topics.specs(3);
-    assertEquals(8, specs.size());
+    assertEquals(7, specs.size());
     for (TopicSpec spec : specs) {
       assertEquals(3, spec.partitions());
-      Map<String, String> expected = spec.name().equals("dp.control")
-          ? Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)
-          : Map.of();
-      assertEquals(expected, spec.configs(), spec.name());
+      assertEquals(Map.of(), spec.configs(), spec.name());
     }
   }
 

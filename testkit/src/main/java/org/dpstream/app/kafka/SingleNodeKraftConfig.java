@@ -60,7 +60,7 @@ final class SingleNodeKraftConfig {
     props.put("num.partitions", "1");
 
     // Sized for a laptop or a 2-core CI box rather than a server: fewer threads, and a 4 MiB
-    // (instead of 128 MiB) dedupe buffer for the log cleaner that compacts the control topic.
+    // (instead of 128 MiB) dedupe buffer for the log cleaner that compacts the changelog topics.
     props.put("num.network.threads", "2");
     props.put("num.io.threads", "2");
     props.put("num.recovery.threads.per.data.dir", "1");
