@@ -40,9 +40,8 @@ import org.dpstream.schemas.Reward;
 
 /**
  * The demo's bandit: a simulated environment (the synthetic linear bandit of Han et al., section 5)
- * on the Kafka path of the decision service: it sends contexts to dp.contexts, which the service's
- * deciders decide at once from the released parameters, reads its decisions from dp.decisions (each
- * request once: the path is at-least-once and a replayed request's decision is identical) and
+ * on Kafka: it sends contexts to dp.contexts, which the service decides (inside the learning topology,
+ * see DemoCluster), reads its decisions from dp.decisions (each request once) and
  * answers each with its reward after a random delay, leaving some unanswered (they expire in the
  * service). Tracks cumulative reward and regret, and plots the regret over time.
  */
