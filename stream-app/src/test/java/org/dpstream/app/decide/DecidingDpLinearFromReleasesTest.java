@@ -3,7 +3,6 @@ package org.dpstream.app.decide;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -13,12 +12,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpstream.app.bandit.BanditReleases;
 import org.dpstream.app.config.BanditConfig;
 import org.dpstream.app.config.BanditRegistry;
-import org.dpstream.app.serde.DpSerdes;
 import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.linear.DpLinearPolicy;
 import org.dpstream.bandit.linear.DpLinearSpec;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
-import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.schemas.ModelRelease;
 import org.junit.jupiter.api.Test;
 
@@ -34,21 +31,15 @@ class DecidingDpLinearFromReleasesTest {
   }
 
   private static KeyedNoiseSource noise() {
-    byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
-    material[0] = 9;
-    return new KeyedNoiseSource(NoiseKey.ofBytes(material));
+    return DecidingFromReleasesTest.noise();
   }
 
   private static ConsumerRecord<String, byte[]> record(ModelRelease release) {
-    return new ConsumerRecord<>("dp.releases", 0, 0, release.getModelId(), DpSerdes.modelRelease().encode(release));
+    return DecidingFromReleasesTest.record(release);
   }
 
   private static List<Double> boxed(double[] x) {
-    List<Double> values = new ArrayList<>(x.length);
-    for (double v : x) {
-      values.add(v);
-    }
-    return values;
+    return DecidingFromReleasesTest.boxed(x);
   }
 
   @Test

@@ -35,17 +35,17 @@ class DecidingFromReleasesTest {
         null, releaseEvery).toEntry();
   }
 
-  private static KeyedNoiseSource noise() {
+  static KeyedNoiseSource noise() {
     byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
     material[0] = 7;
     return new KeyedNoiseSource(NoiseKey.ofBytes(material));
   }
 
-  private static ConsumerRecord<String, byte[]> record(ModelRelease release) {
+  static ConsumerRecord<String, byte[]> record(ModelRelease release) {
     return new ConsumerRecord<>("dp.releases", 0, 0, release.getModelId(), DpSerdes.modelRelease().encode(release));
   }
 
-  private static List<Double> boxed(double[] x) {
+  static List<Double> boxed(double[] x) {
     List<Double> values = new ArrayList<>(x.length);
     for (double v : x) {
       values.add(v);
