@@ -120,14 +120,7 @@ public final class DpLinearPolicy implements PrivateBandit {
     if (rounds < 0) {
       throw new IOException("corrupt DP-Linear state: rounds=" + rounds);
     }
-    byte[] ledgerBytes = new byte[in.readUnsignedShort()];
-    in.readFully(ledgerBytes);
-    PrivacyLedger ledger;
-    try {
-      ledger = PrivacyLedger.fromBytes(ledgerBytes);
-    } catch (IllegalArgumentException e) {
-      throw new IOException("corrupt privacy ledger in DP-Linear state: " + e.getMessage(), e);
-    }
+    PrivacyLedger ledger = PrivacyLedger.readFrom(in);
     double[][] theta = new double[spec.arms()][];
     for (int arm = 0; arm < theta.length; arm++) {
       theta[arm] = VersionedState.readVector(in, spec.dimension());
@@ -325,9 +318,7 @@ public final class DpLinearPolicy implements PrivateBandit {
   public void writeState(DataOutput out) throws IOException {
     VersionedState.writeHeader(out, STATE_VERSION, spec.fingerprint());
     out.writeLong(rounds);
-    byte[] ledgerBytes = ledger.toBytes();
-    out.writeShort(ledgerBytes.length);
-    out.write(ledgerBytes);
+    ledger.writeTo(out);
     for (double[] armTheta : theta) {
       VersionedState.writeVector(out, armTheta);
     }

@@ -29,18 +29,10 @@ final class StateCodec {
   }
 
   static void writeLedger(DataOutput out, PrivacyLedger ledger) throws IOException {
-    byte[] bytes = ledger.toBytes();
-    out.writeShort(bytes.length);
-    out.write(bytes);
+    ledger.writeTo(out);
   }
 
   static PrivacyLedger readLedger(DataInput in) throws IOException {
-    byte[] bytes = new byte[in.readUnsignedShort()];
-    in.readFully(bytes);
-    try {
-      return PrivacyLedger.fromBytes(bytes);
-    } catch (IllegalArgumentException e) {
-      throw new IOException("corrupt privacy ledger in state: " + e.getMessage(), e);
-    }
+    return PrivacyLedger.readFrom(in);
   }
 }

@@ -139,6 +139,28 @@ public final class PrivacyLedger {
         .array();
   }
 
+  /** Writes {@link #toBytes} framed by its length (an unsigned short), as every state snapshot stores a ledger. */
+  public void writeTo(java.io.DataOutput out) throws java.io.IOException {
+    byte[] bytes = toBytes();
+    out.writeShort(bytes.length);
+    out.write(bytes);
+  }
+
+  /**
+   * Reads a ledger written by {@link #writeTo}.
+   *
+   * @throws java.io.IOException if the input ends early or the bytes are not a ledger
+   */
+  public static PrivacyLedger readFrom(java.io.DataInput in) throws java.io.IOException {
+    byte[] bytes = new byte[in.readUnsignedShort()];
+    in.readFully(bytes);
+    try {
+      return fromBytes(bytes);
+    } catch (IllegalArgumentException e) {
+      throw new java.io.IOException("corrupt privacy ledger in state: " + e.getMessage(), e);
+    }
+  }
+
   /**
    * Reads {@link #toBytes()}'s form.
    *
