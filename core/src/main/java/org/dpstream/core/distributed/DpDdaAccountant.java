@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.numbers.gamma.Erfc;
 import org.apache.commons.numbers.gamma.Erfcx;
-import org.dpstream.core.erm.privacy.SafeRounding;
+import org.dpstream.core.privacy.accounting.Rounding;
 
 /**
  * The privacy accountant of DP-DDA: Theorem 1 of Liu, Johansson and Shi (arXiv 2302.10520) and its proof
@@ -136,7 +136,7 @@ public final class DpDdaAccountant {
   /** T_min = ceil(5 q^2 eps^2 / (4 iota^2)), Theorem 1's condition on T. */
   public static long minimumRounds(int samplesPerNode, double epsilon, double iota) {
     double q = samplesPerNode;
-    return (long) Math.ceil(SafeRounding.down(5 * q * q * epsilon * epsilon / (4 * iota * iota)));
+    return (long) Math.ceil(Rounding.down(5 * q * q * epsilon * epsilon / (4 * iota * iota)));
   }
 
   /** sigma of Theorem 1 for the target epsilon and constant c, rounded up. */
@@ -145,7 +145,7 @@ public final class DpDdaAccountant {
     double q = samplesPerNode;
     double variance = constant.value() * iota * iota * lipschitz * lipschitz * rounds * Math.log(2 / delta0)
         / (q * q * targetEpsilon * targetEpsilon);
-    return SafeRounding.up(Math.sqrt(variance));
+    return Rounding.up(Math.sqrt(variance));
   }
 
   /**
@@ -208,19 +208,19 @@ public final class DpDdaAccountant {
           T_CONDITION_WARNING, minimumRounds, targetEpsilon, rounds));
     }
     double sensitivity = 2 * lipschitz;
-    double stepEpsilon = SafeRounding.up(sensitivity * Math.sqrt(2 * Math.log(2 / delta0)) / sigma);
+    double stepEpsilon = Rounding.up(sensitivity * Math.sqrt(2 * Math.log(2 / delta0)) / sigma);
     if (stepEpsilon > LEMMA_41_MAX_EPSILON) {
       warnings.add(String.format(java.util.Locale.ROOT,
           "Lemma 4.1 needs eps_t <= 1 but eps_t = %.4g; the analytic Gaussian mechanism is used instead", stepEpsilon));
       stepEpsilon = analyticGaussianEpsilon(sensitivity, sigma, delta0);
     }
     double samplingRate = visibility == ActiveSetVisibility.HIDDEN ? iota / samplesPerNode : 1.0 / samplesPerNode;
-    double amplified = SafeRounding.up(amplifiedEpsilon(stepEpsilon, samplingRate));
-    double amplifiedDelta = SafeRounding.up(samplingRate * delta0);
+    double amplified = Rounding.up(amplifiedEpsilon(stepEpsilon, samplingRate));
+    double amplifiedDelta = Rounding.up(samplingRate * delta0);
     double sumOfSquares = steps * amplified * amplified;
     double slack = Double.isNaN(fixedCompositionSlack) ? Math.min(1, Math.sqrt(sumOfSquares)) : fixedCompositionSlack;
-    double epsilon = SafeRounding.up(advancedComposition(amplified, steps, slack));
-    double delta = SafeRounding.up(-Math.expm1(Math.log1p(-slack) + steps * Math.log1p(-amplifiedDelta)));
+    double epsilon = Rounding.up(advancedComposition(amplified, steps, slack));
+    double delta = Rounding.up(-Math.expm1(Math.log1p(-slack) + steps * Math.log1p(-amplifiedDelta)));
     delta = Math.min(1, delta);
     if (epsilon > targetEpsilon) {
       warnings.add(String.format(java.util.Locale.ROOT,
@@ -280,7 +280,7 @@ public final class DpDdaAccountant {
         high = mid;
       }
     }
-    return SafeRounding.up(high);
+    return Rounding.up(high);
   }
 
   static double gaussianDelta(double epsilon, double sensitivity, double sigma) {

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ContinuousSampler;
-import org.dpstream.core.erm.privacy.SafeRounding;
 import org.dpstream.core.erm.privacy.SubsampledGaussianRdp;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.Rounding;
 import org.dpstream.core.privacy.noise.ScalarSamplers;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
@@ -83,8 +83,8 @@ public final class DpSgd implements ErmAlgorithm {
     if (problem.isPrivate()) {
       accountant = SubsampledGaussianRdp.calibrate(rate, updates, problem.budget(), options.rdpConversion());
       double z = accountant.noiseMultiplier();
-      gradientMultiplier = quantile == null ? z : SafeRounding.up(quantile.gradientNoiseMultiplier(z));
-      countNoiseStd = quantile == null ? 0 : SafeRounding.up(quantile.countNoiseStd(z));
+      gradientMultiplier = quantile == null ? z : Rounding.up(quantile.gradientNoiseMultiplier(z));
+      countNoiseStd = quantile == null ? 0 : Rounding.up(quantile.countNoiseStd(z));
       spent = new PrivacyBudget(
           accountant.epsilon(updates, problem.budget().delta(), options.rdpConversion()),
           problem.budget().delta());
@@ -182,7 +182,7 @@ public final class DpSgd implements ErmAlgorithm {
           clippedSum[j] += coefficient * row[j];
         }
       }
-      double noiseStd = gradientMultiplier > 0 ? SafeRounding.up(gradientMultiplier * clip) : 0;
+      double noiseStd = gradientMultiplier > 0 ? Rounding.up(gradientMultiplier * clip) : 0;
       for (int j = 0; j < weights.length; j++) {
         double noisySum = noiseStd > 0 ? clippedSum[j] + noiseStd * gaussian.sample() : clippedSum[j];
         weights[j] = objective.regularizer().prox(weights[j] - step * noisySum / expectedBatch, step);

@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import org.dpstream.core.erm.privacy.GaussianCompositionCalibration;
-import org.dpstream.core.erm.privacy.SafeRounding;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.Rounding;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
@@ -100,7 +100,7 @@ public final class DpSkgd implements ErmAlgorithm {
       calibration = GaussianCompositionCalibration.of(
           problem.budget(), schedule.totalUpdates(), options.zcdpRule());
       for (int j = 0; j < d; j++) {
-        sigmas[j] = calibration.sigmaFor(SafeRounding.up(2 * blockLipschitz[partition.blockOf(j)] / n));
+        sigmas[j] = calibration.sigmaFor(Rounding.up(2 * blockLipschitz[partition.blockOf(j)] / n));
       }
     }
     CoordinateUpdateEngine.Plan plan = new CoordinateUpdateEngine.Plan(data, problem.objective(), blocks,
@@ -175,7 +175,7 @@ public final class DpSkgd implements ErmAlgorithm {
         squared += bounds.bound(j) * bounds.bound(j);
         clippedSquared += coordinateClips[j] * coordinateClips[j];
       }
-      lipschitz[u] = SafeRounding.up(Math.min(residualClip * Math.sqrt(squared), Math.sqrt(clippedSquared)));
+      lipschitz[u] = Rounding.up(Math.min(residualClip * Math.sqrt(squared), Math.sqrt(clippedSquared)));
     }
     return lipschitz;
   }

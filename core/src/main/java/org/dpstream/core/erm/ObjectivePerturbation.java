@@ -3,8 +3,8 @@ package org.dpstream.core.erm;
 import java.util.Locale;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ContinuousSampler;
-import org.dpstream.core.erm.privacy.SafeRounding;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.Rounding;
 import org.dpstream.core.privacy.noise.ScalarSamplers;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
@@ -52,10 +52,10 @@ public final class ObjectivePerturbation implements ErmAlgorithm {
     double ratio = paperLambda > 0 ? c / (n * paperLambda) : Double.POSITIVE_INFINITY;
     double epsilonPrime = epsilon - Math.log1p(2 * ratio + ratio * ratio);
     if (epsilonPrime > 0) {
-      return new Calibration(SafeRounding.down(epsilonPrime), 0);
+      return new Calibration(Rounding.down(epsilonPrime), 0);
     }
     double delta = c / (n * Math.expm1(epsilon / 4)) - paperLambda;
-    return new Calibration(SafeRounding.down(epsilon / 2), SafeRounding.up(delta));
+    return new Calibration(Rounding.down(epsilon / 2), Rounding.up(delta));
   }
 
   @Override

@@ -3,8 +3,8 @@ package org.dpstream.core.erm;
 import java.util.Locale;
 import org.apache.commons.rng.sampling.distribution.ContinuousSampler;
 import org.dpstream.core.erm.privacy.GaussianCompositionCalibration;
-import org.dpstream.core.erm.privacy.SafeRounding;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.Rounding;
 import org.dpstream.core.privacy.noise.ScalarSamplers;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
@@ -42,7 +42,7 @@ public final class OutputPerturbation implements ErmAlgorithm {
     NonPrivateSolver.Solution solution = NonPrivateSolver.solve(data, problem.objective(),
         StronglyConvexLogistic.SOLVER_TOLERANCE, StronglyConvexLogistic.SOLVER_EPOCHS);
     double[] w = solution.weights();
-    double sensitivity = SafeRounding.up(2 * StronglyConvexLogistic.normBound(data) / (data.size() * lambda));
+    double sensitivity = Rounding.up(2 * StronglyConvexLogistic.normBound(data) / (data.size() * lambda));
     GaussianCompositionCalibration calibration = null;
     double sigma = 0;
     if (problem.isPrivate()) {

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Locale;
 import org.dpstream.core.erm.privacy.RdpConversion;
-import org.dpstream.core.erm.privacy.SafeRounding;
 import org.dpstream.core.erm.privacy.SubsampledGaussianRdp;
 import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.Rounding;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
 import org.junit.jupiter.api.Test;
@@ -71,9 +71,9 @@ class BatchQuantileClippingTest {
     String description = adaptive.describe();
     assertTrue(description.contains(String.format(Locale.ROOT, "z=%.6g", z)), description);
     assertTrue(description.contains(String.format(Locale.ROOT, "gradient noise std %.6g x clip",
-        SafeRounding.up(z / Math.sqrt(0.9)))), description);
+        Rounding.up(z / Math.sqrt(0.9)))), description);
     assertTrue(description.contains(String.format(Locale.ROOT, "count noise std %.6g",
-        SafeRounding.up(z / (2 * Math.sqrt(0.1))))), description);
+        Rounding.up(z / (2 * Math.sqrt(0.1))))), description);
     assertTrue(plain.describe().contains(String.format(Locale.ROOT, "gradient noise std %.6g x clip", z)),
         plain.describe());
   }

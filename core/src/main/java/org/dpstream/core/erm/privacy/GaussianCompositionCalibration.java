@@ -3,6 +3,7 @@ package org.dpstream.core.erm.privacy;
 import java.util.Locale;
 import java.util.Objects;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.Rounding;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
 
 /**
@@ -43,7 +44,7 @@ public final class GaussianCompositionCalibration {
     this.mechanisms = mechanisms;
     this.rule = rule;
     this.noiseMultiplier = noiseMultiplier;
-    this.totalRho = SafeRounding.up(mechanisms / (2.0 * noiseMultiplier * noiseMultiplier));
+    this.totalRho = Rounding.up(mechanisms / (2.0 * noiseMultiplier * noiseMultiplier));
     double epsilon = ZcdpConversion.TIGHT.epsilon(totalRho, budget.delta());
     this.spent = new PrivacyBudget(Math.min(epsilon, budget.epsilon()), budget.delta());
   }
@@ -73,11 +74,11 @@ public final class GaussianCompositionCalibration {
             "the closed form of Theorem 1 (DP-CD) / Theorem 4.1 (DP-SkGD) is proved for epsilon <= 1 and"
                 + " delta < 1/3, got " + budget + "; use ZcdpRule.TIGHT");
       }
-      noiseMultiplier = SafeRounding.up(
+      noiseMultiplier = Rounding.up(
           Math.sqrt(3.0 * mechanisms * logInverseDelta) / budget.epsilon());
     } else {
       double rho = rule.conversion().maxRho(budget.epsilon(), budget.delta());
-      noiseMultiplier = SafeRounding.up(Math.sqrt(mechanisms / (2.0 * rho)));
+      noiseMultiplier = Rounding.up(Math.sqrt(mechanisms / (2.0 * rho)));
     }
     return new GaussianCompositionCalibration(budget, mechanisms, rule, noiseMultiplier);
   }
@@ -89,8 +90,8 @@ public final class GaussianCompositionCalibration {
 
   /** sigma = z Delta for a query of l2 sensitivity Delta, rounded up. */
   public double sigmaFor(double sensitivity) {
-    SafeRounding.requirePositiveFinite(sensitivity, "sensitivity");
-    return SafeRounding.up(noiseMultiplier * sensitivity);
+    requirePositiveFinite(sensitivity, "sensitivity");
+    return Rounding.up(noiseMultiplier * sensitivity);
   }
 
   /** Total rho = m / (2 z^2) of the composition, rounded up. */
@@ -128,5 +129,12 @@ public final class GaussianCompositionCalibration {
   @Override
   public String toString() {
     return describe();
+  }
+
+  static double requirePositiveFinite(double value, String name) {
+    if (!(value > 0) || !Double.isFinite(value)) {
+      throw new IllegalArgumentException(name + " must be positive and finite, got " + value);
+    }
+    return value;
   }
 }

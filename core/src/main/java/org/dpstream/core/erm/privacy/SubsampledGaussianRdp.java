@@ -3,6 +3,7 @@ package org.dpstream.core.erm.privacy;
 import java.util.Locale;
 import java.util.Objects;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.Rounding;
 
 /**
  * Renyi-DP accountant of the Poisson-subsampled Gaussian mechanism, the DP-SGD baseline's accountant.
@@ -68,7 +69,7 @@ public final class SubsampledGaussianRdp {
     if (!(samplingRate > 0 && samplingRate <= 1)) {
       throw new IllegalArgumentException("sampling rate must be in (0, 1], got " + samplingRate);
     }
-    SafeRounding.requirePositiveFinite(noiseMultiplier, "noise multiplier");
+    GaussianCompositionCalibration.requirePositiveFinite(noiseMultiplier, "noise multiplier");
     return new SubsampledGaussianRdp(samplingRate, noiseMultiplier);
   }
 
@@ -166,7 +167,7 @@ public final class SubsampledGaussianRdp {
     double best = Double.POSITIVE_INFINITY;
     int bestOrder = ORDERS[0];
     for (int i = 0; i < ORDERS.length; i++) {
-      double epsilon = SafeRounding.up(conversion.epsilon(SafeRounding.up(steps * rdpAtOrders[i]), ORDERS[i], delta));
+      double epsilon = Rounding.up(conversion.epsilon(Rounding.up(steps * rdpAtOrders[i]), ORDERS[i], delta));
       if (epsilon < best) {
         best = epsilon;
         bestOrder = ORDERS[i];

@@ -1,6 +1,7 @@
 package org.dpstream.core.privacy.factorization;
 
 import java.util.Arrays;
+import org.dpstream.core.privacy.accounting.Rounding;
 
 /**
  * A buffered linear Toeplitz (BLT) strategy matrix C: lower-triangular Toeplitz with c_0 = 1 and
@@ -238,7 +239,7 @@ public final class BltStrategy {
 
   /**
    * Rigorous upper bounds on F(t) = 1 + sum_{a,b} omega_a omega_b sum_{k &lt; t-1} (theta_a theta_b)^k for the
-   * exact matrix of these double parameters: every operation is rounded up ({@link UpwardRounding}) or, for
+   * exact matrix of these double parameters: every operation is rounded up ({@link Rounding}) or, for
    * what is subtracted, down; all terms are positive, so the bound holds for any t.
    */
   public double[] squaredColumnNormUpperBounds(long[] steps) {
@@ -249,8 +250,8 @@ public final class BltStrategy {
       double sum = 1; // c_0^2, exact
       for (int a = 0; terms > 0 && a < decays.length; a++) {
         for (int b = 0; b < decays.length; b++) {
-          double weight = UpwardRounding.product(scales[a], scales[b]);
-          sum = UpwardRounding.sum(sum, UpwardRounding.product(weight, geometricSumUpperBound(a, b, terms)));
+          double weight = Rounding.productUp(scales[a], scales[b]);
+          sum = Rounding.sumUp(sum, Rounding.productUp(weight, geometricSumUpperBound(a, b, terms)));
         }
       }
       bounds[s] = sum;
@@ -263,14 +264,14 @@ public final class BltStrategy {
     if (count == 0) {
       return 0;
     }
-    double ratio = UpwardRounding.product(decays[a], decays[b]); // >= r, and the sum grows with r
-    double countBound = UpwardRounding.sum(count, 0); // count as a double, rounded up
+    double ratio = Rounding.productUp(decays[a], decays[b]); // >= r, and the sum grows with r
+    double countBound = Rounding.sumUp(count, 0); // count as a double, rounded up
     double oneMinusRatio = Math.nextDown(1 - ratio);
     if (!(oneMinusRatio > 0)) {
       return countBound;
     }
     double numerator = Math.nextUp(1 - powerLowerBound(ratio, count));
-    return Math.min(countBound, UpwardRounding.quotient(numerator, oneMinusRatio));
+    return Math.min(countBound, Rounding.quotientUp(numerator, oneMinusRatio));
   }
 
   /** A lower bound on r^count for r in [0, 1]: square-and-multiply, each product rounded down. */

@@ -1,5 +1,7 @@
 package org.dpstream.core.privacy.factorization;
 
+import org.dpstream.core.privacy.accounting.Rounding;
+
 /**
  * The square root C = A^{1/2} of the prefix-sum matrix A (ones on and below the diagonal, any size n).
  *
@@ -27,9 +29,9 @@ public final class PrefixSumSquareRoot {
     return previous * (2 * k - 1) / (2 * k);
   }
 
-  /** An upper bound on the exact r_k, given an upper bound on the exact r_{k-1} (see {@link UpwardRounding}). */
+  /** An upper bound on the exact r_k, given an upper bound on the exact r_{k-1} (see {@link Rounding}). */
   static double coefficientUpperBoundAfter(double previousUpperBound, long k) {
-    return UpwardRounding.quotient(UpwardRounding.product(previousUpperBound, 2 * k - 1), 2 * k);
+    return Rounding.quotientUp(Rounding.productUp(previousUpperBound, 2 * k - 1), 2 * k);
   }
 
   /** r_0 .. r_{count-1}. */

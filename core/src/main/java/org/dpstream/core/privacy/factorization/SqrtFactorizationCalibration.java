@@ -1,6 +1,7 @@
 package org.dpstream.core.privacy.factorization;
 
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.Rounding;
 import org.dpstream.core.privacy.accounting.ZcdpCalibration;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
 
@@ -23,7 +24,7 @@ import org.dpstream.core.privacy.accounting.ZcdpConversion;
  *
  * <p>Calibration: the target rho_max is the largest rho whose conversion stays within (epsilon, delta)
  * (rounded down), and sigma = S sqrt(sum_{k &lt; n} r_k^2 / (2 rho_max)), rounded up. The sums of squares
- * are upper bounds computed with {@link UpwardRounding} (rigorous for any n, not only up to a fixed slack).
+ * are upper bounds computed with {@link Rounding} (rigorous for any n, not only up to a fixed slack).
  * As in {@code GaussianTreeCalibration}, the map is then evaluated with the very code the ledger will see
  * and sigma is widened until spentAfter(n) is within the budget for the doubles computed.
  *
@@ -87,7 +88,7 @@ public final class SqrtFactorizationCalibration implements ZcdpCalibration {
       if (k > 0) {
         coefficient = PrefixSumSquareRoot.coefficientUpperBoundAfter(coefficient, k);
       }
-      sum = UpwardRounding.sum(sum, UpwardRounding.product(coefficient, coefficient));
+      sum = Rounding.sumUp(sum, Rounding.productUp(coefficient, coefficient));
       if (k + 1 == checkpointSteps[next]) {
         bounds[next++] = sum;
       }

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.stream.LongStream;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.Rounding;
 import org.dpstream.core.privacy.accounting.ZcdpCalibration;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
 import org.dpstream.core.privacy.accounting.ZeroConcentratedDp;
@@ -90,15 +91,15 @@ public final class ToeplitzStrategyCalibration implements ZcdpCalibration {
     if (!(atHorizon >= 1) || !Double.isFinite(atHorizon)) {
       throw new IllegalArgumentException("the strategy's squared column norm must be finite and >= 1, got " + atHorizon);
     }
-    double sigma = UpwardRounding.product(
-        l2Sensitivity, UpwardRounding.sqrt(UpwardRounding.quotient(atHorizon, 2.0 * rhoBudget)));
+    double sigma = Rounding.productUp(
+        l2Sensitivity, Rounding.sqrtUp(Rounding.quotientUp(atHorizon, 2.0 * rhoBudget)));
     // Rounding up (here and in the conversion) can make the cost at n land a hair above rho_max; widen sigma
     // and evaluate again, on the very numbers the ledger will be given.
     for (int nudge = 0; !fillPrivacyMap(sigma); nudge++) {
       if (nudge == MAX_NUDGES) {
         throw new IllegalStateException("could not calibrate sigma within " + budget + "; this is a bug");
       }
-      sigma = UpwardRounding.product(sigma, 1.0 + Math.scalb(1.0, FIRST_NUDGE_EXPONENT + nudge));
+      sigma = Rounding.productUp(sigma, 1.0 + Math.scalb(1.0, FIRST_NUDGE_EXPONENT + nudge));
     }
     this.noiseSigma = sigma;
   }
@@ -152,13 +153,13 @@ public final class ToeplitzStrategyCalibration implements ZcdpCalibration {
     double rhoPerUnitNorm = ZeroConcentratedDp.gaussianRho(l2Sensitivity, sigma); // S^2 / (2 sigma^2), up
     int last = checkpointSteps.length - 1;
     // The horizon decides: check it alone first, so a nudge does not cost a whole map.
-    double rhoAtHorizon = UpwardRounding.product(rhoPerUnitNorm, squaredColumnNormBounds[last]);
+    double rhoAtHorizon = Rounding.productUp(rhoPerUnitNorm, squaredColumnNormBounds[last]);
     if (conversion.epsilon(rhoAtHorizon, budget.delta()) > budget.epsilon()) {
       return false;
     }
     double previousEpsilon = 0;
     for (int c = 0; c <= last; c++) {
-      double rho = UpwardRounding.product(rhoPerUnitNorm, squaredColumnNormBounds[c]);
+      double rho = Rounding.productUp(rhoPerUnitNorm, squaredColumnNormBounds[c]);
       double epsilon = Math.max(previousEpsilon, conversion.epsilon(rho, budget.delta()));
       rhoByCheckpoint[c] = rho;
       spentByCheckpoint[c] = new PrivacyBudget(epsilon, budget.delta());
