@@ -3,6 +3,7 @@ package org.dpstream.bandit.hdb;
 import java.util.Arrays;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
+import org.dpstream.core.privacy.accounting.Rounding;
 
 /**
  * How DP-HDB's total budget is split over the arms, and what the arms' ledgers add up to, for
@@ -67,20 +68,8 @@ public final class JointDpCalibration {
     Arrays.sort(sorted);
     double sum = 0;
     for (int i = sorted.length - 1; i >= Math.max(0, sorted.length - AFFECTED_ARMS_PER_USER); i--) {
-      sum = addRoundingUp(sum, sorted[i]);
+      sum = Rounding.tightSumUp(sum, sorted[i]);
     }
     return sum;
-  }
-
-  /**
-   * a + b rounded up: the rounding error of the floating-point sum is recovered exactly (Knuth's
-   * TwoSum), so an exact sum such as 2 x (delta / 2) stays exactly delta and an inexact one moves one
-   * ulp up.
-   */
-  static double addRoundingUp(double a, double b) {
-    double sum = a + b;
-    double bVirtual = sum - a;
-    double error = (a - (sum - bVirtual)) + (b - bVirtual);
-    return error > 0 ? Math.nextUp(sum) : sum;
   }
 }

@@ -19,7 +19,8 @@ package org.dpstream.core.privacy.accounting;
  * result bounds the exact result from above, and a chain of such operations on upper bounds of non-negative
  * inputs (all monotone) yields an upper bound of the exact chain, however long it is. This is what the
  * column-norm sums over up to millions of terms need; a fixed relative slack would not cover an error that
- * grows with the number of terms.
+ * grows with the number of terms. {@link #tightSumUp} is the exact variant of {@link #sumUp}: it moves only
+ * when the nearest sum lies below the exact one.
  */
 public final class Rounding {
 
@@ -50,6 +51,18 @@ public final class Rounding {
   /** An upper bound on the exact {@code a + b}, for non-negative operands. */
   public static double sumUp(double a, double b) {
     return Math.nextUp(a + b);
+  }
+
+  /**
+   * The least double at or above the exact {@code a + b}: the rounding error of the floating-point sum is
+   * recovered exactly (Knuth's TwoSum), so an exact sum such as 2 x (delta / 2) stays exactly delta and an
+   * inexact one rounded down moves one ulp up. For finite operands.
+   */
+  public static double tightSumUp(double a, double b) {
+    double sum = a + b;
+    double bVirtual = sum - a;
+    double error = (a - (sum - bVirtual)) + (b - bVirtual);
+    return error > 0 ? Math.nextUp(sum) : sum;
   }
 
   /** An upper bound on the exact {@code a * b}, for non-negative operands. */

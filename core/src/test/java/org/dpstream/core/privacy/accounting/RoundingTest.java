@@ -55,6 +55,16 @@ class RoundingTest {
   }
 
   @Test
+  void tightSumUpMovesOnlyWhenTheNearestSumIsBelowTheExactOne() {
+    assertEquals(0.75, Rounding.tightSumUp(0.5, 0.25)); // exact
+    assertEquals(0x1p-20, Rounding.tightSumUp(0x1p-21, 0x1p-21)); // 2 x (delta / 2) stays delta
+    assertEquals(1 + 0x1p-52, Rounding.tightSumUp(1.0, 0x1p-53)); // tie rounded down to 1
+    // 0.1 + 0.2 rounds to 0x1.3333333333334p-2, above the exact sum of the two doubles: kept as it is.
+    assertEquals(0x1.3333333333334p-2, Rounding.tightSumUp(0.1, 0.2));
+    assertEquals(0x1.3333333333335p-2, Rounding.sumUp(0.1, 0.2));
+  }
+
+  @Test
   void singleOperationsBoundTheExactResultFromAbove() {
     MathContext wide = new MathContext(60);
     double[] operands = {0.1, 0.7, 1.0 / 3, 2.5, 1e-9, 12345.678};
@@ -63,6 +73,8 @@ class RoundingTest {
         BigDecimal x = new BigDecimal(a);
         BigDecimal y = new BigDecimal(b);
         assertTrue(new BigDecimal(Rounding.sumUp(a, b)).compareTo(x.add(y)) > 0);
+        assertTrue(new BigDecimal(Rounding.tightSumUp(a, b)).compareTo(x.add(y)) >= 0);
+        assertTrue(Rounding.tightSumUp(a, b) <= Rounding.sumUp(a, b));
         assertTrue(new BigDecimal(Rounding.productUp(a, b)).compareTo(x.multiply(y)) > 0);
         assertTrue(new BigDecimal(Rounding.quotientUp(a, b)).compareTo(x.divide(y, wide)) > 0);
       }
