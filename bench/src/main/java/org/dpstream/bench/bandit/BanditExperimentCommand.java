@@ -11,13 +11,13 @@ import org.dpstream.app.cli.OptionChecks;
 import org.dpstream.bandit.env.BanditEnvironment;
 import org.dpstream.bandit.env.FashionMnist;
 import org.dpstream.bandit.env.MissingDatasetException;
-import org.dpstream.bench.ofw.ExperimentKeys;
+import org.dpstream.bench.common.ExperimentKeys;
+import org.dpstream.bench.common.ProgressBar;
 import org.dpstream.core.online.AccountantChoice;
-import org.dpstream.bench.ofw.ProgressBar;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine;
 
 /**
  * {@code dpstream-bench bandit}: the bandit experiment of Han et al., section 5 (Figure 5.1: DP-HDB

@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.dpstream.bench.ofw.Formats;
+import org.dpstream.bench.common.Formats;
 
 /** {@code results.csv} of the bandit command: one row per run, final values. */
 final class BanditResultsCsv {

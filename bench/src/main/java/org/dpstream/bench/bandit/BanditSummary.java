@@ -5,9 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import org.dpstream.bench.ofw.Formats;
-import org.dpstream.bench.ofw.Stats;
-import org.dpstream.bench.ofw.TextTable;
+import org.dpstream.bench.common.Formats;
+import org.dpstream.bench.common.Stats;
+import org.dpstream.bench.common.TextTable;
 
 /**
  * The table printed (and written to {@code summary.txt}) at the end: per algorithm and setting, the

@@ -11,13 +11,13 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.bandit.env.FashionMnist;
 import org.dpstream.bandit.env.MissingDatasetException;
-import org.apache.commons.rng.simple.RandomSource;
-import org.dpstream.bench.ofw.Formats;
-import org.dpstream.bench.ofw.ProgressBar;
-import org.dpstream.bench.ofw.Stats;
-import org.dpstream.bench.ofw.TextTable;
+import org.dpstream.bench.common.Formats;
+import org.dpstream.bench.common.ProgressBar;
+import org.dpstream.bench.common.Stats;
+import org.dpstream.bench.common.TextTable;
 import org.dpstream.core.distributed.DpDdaAccountant;
 import org.dpstream.core.distributed.DpDdaPrivacyReport;
 import org.dpstream.core.distributed.DualAveragingProx;
@@ -29,9 +29,9 @@ import org.dpstream.core.distributed.HingeReferenceSolver;
 import org.dpstream.core.distributed.SpectralGap;
 import org.dpstream.core.distributed.StepSchedule;
 import org.dpstream.core.erm.Regularizer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** The {@code dda} subcommand: DP-DDA with node subsampling, linear SVM, as in Section 5 of Liu, Johansson and Shi. */
 @Command(

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
-import org.dpstream.bench.ofw.ExperimentKeys;
+import org.dpstream.bench.common.ExperimentKeys;
 import org.dpstream.core.distributed.DdaSettings;
 import org.dpstream.core.distributed.DdaSimulation;
 import org.dpstream.core.distributed.DpDdaAccountant;

@@ -16,21 +16,21 @@ import org.dpstream.app.cli.OptionChecks;
 import org.dpstream.app.train.ErmSettings;
 import org.dpstream.app.train.ErmTrainer;
 import org.dpstream.app.train.Evaluation;
-import org.dpstream.app.train.FeatureBoundsOption;
 import org.dpstream.app.train.FashionMnistBinary;
+import org.dpstream.app.train.FeatureBoundsOption;
 import org.dpstream.app.train.TrainCommand;
 import org.dpstream.bandit.env.FashionMnist;
 import org.dpstream.bandit.env.MissingDatasetException;
-import org.dpstream.bench.ofw.ExperimentKeys;
-import org.dpstream.bench.ofw.Formats;
-import org.dpstream.bench.ofw.ProgressBar;
-import org.dpstream.bench.ofw.Stats;
+import org.dpstream.bench.common.ExperimentKeys;
+import org.dpstream.bench.common.Formats;
+import org.dpstream.bench.common.ProgressBar;
+import org.dpstream.bench.common.Stats;
 import org.dpstream.core.data.CsvReader;
 import org.dpstream.core.data.LabelledData;
 import org.dpstream.core.data.MalformedDataException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code dpstream-bench erm}: DP-CD, DP-SkGD and DP-SGD on the synthetic data of Mangold et al. (2022)

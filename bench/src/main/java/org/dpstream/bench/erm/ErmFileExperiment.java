@@ -15,9 +15,9 @@ import org.dpstream.app.train.ErmTrainer;
 import org.dpstream.app.train.Evaluation;
 import org.dpstream.app.train.TrainCommand;
 import org.dpstream.app.train.TrainDefaults;
-import org.dpstream.bench.ofw.ExperimentKeys;
-import org.dpstream.bench.ofw.ProgressBar;
-import org.dpstream.bench.ofw.Stats;
+import org.dpstream.bench.common.ExperimentKeys;
+import org.dpstream.bench.common.ProgressBar;
+import org.dpstream.bench.common.Stats;
 import org.dpstream.core.data.LabelledData;
 import org.dpstream.core.erm.ErmDataset;
 

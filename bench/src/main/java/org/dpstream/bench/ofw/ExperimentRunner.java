@@ -1,14 +1,15 @@
 package org.dpstream.bench.ofw;
 
+import org.dpstream.bench.common.ExperimentKeys;
 import org.dpstream.core.geometry.LpBall;
 import org.dpstream.core.loss.DataBounds;
 import org.dpstream.core.loss.GlmLoss;
-import org.dpstream.core.online.baseline.BatchProblem;
-import org.dpstream.core.online.OnlineEstimator;
-import org.dpstream.core.online.OnlineEstimators;
 import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.IncrementClipping;
+import org.dpstream.core.online.OnlineEstimator;
+import org.dpstream.core.online.OnlineEstimators;
 import org.dpstream.core.online.OnlineModelSpec;
+import org.dpstream.core.online.baseline.BatchProblem;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 

@@ -10,12 +10,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.dpstream.app.cli.OptionChecks;
+import org.dpstream.bench.common.ProgressBar;
 import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.IncrementClipping;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine;
 
 /**
  * {@code dpstream-bench ofw}: the synthetic regression experiment of Han et al., section 5.2, at the

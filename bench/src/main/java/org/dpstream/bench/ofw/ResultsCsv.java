@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.dpstream.bench.common.Formats;
 
 /** {@code results.csv}: one row per run, final values. p is written {@code inf} for infinity. */
 final class ResultsCsv {

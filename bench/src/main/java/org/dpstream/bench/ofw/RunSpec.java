@@ -1,6 +1,7 @@
 package org.dpstream.bench.ofw;
 
 import java.util.Locale;
+import org.dpstream.bench.common.Formats;
 import org.dpstream.core.online.AccountantChoice;
 
 /**

@@ -1,5 +1,7 @@
 package org.dpstream.bench.ofw;
 
+import org.dpstream.bench.common.Formats;
+
 /** A (p, d, T, epsilon, delta) setting: one plot. */
 record SettingKey(double p, int d, int horizon, double epsilon, double delta) {
 

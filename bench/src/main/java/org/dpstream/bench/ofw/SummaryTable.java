@@ -5,6 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import org.dpstream.bench.common.Formats;
+import org.dpstream.bench.common.Stats;
+import org.dpstream.bench.common.TextTable;
 
 /**
  * The table printed at the end: per (algorithm, accountant, p, d, T, epsilon, delta), the number of

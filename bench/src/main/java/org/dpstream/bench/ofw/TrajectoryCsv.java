@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.dpstream.bench.common.Formats;
 
 /** {@code trajectories.csv}: SubOpt of the online runs at every checkpoint t (the data behind the plots). */
 final class TrajectoryCsv {

@@ -1,4 +1,4 @@
-package org.dpstream.bench.ofw;
+package org.dpstream.bench.common;
 
 /** Mean and sample standard deviation. */
 public final class Stats {

@@ -1,4 +1,4 @@
-package org.dpstream.bench.ofw;
+package org.dpstream.bench.common;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

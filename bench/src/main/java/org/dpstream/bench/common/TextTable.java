@@ -1,4 +1,4 @@
-package org.dpstream.bench.ofw;
+package org.dpstream.bench.common;
 
 import java.util.List;
 import java.util.function.IntPredicate;

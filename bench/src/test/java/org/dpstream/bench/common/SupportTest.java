@@ -1,6 +1,5 @@
-package org.dpstream.bench.ofw;
+package org.dpstream.bench.common;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,20 +8,8 @@ import java.io.StringWriter;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** Checkpoints, number formats, statistics and the progress bar. */
+/** Number formats, statistics and the progress bar. */
 class SupportTest {
-
-  @Test
-  void checkpointsAreLogSpacedDistinctAndCoverTheHorizon() {
-    int[] steps = Checkpoints.logSpaced(10000, 50);
-    assertEquals(1, steps[0]);
-    assertEquals(10000, steps[steps.length - 1]);
-    for (int i = 1; i < steps.length; i++) {
-      assertTrue(steps[i] > steps[i - 1]);
-    }
-    assertTrue(steps.length > 40 && steps.length <= 50, "got " + steps.length);
-    assertArrayEquals(new int[] {1, 2, 3}, Checkpoints.logSpaced(3, 50));
-  }
 
   @Test
   void parametersAreWrittenPlainly() {
