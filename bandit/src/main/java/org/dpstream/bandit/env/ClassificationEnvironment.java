@@ -2,6 +2,7 @@ package org.dpstream.bandit.env;
 
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.core.data.LabelledImages;
 
 /**
  * A labelled image data set as a K-armed contextual bandit, the standard way contextual-bandit

@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import org.dpstream.bandit.env.BanditEnvironment;
 import org.dpstream.bandit.env.ClassificationEnvironment;
-import org.dpstream.bandit.env.FashionMnist;
-import org.dpstream.bandit.env.LabelledImages;
 import org.dpstream.bandit.env.SyntheticLinearEnvironment;
+import org.dpstream.core.data.FashionMnist;
+import org.dpstream.core.data.LabelledImages;
 
 /**
  * The environments of the {@code bandit} command. Fashion-MNIST (training split) is read once and
@@ -32,7 +32,7 @@ final class BanditEnvironments {
   }
 
   /**
-   * @throws org.dpstream.bandit.env.MissingDatasetException if the files are not in {@code directory}
+   * @throws org.dpstream.core.data.MissingDatasetException if the files are not in {@code directory}
    */
   static BanditEnvironments fashionMnist(Path directory, int pool) throws IOException {
     return new BanditEnvironments(FASHION_MNIST, FashionMnist.load(directory, FashionMnist.Split.TRAIN), pool);

@@ -6,8 +6,9 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.PermutationSampler;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
-import org.dpstream.bandit.env.FashionMnist;
-import org.dpstream.bandit.env.LabelledImages;
+import org.dpstream.core.data.FashionMnist;
+import org.dpstream.core.data.FashionMnistBinary;
+import org.dpstream.core.data.LabelledData;
 import org.dpstream.core.erm.ErmDataset;
 import org.dpstream.core.erm.FeatureBounds;
 
@@ -28,30 +29,19 @@ record DdaData(ErmDataset train, ErmDataset test) {
    */
   static DdaData fashionMnist(Path directory, int positive, int negative, long seed) throws IOException {
     return new DdaData(
-        shuffled(binary(FashionMnist.load(directory, FashionMnist.Split.TRAIN), positive, negative), seed),
-        binary(FashionMnist.load(directory, FashionMnist.Split.TEST), positive, negative));
+        shuffled(binary(FashionMnistBinary.load(directory, FashionMnist.Split.TRAIN, negative, positive)), seed),
+        binary(FashionMnistBinary.load(directory, FashionMnist.Split.TEST, negative, positive)));
   }
 
-  private static ErmDataset binary(LabelledImages images, int positive, int negative) {
-    int pixels = images.rows() * images.columns();
-    java.util.List<double[]> rows = new java.util.ArrayList<>();
-    java.util.List<Double> labels = new java.util.ArrayList<>();
-    for (int k = 0; k < images.count(); k++) {
-      int label = images.label(k);
-      if (label != positive && label != negative) {
-        continue;
-      }
-      double[] x = new double[pixels];
-      for (int r = 0; r < images.rows(); r++) {
-        for (int c = 0; c < images.columns(); c++) {
-          x[r * images.columns() + c] = images.pixel(k, r, c) / 255.0;
-        }
-      }
-      rows.add(normalised(x));
-      labels.add(label == positive ? 1.0 : -1.0);
+  /** Labels 0/1 become -1/+1; each row (pixels / 255) is scaled to unit norm. */
+  private static ErmDataset binary(LabelledData images) {
+    double[][] rows = new double[images.size()][];
+    double[] labels = new double[images.size()];
+    for (int k = 0; k < images.size(); k++) {
+      rows[k] = normalised(images.row(k));
+      labels[k] = images.label(k) == 1 ? 1.0 : -1.0;
     }
-    return ErmDataset.of(rows.toArray(double[][]::new), labels.stream().mapToDouble(Double::doubleValue).toArray(),
-        FeatureBounds.uniform(pixels, 1.0));
+    return ErmDataset.of(rows, labels, FeatureBounds.uniform(images.dimension(), 1.0));
   }
 
   /**

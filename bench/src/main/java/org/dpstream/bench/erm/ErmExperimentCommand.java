@@ -16,18 +16,18 @@ import org.dpstream.app.cli.OptionChecks;
 import org.dpstream.app.train.ErmSettings;
 import org.dpstream.app.train.ErmTrainer;
 import org.dpstream.app.train.Evaluation;
-import org.dpstream.app.train.FashionMnistBinary;
 import org.dpstream.app.train.FeatureBoundsOption;
-import org.dpstream.app.train.TrainCommand;
-import org.dpstream.bandit.env.FashionMnist;
-import org.dpstream.bandit.env.MissingDatasetException;
 import org.dpstream.bench.common.ExperimentKeys;
 import org.dpstream.bench.common.Formats;
 import org.dpstream.bench.common.ProgressBar;
 import org.dpstream.bench.common.Stats;
 import org.dpstream.core.data.CsvReader;
+import org.dpstream.core.data.DataSplits;
+import org.dpstream.core.data.FashionMnist;
+import org.dpstream.core.data.FashionMnistBinary;
 import org.dpstream.core.data.LabelledData;
 import org.dpstream.core.data.MalformedDataException;
+import org.dpstream.core.data.MissingDatasetException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -382,7 +382,7 @@ public final class ErmExperimentCommand implements Callable<Integer> {
       LabelledData train = FashionMnistBinary.load(dataDir, FashionMnist.Split.TRAIN, pair[0], pair[1]);
       LabelledData test = FashionMnistBinary.load(dataDir, FashionMnist.Split.TEST, pair[0], pair[1]);
       if (n != null && n < train.size()) {
-        int[] order = TrainCommand.shuffledIndices(train.size(), dataSeed);
+        int[] order = DataSplits.shuffledIndices(train.size(), dataSeed);
         train = train.select(Arrays.copyOf(order, n));
       }
       double[] bounds = new double[train.dimension()];

@@ -13,11 +13,11 @@ import java.util.Map;
 import org.dpstream.app.train.ErmSettings;
 import org.dpstream.app.train.ErmTrainer;
 import org.dpstream.app.train.Evaluation;
-import org.dpstream.app.train.TrainCommand;
 import org.dpstream.app.train.TrainDefaults;
 import org.dpstream.bench.common.ExperimentKeys;
 import org.dpstream.bench.common.ProgressBar;
 import org.dpstream.bench.common.Stats;
+import org.dpstream.core.data.DataSplits;
 import org.dpstream.core.data.LabelledData;
 import org.dpstream.core.erm.ErmDataset;
 
@@ -55,7 +55,7 @@ final class ErmFileExperiment {
     ProgressBar progress = ProgressBar.forStream(stderr, splits * epsilons.size() * privateRuns);
     List<Row> rows = new ArrayList<>();
     for (int split = 1; split <= splits; split++) {
-      int[] order = TrainCommand.shuffledIndices(data.size(), split);
+      int[] order = DataSplits.shuffledIndices(data.size(), split);
       LabelledData test = data.select(Arrays.copyOfRange(order, 0, testCount));
       LabelledData train = data.select(Arrays.copyOfRange(order, testCount, order.length));
       ErmDataset trainSet = ErmTrainer.dataset(train, bounds);

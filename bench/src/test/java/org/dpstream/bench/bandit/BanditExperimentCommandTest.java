@@ -3,8 +3,6 @@ package org.dpstream.bench.bandit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
 import org.dpstream.bench.BenchCli;
+import org.dpstream.core.data.IdxFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -81,26 +80,15 @@ class BanditExperimentCommandTest {
   private static Path tinyFashionMnist(Path dir) throws IOException {
     Path data = Files.createDirectories(dir.resolve("fmnist"));
     int count = 8;
-    ByteArrayOutputStream images = new ByteArrayOutputStream();
-    DataOutputStream out = new DataOutputStream(images);
-    out.writeInt(0x00000803); // unsigned bytes, 3 dimensions
-    out.writeInt(count);
-    out.writeInt(2);
-    out.writeInt(2);
-    for (int i = 0; i < 4 * count; i++) {
-      out.writeByte((37 * i) % 256);
-    }
-    out.flush();
-    Files.write(data.resolve("train-images-idx3-ubyte"), images.toByteArray());
-    ByteArrayOutputStream labels = new ByteArrayOutputStream();
-    out = new DataOutputStream(labels);
-    out.writeInt(0x00000801);
-    out.writeInt(count);
+    int[][] images = new int[count][4];
+    int[] labels = new int[count];
     for (int i = 0; i < count; i++) {
-      out.writeByte(i % 4);
+      for (int p = 0; p < 4; p++) {
+        images[i][p] = (37 * (4 * i + p)) % 256;
+      }
+      labels[i] = i % 4;
     }
-    out.flush();
-    Files.write(data.resolve("train-labels-idx1-ubyte"), labels.toByteArray());
+    IdxFiles.writeSplit(data, "train", 2, images, labels, false);
     return data;
   }
 

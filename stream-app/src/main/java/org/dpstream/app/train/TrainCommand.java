@@ -12,25 +12,24 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
-import org.apache.commons.rng.sampling.ArraySampler;
-import org.apache.commons.rng.sampling.PermutationSampler;
-import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.app.cli.OptionChecks;
-import org.dpstream.bandit.env.FashionMnist;
-import org.dpstream.bandit.env.MissingDatasetException;
 import org.dpstream.core.data.CsvReader;
 import org.dpstream.core.data.DataFormat;
+import org.dpstream.core.data.DataSplits;
+import org.dpstream.core.data.FashionMnist;
+import org.dpstream.core.data.FashionMnistBinary;
 import org.dpstream.core.data.LabelledData;
 import org.dpstream.core.data.LibSvmReader;
 import org.dpstream.core.data.MalformedDataException;
+import org.dpstream.core.data.MissingDatasetException;
 import org.dpstream.core.erm.ErmDataset;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.schemas.ModelRelease;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine;
 
 /**
  * {@code dpstream train}: one private ERM model from a file, written as a ModelRelease and optionally
@@ -330,7 +329,7 @@ public final class TrainCommand implements Callable<Integer> {
       bounds = FeatureBoundsOption.resolve(featureBound, all.dimension());
       all = checkBounds(all, bounds, file);
       all = Labels.forLoss(all, lossValue, file.toString());
-      int[] order = shuffledIndices(all.size(), splitSeed);
+      int[] order = DataSplits.shuffledIndices(all.size(), splitSeed);
       int testCount = (int) Math.floor(testFraction * all.size());
       if (all.size() - testCount < 1) {
         throw new ParameterException(spec.commandLine(), "--test-fraction leaves no training record");
@@ -475,13 +474,6 @@ public final class TrainCommand implements Callable<Integer> {
     key.destroy();
     stderr.println("noise key: a random one-off key (set " + NoiseKey.ENVIRONMENT_VARIABLE + " for reproducible noise)");
     return source;
-  }
-
-  /** A seeded permutation of 0..n-1 for the train / held-out split (public randomness, not privacy noise). */
-  public static int[] shuffledIndices(int n, long seed) {
-    int[] order = PermutationSampler.natural(n);
-    ArraySampler.shuffle(RandomSource.XO_RO_SHI_RO_128_PP.create(seed), order);
-    return order;
   }
 
   private static String fmt(double v) {

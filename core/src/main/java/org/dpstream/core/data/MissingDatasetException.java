@@ -1,4 +1,4 @@
-package org.dpstream.bandit.env;
+package org.dpstream.core.data;
 
 /** A data set is not installed where it was looked for; the message says how to install it. */
 public final class MissingDatasetException extends RuntimeException {

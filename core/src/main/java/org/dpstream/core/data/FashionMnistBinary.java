@@ -1,15 +1,12 @@
-package org.dpstream.app.train;
+package org.dpstream.core.data;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.dpstream.bandit.env.FashionMnist;
-import org.dpstream.bandit.env.LabelledImages;
-import org.dpstream.core.data.LabelledData;
 
 /**
- * A binary task on Fashion-MNIST (Debian's {@value FashionMnist#DEBIAN_PACKAGE}, IDX files read by the
- * bandit module's loader): the images of two classes, label 0 for the first and 1 for the second, each
- * pixel divided by 255.
+ * A binary task on Fashion-MNIST (Debian's {@value FashionMnist#DEBIAN_PACKAGE}, IDX files read by
+ * {@link FashionMnist}): the images of two classes, label 0 for the first and 1 for the second, each pixel
+ * divided by 255.
  *
  * <p><b>Public feature bounds from the format</b>: a pixel is an unsigned byte, so every feature lies in
  * [0, 1] whatever the images are: {@link #FEATURE_BOUND} = 1 for every coordinate. Nothing is measured on
@@ -53,7 +50,7 @@ public final class FashionMnistBinary {
    * The images of classes {@code negative} (label 0) and {@code positive} (label 1) of one split, in file
    * order.
    *
-   * @throws org.dpstream.bandit.env.MissingDatasetException if the files are missing (the message says how
+   * @throws MissingDatasetException if the files are missing (the message says how
    *     to install them)
    */
   public static LabelledData load(Path directory, FashionMnist.Split split, int negative, int positive)

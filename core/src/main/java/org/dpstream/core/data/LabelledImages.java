@@ -1,4 +1,4 @@
-package org.dpstream.bandit.env;
+package org.dpstream.core.data;
 
 /**
  * Grey-scale images with class labels, as read from an IDX pair: images [n, rows, columns] and labels

@@ -1,4 +1,4 @@
-package org.dpstream.bandit.env;
+package org.dpstream.core.data;
 
 import java.io.IOException;
 import java.nio.file.Files;
