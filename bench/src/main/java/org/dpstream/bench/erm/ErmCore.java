@@ -1,10 +1,10 @@
 package org.dpstream.bench.erm;
 
 import java.util.List;
-import org.dpstream.app.train.ErmSettings;
-import org.dpstream.app.train.ErmTrainer;
 import org.dpstream.core.data.LabelledData;
 import org.dpstream.core.erm.ErmDataset;
+import org.dpstream.core.erm.training.ErmSettings;
+import org.dpstream.core.erm.training.ErmTrainer;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**

@@ -10,16 +10,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.dpstream.app.train.ErmSettings;
-import org.dpstream.app.train.ErmTrainer;
-import org.dpstream.app.train.Evaluation;
-import org.dpstream.app.train.TrainDefaults;
 import org.dpstream.bench.common.ExperimentKeys;
 import org.dpstream.bench.common.ProgressBar;
 import org.dpstream.bench.common.Stats;
 import org.dpstream.core.data.DataSplits;
 import org.dpstream.core.data.LabelledData;
 import org.dpstream.core.erm.ErmDataset;
+import org.dpstream.core.erm.training.ErmSettings;
+import org.dpstream.core.erm.training.ErmTrainer;
+import org.dpstream.core.erm.training.Evaluation;
+import org.dpstream.core.erm.training.TrainDefaults;
 
 /**
  * {@code erm --data csv:FILE}: what {@code train} gives a user on their own binary-labelled file, over

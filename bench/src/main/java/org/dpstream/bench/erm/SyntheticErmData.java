@@ -3,8 +3,8 @@ package org.dpstream.bench.erm;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
-import org.dpstream.app.train.ErmSettings;
 import org.dpstream.core.data.LabelledData;
+import org.dpstream.core.erm.training.ErmSettings;
 
 /**
  * The synthetic data of Mangold et al. (2022, hal-03424974 v1) section 5, as brief-dpcd.md section 5.2 reads

@@ -2,6 +2,7 @@ package org.dpstream.app.train;
 
 import java.util.Arrays;
 import org.dpstream.core.data.LabelledData;
+import org.dpstream.core.erm.training.ErmSettings;
 
 /** Label conventions of the losses, and the intercept column. */
 final class Labels {

@@ -18,6 +18,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.dpstream.app.serde.DpSerdes;
+import org.dpstream.core.erm.training.ErmSettings;
+import org.dpstream.core.erm.training.ErmTrainer;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.PrivacyLedger;
 

@@ -1,4 +1,4 @@
-package org.dpstream.app.train;
+package org.dpstream.core.erm.training;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +21,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
- * The train command's only link to {@code org.dpstream.core.erm}: builds the problem, runs the named
- * algorithm, evaluates the objective. Public so the bench's erm command can share the translation.
+ * The link of the train command and of the bench's erm experiments to {@code org.dpstream.core.erm}: builds
+ * the problem, runs the named algorithm, evaluates the objective.
  */
 public final class ErmTrainer {
 

@@ -1,4 +1,4 @@
-package org.dpstream.app.train;
+package org.dpstream.core.erm.training;
 
 import java.util.Locale;
 import org.dpstream.core.data.LabelledData;
@@ -11,7 +11,7 @@ public final class Evaluation {
    * @param meanSquaredError of the margins against the labels (squared loss only, else NaN)
    */
   public record Metrics(double accuracy, double meanSquaredError, int records) {
-    String describe() {
+    public String describe() {
       StringBuilder text = new StringBuilder();
       if (!Double.isNaN(accuracy)) {
         text.append(String.format(Locale.ROOT, "accuracy %.4f", accuracy));

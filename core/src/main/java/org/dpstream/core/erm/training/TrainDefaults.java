@@ -1,4 +1,4 @@
-package org.dpstream.app.train;
+package org.dpstream.core.erm.training;
 
 /**
  * The defaults of {@code train} on a user's file, shared with the bench's {@code erm --data csv:FILE} so

@@ -1,4 +1,4 @@
-package org.dpstream.app.train;
+package org.dpstream.app.cli;
 
 import java.io.IOException;
 import java.nio.file.Files;

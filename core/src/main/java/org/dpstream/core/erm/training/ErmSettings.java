@@ -1,4 +1,4 @@
-package org.dpstream.app.train;
+package org.dpstream.core.erm.training;
 
 import java.util.Locale;
 
