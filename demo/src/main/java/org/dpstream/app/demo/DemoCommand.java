@@ -3,11 +3,12 @@ package org.dpstream.app.demo;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import org.dpstream.app.cli.DurationConverter;
 import org.dpstream.app.kafka.EmbeddedKafka;
 import org.dpstream.app.serde.OutputFormat;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code dpstream demo}: the whole pipeline on one machine, with synthetic data. */
 @Command(

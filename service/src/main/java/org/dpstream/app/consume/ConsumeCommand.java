@@ -23,11 +23,11 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.dpstream.app.demo.DurationConverter;
+import org.dpstream.app.cli.DurationConverter;
 import org.dpstream.app.serde.SchemaCatalog;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code dpstream consume}: prints the records of any dpstream topic as JSON lines, whether the

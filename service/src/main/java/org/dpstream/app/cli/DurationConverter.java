@@ -1,4 +1,4 @@
-package org.dpstream.app.demo;
+package org.dpstream.app.cli;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

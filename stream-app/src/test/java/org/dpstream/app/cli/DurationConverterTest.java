@@ -1,4 +1,4 @@
-package org.dpstream.app.demo;
+package org.dpstream.app.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
