@@ -50,54 +50,40 @@ public final class BltPrefixSum implements PrivatePrefixSums {
   static final byte SNAPSHOT_VERSION = 1;
 
   private final int dimension;
-  private final long horizon;
+  private final EpochState state; // epoch, base, steps in epoch, exact sum
   private final NoiseStream bits;
   private final VectorNoise distribution;
   private final int buffers;
   private final double[] decays;
   private final double[] scales;
-  private final double[] base;
-  private final double[] exactSum;
   private final double[] noiseSum; // N_t
   private final double[] bufferState; // s_i, buffer i at [i d, (i + 1) d)
-  private long epoch;
-  private long stepsInEpoch;
 
   // Scratch for the step being computed; committed only once nothing can fail any more.
   private final double[] draw;
   private final double[] increment; // w_t
-  private final double[] nextBase;
-  private final double[] nextSum;
   private final double[] nextNoiseSum;
   private final double[] nextRelease;
 
-  private BltPrefixSum(BltStrategy strategy, long horizon, NoiseStream bits, VectorNoise distribution, long epoch,
-      double[] base, long stepsInEpoch, double[] exactSum) {
+  private BltPrefixSum(BltStrategy strategy, EpochState state, NoiseStream bits, VectorNoise distribution) {
     this.dimension = distribution.dimension();
-    this.horizon = horizon;
+    this.state = state;
     this.bits = bits;
     this.distribution = distribution;
     this.buffers = strategy.buffers();
     this.decays = strategy.decays();
     this.scales = strategy.scales();
-    this.base = base;
-    this.exactSum = exactSum;
     this.noiseSum = new double[dimension];
     this.bufferState = new double[buffers * dimension];
-    this.epoch = epoch;
-    this.stepsInEpoch = 0;
     this.draw = new double[dimension];
     this.increment = new double[dimension];
-    this.nextBase = new double[dimension];
-    this.nextSum = new double[dimension];
     this.nextNoiseSum = new double[dimension];
     this.nextRelease = new double[dimension];
     // Regenerate the noise state of steps 1..t of the epoch (nothing to do for a fresh mechanism).
-    for (long step = 1; step <= stepsInEpoch; step++) {
-      noiseIncrement(epoch, step);
+    for (long step = 1; step <= state.stepsInEpoch(); step++) {
+      noiseIncrement(state.epoch(), step);
       commitNoise(step);
     }
-    this.stepsInEpoch = stepsInEpoch;
   }
 
   /**
@@ -123,7 +109,7 @@ public final class BltPrefixSum implements PrivatePrefixSums {
     if (dimension <= 0 || horizon <= 0) {
       throw new IllegalArgumentException("need dimension > 0 and horizon > 0: d=" + dimension + ", n=" + horizon);
     }
-    return new BltPrefixSum(strategy, horizon, bits, noise, 0, new double[dimension], 0, new double[dimension]);
+    return new BltPrefixSum(strategy, EpochState.start(dimension, horizon), bits, noise);
   }
 
   /**
@@ -136,39 +122,13 @@ public final class BltPrefixSum implements PrivatePrefixSums {
    */
   @Override
   public void addAndRelease(double[] leaf, double[] release) {
-    requireLength(leaf, "leaf");
-    requireLength(release, "release");
-    for (int j = 0; j < dimension; j++) {
-      if (!Double.isFinite(leaf[j])) {
-        throw new IllegalArgumentException("leaf coordinate " + j + " is not finite: " + leaf[j]);
-      }
-    }
-    boolean startsEpoch = stepsInEpoch == horizon;
-    long stepEpoch = startsEpoch ? Math.addExact(epoch, 1) : epoch;
-    long step = startsEpoch ? 1 : stepsInEpoch + 1;
-    for (int j = 0; j < dimension; j++) {
-      if (startsEpoch) {
-        // The last release of this epoch, by the very expression below, is the next epoch's base.
-        nextBase[j] = base[j] + (exactSum[j] + noiseSum[j]);
-        nextSum[j] = leaf[j];
-      } else {
-        nextBase[j] = base[j];
-        nextSum[j] = exactSum[j] + leaf[j];
-      }
-    }
-    requireFinite(nextSum, "the exact sum overflows");
-    requireFinite(nextBase, "the release overflows");
-    noiseIncrement(stepEpoch, step);
-    for (int j = 0; j < dimension; j++) {
-      nextRelease[j] = nextBase[j] + (nextSum[j] + nextNoiseSum[j]);
-    }
-    requireFinite(nextRelease, "the release overflows");
+    state.checkStep(leaf, release);
+    state.stage(leaf, noiseSum); // at an epoch's start, its last release (noise N_n) is the next one's base
+    noiseIncrement(state.stagedEpoch(), state.stagedStep());
+    state.releaseInto(nextNoiseSum, nextRelease);
 
-    commitNoise(step);
-    epoch = stepEpoch;
-    stepsInEpoch = step;
-    System.arraycopy(nextBase, 0, base, 0, dimension);
-    System.arraycopy(nextSum, 0, exactSum, 0, dimension);
+    commitNoise(state.stagedStep());
+    state.commit();
     System.arraycopy(nextRelease, 0, release, 0, dimension);
   }
 
@@ -209,28 +169,28 @@ public final class BltPrefixSum implements PrivatePrefixSums {
   }
 
   public long horizon() {
-    return horizon;
+    return state.horizon();
   }
 
   @Override
   public long epoch() {
-    return epoch;
+    return state.epoch();
   }
 
   /** Leaves in the current epoch, in [0, horizon]; the epoch changes on the leaf after the horizon-th. */
   @Override
   public long stepsInEpoch() {
-    return stepsInEpoch;
+    return state.stepsInEpoch();
   }
 
   /** The step within its epoch that the next leaf will be: 1 when it starts a new epoch, else stepsInEpoch + 1. */
   public long nextStepInEpoch() {
-    return stepsInEpoch == horizon ? 1 : stepsInEpoch + 1;
+    return state.nextStepInEpoch();
   }
 
   @Override
   public long totalSteps() {
-    return Math.addExact(Math.multiplyExact(epoch, horizon), stepsInEpoch);
+    return state.totalSteps();
   }
 
   /**
@@ -240,7 +200,7 @@ public final class BltPrefixSum implements PrivatePrefixSums {
    */
   @Override
   public void writeTo(DataOutput out) throws IOException {
-    new EpochSnapshot(dimension, horizon, epoch, base, stepsInEpoch, exactSum).writeTo(out, SNAPSHOT_VERSION);
+    state.writeTo(out, SNAPSHOT_VERSION);
   }
 
   /**
@@ -251,8 +211,8 @@ public final class BltPrefixSum implements PrivatePrefixSums {
   public static BltPrefixSum readFrom(DataInput in, BltStrategy strategy, ToeplitzStrategyCalibration calibration,
       NoiseStream bits, int dimension) throws IOException {
     BltPrefixSum restored = readFrom(in, strategy, bits, new GaussianVectorNoise(dimension, calibration.noiseSigma()));
-    if (restored.horizon != calibration.horizon()) {
-      throw new IOException("snapshot horizon " + restored.horizon + " is not the calibration's " + calibration.horizon());
+    if (restored.horizon() != calibration.horizon()) {
+      throw new IOException("snapshot horizon " + restored.horizon() + " is not the calibration's " + calibration.horizon());
     }
     return restored;
   }
@@ -271,29 +231,13 @@ public final class BltPrefixSum implements PrivatePrefixSums {
     if (noise.dimension() != snapshot.dimension()) {
       throw new IOException("snapshot dimension " + snapshot.dimension() + " is not the noise's " + noise.dimension());
     }
-    return new BltPrefixSum(strategy, snapshot.horizon(), bits, noise, snapshot.epoch(), snapshot.base(),
-        snapshot.steps(), snapshot.exactSum());
-  }
-
-  private void requireLength(double[] vector, String name) {
-    Objects.requireNonNull(vector, name);
-    if (vector.length != dimension) {
-      throw new IllegalArgumentException(name + " has length " + vector.length + ", expected " + dimension);
-    }
-  }
-
-  private static void requireFinite(double[] vector, String problem) {
-    for (double v : vector) {
-      if (!Double.isFinite(v)) {
-        throw new IllegalArgumentException(problem);
-      }
-    }
+    return new BltPrefixSum(strategy, EpochState.of(snapshot), bits, noise);
   }
 
   @Override
   public String toString() {
-    return "BltPrefixSum[d=" + dimension + ", n=" + horizon + ", m=" + buffers + ", epoch=" + epoch
-        + ", steps=" + stepsInEpoch + ", noise=" + distribution.describe() + ", theta=" + Arrays.toString(decays)
-        + "]";
+    return "BltPrefixSum[d=" + dimension + ", n=" + state.horizon() + ", m=" + buffers + ", epoch=" + state.epoch()
+        + ", steps=" + state.stepsInEpoch() + ", noise=" + distribution.describe()
+        + ", theta=" + Arrays.toString(decays) + "]";
   }
 }

@@ -53,30 +53,17 @@ public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
   static final byte SNAPSHOT_VERSION = 1;
 
   private final int dimension;
-  private final long horizon;
+  private final EpochState state; // epoch, base, steps in epoch, exact sum
   private final KeyedToeplitzNoise noise;
-  private final double[] base;
-  private final double[] exactSum;
-  private long epoch;
-  private long stepsInEpoch;
 
   // Scratch for the step being computed; it is committed only once nothing can fail any more.
-  private final double[] nextBase;
-  private final double[] nextSum;
   private final double[] noiseRow;
   private final double[] nextRelease;
 
-  private SqrtFactorizationPrefixSum(
-      long horizon, KeyedToeplitzNoise noise, long epoch, double[] base, long stepsInEpoch, double[] exactSum) {
+  private SqrtFactorizationPrefixSum(EpochState state, KeyedToeplitzNoise noise) {
     this.dimension = noise.dimension();
-    this.horizon = horizon;
+    this.state = state;
     this.noise = noise;
-    this.epoch = epoch;
-    this.base = base;
-    this.stepsInEpoch = stepsInEpoch;
-    this.exactSum = exactSum;
-    this.nextBase = new double[dimension];
-    this.nextSum = new double[dimension];
     this.noiseRow = new double[dimension];
     this.nextRelease = new double[dimension];
   }
@@ -101,8 +88,8 @@ public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
       throw new IllegalArgumentException("need dimension > 0 and horizon > 0: d=" + dimension + ", n=" + horizon);
     }
     requireNoiseDimension(noise, dimension);
-    return new SqrtFactorizationPrefixSum(horizon, new KeyedToeplitzNoise(Objects.requireNonNull(bits, "bits"), noise),
-        0, new double[dimension], 0, new double[dimension]);
+    return new SqrtFactorizationPrefixSum(EpochState.start(dimension, horizon),
+        new KeyedToeplitzNoise(Objects.requireNonNull(bits, "bits"), noise));
   }
 
   /**
@@ -115,46 +102,17 @@ public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
    */
   @Override
   public void addAndRelease(double[] leaf, double[] release) {
-    requireLength(leaf, "leaf");
-    requireLength(release, "release");
-    for (int j = 0; j < dimension; j++) {
-      if (!Double.isFinite(leaf[j])) {
-        throw new IllegalArgumentException("leaf coordinate " + j + " is not finite: " + leaf[j]);
-      }
+    state.checkStep(leaf, release);
+    if (state.nextStartsEpoch()) {
+      // The noise of this epoch's last release, regenerated bit-identically: that release is the next base.
+      noise.rowInto(state.epoch(), state.horizon(), noiseRow);
     }
-    boolean startsEpoch = stepsInEpoch == horizon;
-    long stepEpoch = startsEpoch ? Math.addExact(epoch, 1) : epoch;
-    long step = startsEpoch ? 1 : stepsInEpoch + 1;
-    if (startsEpoch) {
-      // The last release of this epoch, recomputed bit-identically, is the next epoch's base.
-      releaseInto(epoch, horizon, base, exactSum, nextBase);
-      System.arraycopy(leaf, 0, nextSum, 0, dimension);
-    } else {
-      System.arraycopy(base, 0, nextBase, 0, dimension);
-      for (int j = 0; j < dimension; j++) {
-        nextSum[j] = exactSum[j] + leaf[j];
-      }
-    }
-    requireFinite(nextSum, "the exact sum overflows");
-    releaseInto(stepEpoch, step, nextBase, nextSum, nextRelease);
-    requireFinite(nextRelease, "the release overflows");
+    state.stage(leaf, noiseRow);
+    noise.rowInto(state.stagedEpoch(), state.stagedStep(), noiseRow);
+    state.releaseInto(noiseRow, nextRelease);
 
-    epoch = stepEpoch;
-    stepsInEpoch = step;
-    System.arraycopy(nextBase, 0, base, 0, dimension);
-    System.arraycopy(nextSum, 0, exactSum, 0, dimension);
+    state.commit();
     System.arraycopy(nextRelease, 0, release, 0, dimension);
-  }
-
-  /**
-   * out = base + (sum + noise row): the one expression of a release, shared by the step and the epoch change
-   * so that the base of an epoch is exactly the last release of the previous one.
-   */
-  private void releaseInto(long releaseEpoch, long step, double[] releaseBase, double[] sum, double[] out) {
-    noise.rowInto(releaseEpoch, step, noiseRow);
-    for (int j = 0; j < dimension; j++) {
-      out[j] = releaseBase[j] + (sum[j] + noiseRow[j]);
-    }
   }
 
   public int dimension() {
@@ -162,29 +120,29 @@ public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
   }
 
   public long horizon() {
-    return horizon;
+    return state.horizon();
   }
 
   @Override
   public long epoch() {
-    return epoch;
+    return state.epoch();
   }
 
   /** Leaves in the current epoch, in [0, horizon]; the epoch changes on the leaf after the horizon-th. */
   @Override
   public long stepsInEpoch() {
-    return stepsInEpoch;
+    return state.stepsInEpoch();
   }
 
   /** The step within its epoch that the next leaf will be: 1 when it starts a new epoch, else stepsInEpoch + 1. */
   public long nextStepInEpoch() {
-    return stepsInEpoch == horizon ? 1 : stepsInEpoch + 1;
+    return state.nextStepInEpoch();
   }
 
   /** Leaves over all epochs. */
   @Override
   public long totalSteps() {
-    return Math.addExact(Math.multiplyExact(epoch, horizon), stepsInEpoch);
+    return state.totalSteps();
   }
 
   /**
@@ -194,7 +152,7 @@ public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
    */
   @Override
   public void writeTo(DataOutput out) throws IOException {
-    new EpochSnapshot(dimension, horizon, epoch, base, stepsInEpoch, exactSum).writeTo(out, SNAPSHOT_VERSION);
+    state.writeTo(out, SNAPSHOT_VERSION);
   }
 
   /**
@@ -205,8 +163,8 @@ public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
   public static SqrtFactorizationPrefixSum readFrom(
       DataInput in, SqrtFactorizationCalibration calibration, NoiseStream bits) throws IOException {
     SqrtFactorizationPrefixSum restored = read(in, bits, gaussianFor(calibration));
-    if (restored.horizon != calibration.horizon()) {
-      throw new IOException("snapshot horizon " + restored.horizon + " is not the calibration's " + calibration.horizon());
+    if (restored.horizon() != calibration.horizon()) {
+      throw new IOException("snapshot horizon " + restored.horizon() + " is not the calibration's " + calibration.horizon());
     }
     return restored;
   }
@@ -232,8 +190,7 @@ public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
     if (noise.dimension() != dimension) {
       throw new IOException("snapshot dimension " + dimension + " is not the noise's " + noise.dimension());
     }
-    return new SqrtFactorizationPrefixSum(snapshot.horizon(), new KeyedToeplitzNoise(bits, noise), snapshot.epoch(),
-        snapshot.base(), snapshot.steps(), snapshot.exactSum());
+    return new SqrtFactorizationPrefixSum(EpochState.of(snapshot), new KeyedToeplitzNoise(bits, noise));
   }
 
   private static IntFunction<VectorNoise> gaussianFor(SqrtFactorizationCalibration calibration) {
@@ -246,24 +203,9 @@ public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
     }
   }
 
-  private void requireLength(double[] vector, String name) {
-    Objects.requireNonNull(vector, name);
-    if (vector.length != dimension) {
-      throw new IllegalArgumentException(name + " has length " + vector.length + ", expected " + dimension);
-    }
-  }
-
-  private static void requireFinite(double[] vector, String problem) {
-    for (double v : vector) {
-      if (!Double.isFinite(v)) {
-        throw new IllegalArgumentException(problem);
-      }
-    }
-  }
-
   @Override
   public String toString() {
-    return "SqrtFactorizationPrefixSum[d=" + dimension + ", n=" + horizon + ", epoch=" + epoch
-        + ", steps=" + stepsInEpoch + ", noise=" + noise.describe() + "]";
+    return "SqrtFactorizationPrefixSum[d=" + dimension + ", n=" + state.horizon() + ", epoch=" + state.epoch()
+        + ", steps=" + state.stepsInEpoch() + ", noise=" + noise.describe() + "]";
   }
 }
