@@ -7,14 +7,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.dpstream.app.cli.FashionMnistDirectoryOption;
 import org.dpstream.app.cli.OptionChecks;
+import org.dpstream.app.cli.OutputDirectoryOption;
+import org.dpstream.app.cli.PrivacyOptions;
 import org.dpstream.bandit.env.BanditEnvironment;
 import org.dpstream.bench.common.ExperimentKeys;
 import org.dpstream.bench.common.ProgressBar;
-import org.dpstream.core.data.FashionMnist;
 import org.dpstream.core.data.MissingDatasetException;
 import org.dpstream.core.online.AccountantChoice;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine;
@@ -59,23 +62,16 @@ public final class BanditExperimentCommand implements Callable<Integer> {
       description = "Number of seeds; seeds 1..N (environment and noise key). Default: ${DEFAULT-VALUE}.")
   int seeds;
 
-  @Option(names = "--epsilon", paramLabel = "EPS", defaultValue = "1", description = "Privacy epsilon > 0. Default: ${DEFAULT-VALUE}.")
-  double epsilon;
-
-  @Option(names = "--delta", paramLabel = "DELTA", description = "Privacy delta in (0, 1). Default: 1/T, as in the paper.")
-  Double delta;
+  @Mixin PrivacyOptions privacy; // --epsilon, --delta (default 1/T, as in the paper)
 
   @Option(names = "--algorithms", split = ",", paramLabel = "ALG", defaultValue = "random,greedy,dphdb,dpucb,dplinear",
       description = "Algorithms: dphdb, dpucb, dplinear (private); random (uniform arms) and greedy (non-private ridge)"
           + " as references. Default: ${DEFAULT-VALUE}.")
   List<String> algorithms;
 
-  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if missing).")
-  Path out;
+  @Mixin OutputDirectoryOption output;
 
-  @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = FashionMnist.DEFAULT_DIRECTORY_NAME,
-      description = "Fashion-MNIST IDX files (Debian package " + FashionMnist.DEBIAN_PACKAGE + "). Default: ${DEFAULT-VALUE}.")
-  Path dataDirectory;
+  @Mixin FashionMnistDirectoryOption dataDirectory;
 
   @Option(names = "--pool", paramLabel = "P", defaultValue = "1",
       description = "Fashion-MNIST: average P x P pixel blocks (1, 2, 4, 7, 14, 28); DP-UCB costs O(K d^3) per round. Default: ${DEFAULT-VALUE}.")
@@ -109,11 +105,11 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     int dValue = resolve(d, 50, environments.fixedDimension(), "--d");
     int kValue = resolve(arms, 2, environments.fixedArms(), "--K");
     validateNumbers(dValue, kValue);
-    double deltaValue = delta != null ? delta : 1.0 / horizon;
+    double deltaValue = privacy.delta(1.0 / horizon);
     BanditPolicies.Options options = new BanditPolicies.Options(parseGap(), parseLinearAccountant(), linearReleases);
     require(linearReleases >= 2, "--dplinear-releases: need at least 2, got " + linearReleases);
 
-    Files.createDirectories(out);
+    Path out = output.create();
     int total = seeds * algorithmList.size();
     stderr.println("bandit: " + total + " runs into " + out.toAbsolutePath()
         + " (noise keys from the fixed experiment secret: reproducible, not for private data)");
@@ -122,7 +118,7 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     List<BanditRunResult> results = new ArrayList<>();
     for (long seed = 1; seed <= seeds; seed++) {
       for (BanditAlgorithm algorithm : algorithmList) {
-        BanditRunSpec run = new BanditRunSpec(algorithm, environments.name(), dValue, kValue, horizon, epsilon,
+        BanditRunSpec run = new BanditRunSpec(algorithm, environments.name(), dValue, kValue, horizon, privacy.epsilon(),
             deltaValue, seed);
         BanditEnvironment environment = environments.create(dValue, kValue, seed);
         results.add(BanditRunner.run(run, environment,
@@ -150,7 +146,7 @@ public final class BanditExperimentCommand implements Callable<Integer> {
       case BanditEnvironments.SYNTHETIC -> BanditEnvironments.synthetic();
       case BanditEnvironments.FASHION_MNIST -> {
         require(pool >= 1 && 28 % pool == 0, "--pool: must divide 28, got " + pool);
-        yield BanditEnvironments.fashionMnist(dataDirectory, pool);
+        yield BanditEnvironments.fashionMnist(dataDirectory.path(), pool);
       }
       default -> throw new ParameterException(spec.commandLine(),
           "--env: unknown environment '" + env + "'; expected synthetic or fashion-mnist");
@@ -188,10 +184,7 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     require(kValue >= 2, "--K: need at least 2 arms, got " + kValue);
     require(horizon >= 2, "--T: need at least 2 rounds, got " + horizon);
     require(seeds >= 1, "--seeds: need at least one seed, got " + seeds);
-    require(epsilon > 0 && Double.isFinite(epsilon), "--epsilon: must be positive and finite, got " + epsilon);
-    if (delta != null) {
-      require(delta > 0 && delta < 1, "--delta: must be in (0, 1), got " + delta);
-    }
+    privacy.check(spec);
   }
 
   private AccountantChoice parseLinearAccountant() {

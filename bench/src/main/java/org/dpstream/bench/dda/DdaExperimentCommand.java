@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.app.cli.OutputDirectoryOption;
 import org.dpstream.bench.common.Formats;
 import org.dpstream.bench.common.ProgressBar;
 import org.dpstream.bench.common.Stats;
@@ -30,6 +31,7 @@ import org.dpstream.core.distributed.SpectralGap;
 import org.dpstream.core.distributed.StepSchedule;
 import org.dpstream.core.erm.Regularizer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -81,8 +83,7 @@ public final class DdaExperimentCommand implements Callable<Integer> {
   @Option(names = "--seeds", defaultValue = "3", description = "Seeds 1..N (shuffle and noise key). Default: ${DEFAULT-VALUE}.")
   int seeds;
 
-  @Option(names = "--out", required = true, description = "Output directory (created if missing).")
-  Path out;
+  @Mixin OutputDirectoryOption output;
 
   @Option(names = "--regularizer", defaultValue = "l2",
       description = "l2: (mu/2)||x||^2, a_t = t, gamma_t = gamma (Sec. 5.2); l1: phi||x||_1, a_t = 1, gamma_t = gamma sqrt(t) (Sec. 5.3). Default: ${DEFAULT-VALUE}.")
@@ -143,7 +144,7 @@ public final class DdaExperimentCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter stderr = spec.commandLine().getErr();
-    Files.createDirectories(out);
+    Path out = output.create();
     boolean l1 = switch (regularizer) {
       case "l2" -> false;
       case "l1" -> true;
@@ -230,7 +231,7 @@ public final class DdaExperimentCommand implements Callable<Integer> {
           Long.toString(r.rounds()), Formats.measurement(r.suboptimality()), Formats.measurement(r.testAccuracy()),
           Formats.measurement(r.seconds())));
     }
-    Files.write(out.resolve("results.csv"), lines);
+    Files.write(output.path().resolve("results.csv"), lines);
   }
 
   private void writeAccounting(List<DdaRunResult> results) throws IOException {
@@ -245,7 +246,7 @@ public final class DdaExperimentCommand implements Callable<Integer> {
           Formats.measurement(p.compositionSlack()), Formats.measurement(p.epsilon()), Formats.measurement(p.delta()),
           "\"" + String.join(" | ", p.warnings()).replace("\"", "'") + "\""));
     });
-    Files.write(out.resolve("accounting.csv"), lines);
+    Files.write(output.path().resolve("accounting.csv"), lines);
   }
 
   private void printSummary(PrintWriter stdout, List<DdaRunResult> results, GossipGraph supergraph,

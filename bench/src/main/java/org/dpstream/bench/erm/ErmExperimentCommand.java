@@ -12,8 +12,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.dpstream.app.cli.ErmOptionConverters;
+import org.dpstream.app.cli.FashionMnistDirectoryOption;
 import org.dpstream.app.cli.FeatureBoundsOption;
 import org.dpstream.app.cli.OptionChecks;
+import org.dpstream.app.cli.OutputDirectoryOption;
+import org.dpstream.app.cli.PrivacyGridOptions;
 import org.dpstream.bench.common.ExperimentKeys;
 import org.dpstream.bench.common.Formats;
 import org.dpstream.bench.common.ProgressBar;
@@ -29,6 +33,7 @@ import org.dpstream.core.erm.training.ErmSettings;
 import org.dpstream.core.erm.training.ErmTrainer;
 import org.dpstream.core.erm.training.Evaluation;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -91,12 +96,13 @@ public final class ErmExperimentCommand implements Callable<Integer> {
   List<Double> baselineLambdas;
 
   @Option(names = "--loss", paramLabel = "LOSS", defaultValue = "logistic",
+      converter = ErmOptionConverters.LossConverter.class,
       description = "logistic or squared. Default: ${DEFAULT-VALUE}.")
-  String loss;
+  ErmSettings.Loss loss;
 
-  @Option(names = "--reg", paramLabel = "REG", defaultValue = "l2",
+  @Option(names = "--reg", paramLabel = "REG", defaultValue = "l2", converter = ErmOptionConverters.RegConverter.class,
       description = "none, l2 or l1. Default: ${DEFAULT-VALUE}.")
-  String reg;
+  ErmSettings.Reg reg;
 
   @Option(names = "--lambda", paramLabel = "L",
       description = "Regulariser weight. Default: l2: 2/n (the paper's lambda||w||^2 with lambda = 1/n, i.e. the core's"
@@ -109,12 +115,8 @@ public final class ErmExperimentCommand implements Callable<Integer> {
       description = "Any of dpcd-smooth, dpcd-uniform, dpskgd-importance, dpskgd-uniform, dpsgd. Default: all.")
   List<String> algorithms;
 
-  @Option(names = "--epsilon", split = ",", paramLabel = "EPS", defaultValue = "1",
-      description = "Privacy epsilon(s) (DP-CD / DP-SkGD: the papers' accountant needs <= 1). Default: ${DEFAULT-VALUE}.")
-  List<Double> epsilon;
-
-  @Option(names = "--delta", paramLabel = "DELTA", description = "Privacy delta in (0, 1). Default: 1/n^2, as in the paper.")
-  Double delta;
+  // --epsilon(s) (DP-CD / DP-SkGD: the papers' accountant needs <= 1), --delta (default 1/n^2, as in the paper)
+  @Mixin PrivacyGridOptions privacy;
 
   @Option(names = "--seeds", paramLabel = "N", defaultValue = "5",
       description = "Seeds 1..N of the noise (the data set is fixed by --data-seed). Default: ${DEFAULT-VALUE}.")
@@ -145,23 +147,20 @@ public final class ErmExperimentCommand implements Callable<Integer> {
       description = "Step multipliers s to try (s/M_j, s/beta). Default: ${DEFAULT-VALUE}.")
   List<Double> stepScales;
 
-  @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = FashionMnist.DEFAULT_DIRECTORY_NAME,
-      description = "fashion-mnist: directory of the IDX files. Default: ${DEFAULT-VALUE}.")
-  Path dataDir;
+  @Mixin FashionMnistDirectoryOption dataDir;
 
   @Option(names = "--classes", paramLabel = "A,B", defaultValue = "7,9",
       description = "fashion-mnist: the two classes (0 = A, 1 = B). Default: ${DEFAULT-VALUE}.")
   String classes;
 
-  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if missing).")
-  Path out;
+  @Mixin OutputDirectoryOption output;
 
   private record Prepared(LabelledData train, LabelledData test, double[] bounds) {}
 
   @Override
   public Integer call() throws IOException {
-    ErmSettings.Loss lossValue = parse(() -> ErmSettings.Loss.parse(loss), "--loss");
-    ErmSettings.Reg regValue = parse(() -> ErmSettings.Reg.parse(reg), "--reg");
+    ErmSettings.Loss lossValue = loss;
+    ErmSettings.Reg regValue = reg;
     require(regValue != ErmSettings.Reg.ELASTIC_NET, "--reg: expected none, l2 or l1");
     if (data.strip().startsWith("csv:")) {
       return callOnFile(Path.of(data.strip().substring("csv:".length())));
@@ -182,7 +181,7 @@ public final class ErmExperimentCommand implements Callable<Integer> {
     }
     validateNumbers(dataName);
     boolean closedForm = algorithmList.stream().anyMatch(a -> !a.equals("dpsgd"));
-    for (double e : epsilon) {
+    for (double e : privacy.epsilons()) {
       require(!closedForm || e <= 1, "--epsilon: " + dataName + " reproduces the papers' closed-form accountant, proved"
           + " for epsilon <= 1 only (got " + e + "); --data csv:FILE uses the tight one, valid for any epsilon");
     }
@@ -197,18 +196,18 @@ public final class ErmExperimentCommand implements Callable<Integer> {
       return 1;
     }
     int size = prepared.train().size();
-    double deltaValue = delta != null ? delta : 1.0 / ((double) size * size);
+    double deltaValue = privacy.delta() != null ? privacy.delta() : 1.0 / ((double) size * size);
     double lambdaValue = lambda != null ? lambda : defaultLambda(regValue, prepared.train(), lossValue);
     double boundNorm = Math.sqrt(Arrays.stream(prepared.bounds()).map(b -> b * b).sum());
-    ErmSettings base = new ErmSettings(algorithmList.get(0), lossValue, regValue, lambdaValue, 0.5, epsilon.get(0),
+    ErmSettings base = new ErmSettings(algorithmList.get(0), lossValue, regValue, lambdaValue, 0.5, privacy.epsilons().get(0),
         deltaValue, passes, boundNorm, lossValue == ErmSettings.Loss.SQUARED ? 1.0 : Double.NaN, 1.0);
 
-    Files.createDirectories(out);
+    Path out = output.create();
     ErmCore core = ErmCore.prepare(prepared.train(), prepared.bounds(), base);
     long solverStart = System.nanoTime();
     double optimum = core.optimum();
     double start = core.objective(new double[prepared.bounds().length]);
-    List<Double> epsilons = distinct(epsilon);
+    List<Double> epsilons = distinct(privacy.epsilons());
     List<Double> clips = distinct(clipFractions);
     List<Double> steps = distinct(stepScales);
     int total = algorithmList.size() * epsilons.size() * clips.size() * steps.size() * seeds;
@@ -287,9 +286,7 @@ public final class ErmExperimentCommand implements Callable<Integer> {
         + " on the data)");
     require(splits >= 1, "--splits: need at least one split, got " + splits);
     require(testFraction > 0 && testFraction < 1, "--test-fraction: must be in (0, 1), got " + testFraction);
-    for (double e : epsilon) {
-      require(e > 0 && Double.isFinite(e), "--epsilon: must be positive and finite, got " + e);
-    }
+    privacy.check(spec);
     for (double l : baselineLambdas) {
       require(l > 0 && Double.isFinite(l), "--baseline-lambdas: must be positive, got " + l);
     }
@@ -344,12 +341,12 @@ public final class ErmExperimentCommand implements Callable<Integer> {
     stderr.printf(Locale.ROOT, "erm: %s, %d records, d = %d, %d splits, held-out %s; train's defaults (noise keys"
         + " from the fixed experiment secret: reproducible, not for real data)%n", name, all.size(), bounds.length,
         splits, testFraction);
-    String summary = ErmFileExperiment.run(name, all, bounds, algorithmList, distinct(epsilon), splits, testFraction,
-        distinct(baselineLambdas), out, stderr);
+    String summary = ErmFileExperiment.run(name, all, bounds, algorithmList, distinct(privacy.epsilons()), splits,
+        testFraction, distinct(baselineLambdas), output.path(), stderr);
     stdout.println();
     stdout.print(summary);
-    stdout.println("held-out accuracy, mean ± std over " + splits + " splits; wrote " + out.resolve("results.csv")
-        + " and " + out.resolve("summary.txt"));
+    stdout.println("held-out accuracy, mean ± std over " + splits + " splits; wrote "
+        + output.path().resolve("results.csv") + " and " + output.path().resolve("summary.txt"));
     stdout.flush();
     return 0;
   }
@@ -379,8 +376,8 @@ public final class ErmExperimentCommand implements Callable<Integer> {
   private Prepared prepare(String dataName, ErmSettings.Loss lossValue) throws IOException {
     if (dataName.equals("fashion-mnist")) {
       int[] pair = parse(() -> FashionMnistBinary.parseClassPair(classes), "--classes");
-      LabelledData train = FashionMnistBinary.load(dataDir, FashionMnist.Split.TRAIN, pair[0], pair[1]);
-      LabelledData test = FashionMnistBinary.load(dataDir, FashionMnist.Split.TEST, pair[0], pair[1]);
+      LabelledData train = FashionMnistBinary.load(dataDir.path(), FashionMnist.Split.TRAIN, pair[0], pair[1]);
+      LabelledData test = FashionMnistBinary.load(dataDir.path(), FashionMnist.Split.TEST, pair[0], pair[1]);
       if (n != null && n < train.size()) {
         int[] order = DataSplits.shuffledIndices(train.size(), dataSeed);
         train = train.select(Arrays.copyOf(order, n));
@@ -418,10 +415,7 @@ public final class ErmExperimentCommand implements Callable<Integer> {
   private void validateNumbers(String dataName) {
     require(seeds >= 1, "--seeds: need at least one seed, got " + seeds);
     require(passes >= 1, "--passes: need at least one pass, got " + passes);
-    for (double e : epsilon) {
-      require(e > 0 && Double.isFinite(e), "--epsilon: must be positive and finite, got " + e);
-    }
-    require(delta == null || (delta > 0 && delta < 1), "--delta: must be in (0, 1), got " + delta);
+    privacy.check(spec);
     require(lambda == null || (lambda >= 0 && Double.isFinite(lambda)), "--lambda: must be finite and >= 0, got " + lambda);
     require(n == null || n >= 2, "--n: need at least 2 records, got " + n);
     require(p >= 1, "--p: need at least one feature, got " + p);

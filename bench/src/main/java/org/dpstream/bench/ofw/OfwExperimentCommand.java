@@ -10,10 +10,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.dpstream.app.cli.OptionChecks;
+import org.dpstream.app.cli.OutputDirectoryOption;
+import org.dpstream.app.cli.PrivacyGridOptions;
 import org.dpstream.bench.common.ProgressBar;
 import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.IncrementClipping;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine;
@@ -56,13 +59,7 @@ public final class OfwExperimentCommand implements Callable<Integer> {
       description = "Number of seeds; seeds 1..N (data and noise key). Default: ${DEFAULT-VALUE}.")
   int seeds;
 
-  @Option(names = "--epsilon", split = ",", paramLabel = "EPS", defaultValue = "1",
-      description = "Privacy epsilon(s), > 0. Default: ${DEFAULT-VALUE}.")
-  List<Double> epsilon;
-
-  @Option(names = "--delta", paramLabel = "DELTA",
-      description = "Privacy delta in (0, 1). Default: 1/T for each T, as in the paper.")
-  Double delta;
+  @Mixin PrivacyGridOptions privacy; // --epsilon(s), --delta (default 1/T for each T, as in the paper)
 
   @Option(names = "--algorithms", split = ",", paramLabel = "ALG", defaultValue = "ofw",
       description = "Algorithms: ofw, noisysfw, noisysgd. Default: ${DEFAULT-VALUE}.")
@@ -88,8 +85,7 @@ public final class OfwExperimentCommand implements Callable<Integer> {
       description = "lr of OFW's step size min(1, lr / (t + 1)); 1 is the paper's. Default: ${DEFAULT-VALUE}.")
   double learningRate;
 
-  @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if missing).")
-  Path out;
+  @Mixin OutputDirectoryOption output;
 
   @Option(names = "--checkpoints", paramLabel = "K", defaultValue = "50",
       description = "Log-spaced steps t at which OFW's SubOpt is recorded, >= 2. Default: ${DEFAULT-VALUE}.")
@@ -149,7 +145,7 @@ public final class OfwExperimentCommand implements Callable<Integer> {
 
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter stderr = spec.commandLine().getErr();
-    Files.createDirectories(out);
+    Path out = output.create();
     if (p.contains(1.0) && !accountantList.equals(List.of(AccountantChoice.PAPER))) {
       stderr.println("note: p = 1 runs DP-POFW, whose report-noisy-min is accounted as in the paper's Theorem 3.4"
           + " whatever --accountant says; those runs are listed with accountant 'paper'.");
@@ -193,9 +189,9 @@ public final class OfwExperimentCommand implements Callable<Integer> {
     for (double pValue : distinct(p)) {
       for (int dValue : distinct(d)) {
         for (int tValue : distinct(horizon)) {
-          double deltaValue = delta != null ? delta : 1.0 / tValue;
+          double deltaValue = privacy.delta() != null ? privacy.delta() : 1.0 / tValue;
           for (long seed = 1; seed <= seeds; seed++) {
-            for (double eps : distinct(epsilon)) {
+            for (double eps : distinct(privacy.epsilons())) {
               for (Algorithm algorithm : algorithmList) {
                 List<AccountantChoice> forThis = accountantsFor(algorithm, pValue, accountantList);
                 for (AccountantChoice accountant : forThis) {
@@ -264,12 +260,7 @@ public final class OfwExperimentCommand implements Callable<Integer> {
       require(value >= 2, "--T: the stream length must be >= 2, got " + value);
     }
     require(seeds >= 1, "--seeds: need at least one seed, got " + seeds);
-    for (double value : epsilon) {
-      require(value > 0 && Double.isFinite(value), "--epsilon: must be positive and finite, got " + value);
-    }
-    if (delta != null) {
-      require(delta > 0 && delta < 1, "--delta: must be in (0, 1), got " + delta);
-    }
+    privacy.check(spec);
     require(checkpoints >= 2, "--checkpoints: need at least 2, got " + checkpoints);
     require(testSize >= 1, "--test-size: need at least 1, got " + testSize);
   }

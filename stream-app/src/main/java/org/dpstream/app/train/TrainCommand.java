@@ -12,8 +12,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
+import org.dpstream.app.cli.ErmOptionConverters;
+import org.dpstream.app.cli.FashionMnistDirectoryOption;
 import org.dpstream.app.cli.FeatureBoundsOption;
 import org.dpstream.app.cli.OptionChecks;
+import org.dpstream.app.cli.PrivacyOptions;
 import org.dpstream.core.data.CsvReader;
 import org.dpstream.core.data.DataFormat;
 import org.dpstream.core.data.DataSplits;
@@ -32,6 +35,7 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.schemas.ModelRelease;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine;
@@ -112,9 +116,7 @@ public final class TrainCommand implements Callable<Integer> {
   @Option(names = "--intercept", description = "Add a constant feature 1 (bound 1); its weight is the last parameter.")
   boolean intercept;
 
-  @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = FashionMnist.DEFAULT_DIRECTORY_NAME,
-      description = "fashion-mnist: directory of the IDX files. Default: ${DEFAULT-VALUE}.")
-  Path dataDir;
+  @Mixin FashionMnistDirectoryOption dataDir;
 
   @Option(names = "--classes", paramLabel = "A,B", defaultValue = "7,9",
       description = "fashion-mnist: the two classes (label 0 = A, 1 = B). Default: ${DEFAULT-VALUE} (sneaker vs ankle boot).")
@@ -127,12 +129,14 @@ public final class TrainCommand implements Callable<Integer> {
   String algorithm;
 
   @Option(names = "--loss", paramLabel = "LOSS", defaultValue = "logistic",
+      converter = ErmOptionConverters.LossConverter.class,
       description = "logistic (labels 0/1 or -1/+1) or squared. Default: ${DEFAULT-VALUE}.")
-  String loss;
+  ErmSettings.Loss loss;
 
   @Option(names = "--reg", paramLabel = "REG", defaultValue = "l2",
+      converter = ErmOptionConverters.RegConverter.class,
       description = "none, l2 ((lambda/2)||w||^2), l1 (lambda||w||_1) or elastic-net. Default: ${DEFAULT-VALUE}.")
-  String reg;
+  ErmSettings.Reg reg;
 
   @Option(names = "--lambda", paramLabel = "L", description = "Regulariser weight >= 0. Default: 1/n (n = training records).")
   Double lambda;
@@ -141,12 +145,7 @@ public final class TrainCommand implements Callable<Integer> {
       description = "elastic-net: weight a of the l1 part, in [0, 1]. Default: ${DEFAULT-VALUE}.")
   double l1Ratio;
 
-  @Option(names = "--epsilon", paramLabel = "EPS", defaultValue = "1",
-      description = "Privacy epsilon > 0 (any; with --accountant paper: <= 1). Default: ${DEFAULT-VALUE}.")
-  double epsilon;
-
-  @Option(names = "--delta", paramLabel = "DELTA", description = "Privacy delta in (0, 1). Default: 1/n^2, as in the papers.")
-  Double delta;
+  @Mixin PrivacyOptions privacy; // --epsilon (any; with --accountant paper: <= 1), --delta (default 1/n^2)
 
   @Option(names = "--passes", paramLabel = "N", defaultValue = "30",
       description = "Passes over the data (one pass = the work of one full gradient). Default: ${DEFAULT-VALUE}.")
@@ -215,8 +214,8 @@ public final class TrainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    ErmSettings.Loss lossValue = parse(() -> ErmSettings.Loss.parse(loss), "--loss");
-    ErmSettings.Reg regValue = parse(() -> ErmSettings.Reg.parse(reg), "--reg");
+    ErmSettings.Loss lossValue = loss;
+    ErmSettings.Reg regValue = reg;
     parse(() -> {
       ErmTrainer.requireAlgorithm(algorithm.strip());
       return null;
@@ -240,7 +239,7 @@ public final class TrainCommand implements Callable<Integer> {
     int n = prepared.train().size();
     String algorithmName = algorithm.strip().toLowerCase(Locale.ROOT);
     ErmSettings settings = new ErmSettings(algorithmName, lossValue, regValue,
-        lambda != null ? lambda : TrainDefaults.lambda(n), l1Ratio, epsilon, delta != null ? delta : TrainDefaults.delta(n), passes,
+        lambda != null ? lambda : TrainDefaults.lambda(n), l1Ratio, privacy.epsilon(), privacy.delta(TrainDefaults.delta(n)), passes,
         clip != null ? clip : Double.NaN,
         residualClip != null ? residualClip : (lossValue == ErmSettings.Loss.SQUARED ? 1.0 : Double.NaN), stepScale,
         true, accountantValue, clip == null, batchSize != null ? batchSize : TrainDefaults.batchSize(n), true);
@@ -249,7 +248,7 @@ public final class TrainCommand implements Callable<Integer> {
     stderr.printf(Locale.ROOT, "train: %s, %d training and %d held-out records, d = %d; %s, %s loss, %s (lambda %s),"
             + " epsilon %s, delta %s, %d passes%n", prepared.name(), n, prepared.test() == null ? 0 : prepared.test().size(),
         prepared.train().dimension(), settings.algorithm(), lossValue.cliName(), regValue.cliName(),
-        fmt(settings.lambda()), fmt(epsilon), fmt(settings.delta()), passes);
+        fmt(settings.lambda()), fmt(settings.epsilon()), fmt(settings.delta()), passes);
     KeyedNoiseSource source = noiseSource(stderr);
     PassProgress progress = PassProgress.forStream(stderr, passes);
     long started = System.nanoTime();
@@ -279,7 +278,7 @@ public final class TrainCommand implements Callable<Integer> {
     double[] w = trained.weights();
     stdout.println("algorithm: " + trained.description());
     stdout.printf(Locale.ROOT, "privacy: epsilon %s, delta %s spent (%s) of the budget (%s, %s)%n",
-        fmt(trained.epsilonSpent()), fmt(trained.deltaSpent()), trained.accountant(), fmt(epsilon), fmt(settings.delta()));
+        fmt(trained.epsilonSpent()), fmt(trained.deltaSpent()), trained.accountant(), fmt(settings.epsilon()), fmt(settings.delta()));
     stdout.printf(Locale.ROOT, "training objective F(w) = %.6g   (F(0) = %.6g)   %d updates in %.2f s%n",
         ErmTrainer.objective(trainSet, settings, w),
         ErmTrainer.objective(trainSet, settings, new double[w.length]), trained.updates(), seconds);
@@ -319,8 +318,8 @@ public final class TrainCommand implements Callable<Integer> {
             "--feature-bound: fashion-mnist's bound is fixed by the format (pixel/255 in [0, 1])");
       }
       int[] pair = parse(() -> FashionMnistBinary.parseClassPair(classes), "--classes");
-      train = FashionMnistBinary.load(dataDir, FashionMnist.Split.TRAIN, pair[0], pair[1]);
-      test = FashionMnistBinary.load(dataDir, FashionMnist.Split.TEST, pair[0], pair[1]);
+      train = FashionMnistBinary.load(dataDir.path(), FashionMnist.Split.TRAIN, pair[0], pair[1]);
+      test = FashionMnistBinary.load(dataDir.path(), FashionMnist.Split.TEST, pair[0], pair[1]);
       bounds = new double[train.dimension()];
       Arrays.fill(bounds, FashionMnistBinary.FEATURE_BOUND);
       name = "fashion-mnist-" + pair[0] + "v" + pair[1];
@@ -436,8 +435,7 @@ public final class TrainCommand implements Callable<Integer> {
   }
 
   private void validateNumbers() {
-    require(epsilon > 0 && Double.isFinite(epsilon), "--epsilon: must be positive and finite, got " + epsilon);
-    require(delta == null || (delta > 0 && delta < 1), "--delta: must be in (0, 1), got " + delta);
+    privacy.check(spec);
     require(passes >= 1, "--passes: need at least one pass, got " + passes);
     require(lambda == null || (lambda >= 0 && Double.isFinite(lambda)), "--lambda: must be finite and >= 0, got " + lambda);
     require(l1Ratio >= 0 && l1Ratio <= 1, "--l1-ratio: must be in [0, 1], got " + l1Ratio);
