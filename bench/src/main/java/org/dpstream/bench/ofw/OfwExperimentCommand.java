@@ -12,7 +12,7 @@ import java.util.concurrent.Callable;
 import org.dpstream.app.cli.OptionChecks;
 import org.dpstream.app.cli.OutputDirectoryOption;
 import org.dpstream.app.cli.PrivacyGridOptions;
-import org.dpstream.bench.common.ProgressBar;
+import org.dpstream.app.cli.ProgressBar;
 import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.IncrementClipping;
 import picocli.CommandLine.Command;

@@ -17,6 +17,7 @@ import org.dpstream.app.cli.FashionMnistDirectoryOption;
 import org.dpstream.app.cli.FeatureBoundsOption;
 import org.dpstream.app.cli.OptionChecks;
 import org.dpstream.app.cli.PrivacyOptions;
+import org.dpstream.app.cli.ProgressBar;
 import org.dpstream.core.data.CsvReader;
 import org.dpstream.core.data.DataFormat;
 import org.dpstream.core.data.DataSplits;
@@ -250,7 +251,7 @@ public final class TrainCommand implements Callable<Integer> {
         prepared.train().dimension(), settings.algorithm(), lossValue.cliName(), regValue.cliName(),
         fmt(settings.lambda()), fmt(settings.epsilon()), fmt(settings.delta()), passes);
     KeyedNoiseSource source = noiseSource(stderr);
-    PassProgress progress = PassProgress.forStream(stderr, passes);
+    ProgressBar progress = ProgressBar.forPasses(stderr, passes);
     long started = System.nanoTime();
     String id = modelId != null ? modelId : prepared.name();
     ErmDataset trainSet = ErmTrainer.dataset(prepared.train(), prepared.bounds());
