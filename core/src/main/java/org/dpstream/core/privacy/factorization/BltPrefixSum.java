@@ -1,11 +1,9 @@
 package org.dpstream.core.privacy.factorization;
 
 import java.io.DataInput;
-import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
-import org.dpstream.core.privacy.PrivatePrefixSums;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.NoiseStream;
@@ -41,7 +39,7 @@ import org.dpstream.core.privacy.random.NoiseStream;
  * lattice quantity (docs/privacy-layer.md). The exact sum is raw data: snapshots need the access control of
  * the input. Not thread-safe: one instance per stream thread.
  */
-public final class BltPrefixSum implements PrivatePrefixSums {
+public final class BltPrefixSum extends EpochedPrefixSum {
 
   /** The purpose under which to derive this mechanism's {@link NoiseStream}, so it shares no bits with another. */
   public static final String NOISE_PURPOSE = "blt";
@@ -50,7 +48,6 @@ public final class BltPrefixSum implements PrivatePrefixSums {
   static final byte SNAPSHOT_VERSION = 1;
 
   private final int dimension;
-  private final EpochState state; // epoch, base, steps in epoch, exact sum
   private final NoiseStream bits;
   private final VectorNoise distribution;
   private final int buffers;
@@ -66,8 +63,8 @@ public final class BltPrefixSum implements PrivatePrefixSums {
   private final double[] nextRelease;
 
   private BltPrefixSum(BltStrategy strategy, EpochState state, NoiseStream bits, VectorNoise distribution) {
+    super(state, SNAPSHOT_VERSION);
     this.dimension = distribution.dimension();
-    this.state = state;
     this.bits = bits;
     this.distribution = distribution;
     this.buffers = strategy.buffers();
@@ -162,45 +159,6 @@ public final class BltPrefixSum implements PrivatePrefixSums {
       }
     }
     System.arraycopy(nextNoiseSum, 0, noiseSum, 0, dimension);
-  }
-
-  public int dimension() {
-    return dimension;
-  }
-
-  public long horizon() {
-    return state.horizon();
-  }
-
-  @Override
-  public long epoch() {
-    return state.epoch();
-  }
-
-  /** Leaves in the current epoch, in [0, horizon]; the epoch changes on the leaf after the horizon-th. */
-  @Override
-  public long stepsInEpoch() {
-    return state.stepsInEpoch();
-  }
-
-  /** The step within its epoch that the next leaf will be: 1 when it starts a new epoch, else stepsInEpoch + 1. */
-  public long nextStepInEpoch() {
-    return state.nextStepInEpoch();
-  }
-
-  @Override
-  public long totalSteps() {
-    return state.totalSteps();
-  }
-
-  /**
-   * Writes the state ({@link EpochSnapshot}: version, dimension, horizon, epoch, base, steps in epoch, exact
-   * sum). No noise is written: a restore regenerates it from the key. The snapshot holds the raw
-   * exact sum and so needs the access control of the input.
-   */
-  @Override
-  public void writeTo(DataOutput out) throws IOException {
-    state.writeTo(out, SNAPSHOT_VERSION);
   }
 
   /**

@@ -1,11 +1,9 @@
 package org.dpstream.core.privacy.factorization;
 
 import java.io.DataInput;
-import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.function.IntFunction;
-import org.dpstream.core.privacy.PrivatePrefixSums;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.NoiseStream;
@@ -44,7 +42,7 @@ import org.dpstream.core.privacy.random.NoiseStream;
  * <p>The exact sum is raw data: snapshots need the access control of the input (ARCHITECTURE.md section 4,
  * invariant 6). Not thread-safe: one instance per stream thread.
  */
-public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
+public final class SqrtFactorizationPrefixSum extends EpochedPrefixSum {
 
   /** The purpose under which to derive this mechanism's {@link NoiseStream}, so it shares no bits with a tree. */
   public static final String NOISE_PURPOSE = "sqrt-factorization";
@@ -53,7 +51,6 @@ public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
   static final byte SNAPSHOT_VERSION = 1;
 
   private final int dimension;
-  private final EpochState state; // epoch, base, steps in epoch, exact sum
   private final KeyedToeplitzNoise noise;
 
   // Scratch for the step being computed; it is committed only once nothing can fail any more.
@@ -61,8 +58,8 @@ public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
   private final double[] nextRelease;
 
   private SqrtFactorizationPrefixSum(EpochState state, KeyedToeplitzNoise noise) {
+    super(state, SNAPSHOT_VERSION);
     this.dimension = noise.dimension();
-    this.state = state;
     this.noise = noise;
     this.noiseRow = new double[dimension];
     this.nextRelease = new double[dimension];
@@ -113,46 +110,6 @@ public final class SqrtFactorizationPrefixSum implements PrivatePrefixSums {
 
     state.commit();
     System.arraycopy(nextRelease, 0, release, 0, dimension);
-  }
-
-  public int dimension() {
-    return dimension;
-  }
-
-  public long horizon() {
-    return state.horizon();
-  }
-
-  @Override
-  public long epoch() {
-    return state.epoch();
-  }
-
-  /** Leaves in the current epoch, in [0, horizon]; the epoch changes on the leaf after the horizon-th. */
-  @Override
-  public long stepsInEpoch() {
-    return state.stepsInEpoch();
-  }
-
-  /** The step within its epoch that the next leaf will be: 1 when it starts a new epoch, else stepsInEpoch + 1. */
-  public long nextStepInEpoch() {
-    return state.nextStepInEpoch();
-  }
-
-  /** Leaves over all epochs. */
-  @Override
-  public long totalSteps() {
-    return state.totalSteps();
-  }
-
-  /**
-   * Writes the state: version, dimension, horizon, epoch, base, steps in epoch, exact sum (big-endian, as
-   * {@link DataOutput}). The noise is not written: it is regenerated from the key after {@link #readFrom}.
-   * The snapshot holds the raw exact sum and so needs the access control of the input.
-   */
-  @Override
-  public void writeTo(DataOutput out) throws IOException {
-    state.writeTo(out, SNAPSHOT_VERSION);
   }
 
   /**
