@@ -4,30 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
-import org.dpstream.bench.BenchCli;
+import org.dpstream.bench.BenchRun;
 import org.dpstream.core.data.IdxFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class BanditExperimentCommandTest {
 
-  private record Outcome(int exitCode, String out, String err) {}
-
-  private static Outcome run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new BenchCli());
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute(args);
-    return new Outcome(code, out.toString(), err.toString());
+  private static BenchRun run(String... args) {
+    return BenchRun.of(args);
   }
 
   /** Every algorithm of the command. */
@@ -38,7 +27,7 @@ class BanditExperimentCommandTest {
   @Test
   void endToEndOnATinySettingWritesTheCsvThePlotAndTheSummary(@TempDir Path dir) throws Exception {
     String algorithms = availableAlgorithms();
-    Outcome outcome = run("bandit", "--env", "synthetic", "--d", "5", "--K", "2", "--T", "300", "--seeds", "2",
+    BenchRun outcome = run("bandit", "--env", "synthetic", "--d", "5", "--K", "2", "--T", "300", "--seeds", "2",
         "--epsilon", "1", "--algorithms", algorithms, "--out", dir.toString());
     assertEquals(0, outcome.exitCode(), outcome.err());
 
@@ -70,7 +59,7 @@ class BanditExperimentCommandTest {
 
   @Test
   void fashionMnistWithoutItsFilesSaysWhichPackageToInstall(@TempDir Path dir) {
-    Outcome outcome = run("bandit", "--env", "fashion-mnist", "--T", "10", "--seeds", "1", "--algorithms", "dpucb",
+    BenchRun outcome = run("bandit", "--env", "fashion-mnist", "--T", "10", "--seeds", "1", "--algorithms", "dpucb",
         "--data-dir", dir.resolve("absent").toString(), "--out", dir.resolve("out").toString());
     assertEquals(1, outcome.exitCode());
     assertTrue(outcome.err().contains("apt-get install dataset-fashion-mnist"), outcome.err());
@@ -95,18 +84,18 @@ class BanditExperimentCommandTest {
   @Test
   void fashionMnistFixesTheDimensionAndTheArms(@TempDir Path dir) throws IOException {
     String data = tinyFashionMnist(dir).toString();
-    Outcome arms = run("bandit", "--env", "fashion-mnist", "--data-dir", data, "--K", "3", "--T", "10",
+    BenchRun arms = run("bandit", "--env", "fashion-mnist", "--data-dir", data, "--K", "3", "--T", "10",
         "--algorithms", "dpucb", "--out", dir.resolve("a").toString());
     assertEquals(2, arms.exitCode(), arms.err());
     assertTrue(arms.err().contains("--K: fashion-mnist fixes it to 4, got 3"), arms.err());
 
-    Outcome dimension = run("bandit", "--env", "fashion-mnist", "--data-dir", data, "--d", "5", "--T", "10",
+    BenchRun dimension = run("bandit", "--env", "fashion-mnist", "--data-dir", data, "--d", "5", "--T", "10",
         "--algorithms", "dpucb", "--out", dir.resolve("b").toString());
     assertEquals(2, dimension.exitCode(), dimension.err());
     assertTrue(dimension.err().contains("--d: fashion-mnist fixes it to 4, got 5"), dimension.err());
 
     // The values the data fix are accepted, stated or not, and the run uses them.
-    Outcome accepted = run("bandit", "--env", "fashion-mnist", "--data-dir", data, "--K", "4", "--T", "10",
+    BenchRun accepted = run("bandit", "--env", "fashion-mnist", "--data-dir", data, "--K", "4", "--T", "10",
         "--seeds", "1", "--algorithms", "dpucb", "--out", dir.resolve("c").toString());
     assertEquals(0, accepted.exitCode(), accepted.err());
     List<String> rows = Files.readAllLines(dir.resolve("c").resolve("results.csv"));

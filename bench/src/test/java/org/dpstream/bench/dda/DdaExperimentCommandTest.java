@@ -4,29 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
-import org.dpstream.bench.BenchCli;
+import org.dpstream.bench.BenchRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class DdaExperimentCommandTest {
 
-  private record Outcome(int exitCode, String out, String err) {}
-
-  private static Outcome run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new BenchCli());
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute(args);
-    return new Outcome(code, out.toString(), err.toString());
+  private static BenchRun run(String... args) {
+    return BenchRun.of(args);
   }
 
   private static String[] tinyRun(Path dir, String... extra) {
@@ -39,7 +28,7 @@ class DdaExperimentCommandTest {
 
   @Test
   void writesTheResultsCsvWithTheIssuesHeaderAndThePlot(@TempDir Path dir) throws Exception {
-    Outcome outcome = run(tinyRun(dir));
+    BenchRun outcome = run(tinyRun(dir));
     assertEquals(0, outcome.exitCode(), outcome.err());
     List<String> lines = Files.readAllLines(dir.resolve("results.csv"));
     assertEquals("algorithm,data,nodes,graph,iota,epsilon,delta,seed,rounds,suboptimality,test_accuracy,seconds", lines.get(0));
@@ -59,7 +48,7 @@ class DdaExperimentCommandTest {
 
   @Test
   void calibrationToTheReportMakesTheObtainedEpsilonTheTargetForEveryIota(@TempDir Path dir) throws Exception {
-    Outcome outcome = run(tinyRun(dir, "--calibration", "report", "--delta0", "1e-6", "--composition-delta", "1e-6"));
+    BenchRun outcome = run(tinyRun(dir, "--calibration", "report", "--delta0", "1e-6", "--composition-delta", "1e-6"));
     assertEquals(0, outcome.exitCode(), outcome.err());
     List<String> accounting = Files.readAllLines(dir.resolve("accounting.csv"));
     List<String> header = List.of(accounting.get(0).split(","));

@@ -3,36 +3,25 @@ package org.dpstream.bench.erm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
-import org.dpstream.bench.BenchCli;
+import org.dpstream.bench.BenchRun;
 import org.dpstream.core.erm.training.ErmSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class ErmExperimentCommandTest {
 
-  private record Outcome(int exitCode, String out, String err) {}
-
-  private static Outcome run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new BenchCli());
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute(args);
-    return new Outcome(code, out.toString(), err.toString());
+  private static BenchRun run(String... args) {
+    return BenchRun.of(args);
   }
 
   @Test
   void endToEndOnATinySyntheticSettingWritesTheCsvAndThePlot(@TempDir Path dir) throws Exception {
     String algorithms = "dpcd-smooth,dpcd-uniform,dpskgd-importance,dpskgd-uniform,dpsgd";
-    Outcome outcome = run("erm", "--data", "synthetic-unbalanced", "--loss", "logistic", "--reg", "l2", "--n", "300",
+    BenchRun outcome = run("erm", "--data", "synthetic-unbalanced", "--loss", "logistic", "--reg", "l2", "--n", "300",
         "--p", "5", "--test-size", "100", "--passes", "3", "--seeds", "2", "--epsilon", "1",
         "--clip-fractions", "1,0.3", "--step-scales", "1", "--algorithms", algorithms, "--out", dir.toString());
     assertEquals(0, outcome.exitCode(), outcome.err());
@@ -63,7 +52,7 @@ class ErmExperimentCommandTest {
 
   @Test
   void squaredLossWithL1OnBalancedData(@TempDir Path dir) throws Exception {
-    Outcome outcome = run("erm", "--data", "synthetic-balanced", "--loss", "squared", "--reg", "l1", "--n", "200",
+    BenchRun outcome = run("erm", "--data", "synthetic-balanced", "--loss", "squared", "--reg", "l1", "--n", "200",
         "--p", "4", "--test-size", "50", "--passes", "2", "--seeds", "1", "--clip-fractions", "1",
         "--step-scales", "1", "--algorithms", "dpcd-smooth,dpsgd", "--out", dir.toString());
     assertEquals(0, outcome.exitCode(), outcome.err());
@@ -73,10 +62,10 @@ class ErmExperimentCommandTest {
   @Test
   void optionValidation(@TempDir Path dir) {
     String out = dir.toString();
-    Outcome data = run("erm", "--data", "mnist", "--out", out);
+    BenchRun data = run("erm", "--data", "mnist", "--out", out);
     assertEquals(2, data.exitCode());
     assertTrue(data.err().contains("--data: expected synthetic-balanced"), data.err());
-    Outcome algorithm = run("erm", "--algorithms", "dpcd,dpsgd", "--out", out);
+    BenchRun algorithm = run("erm", "--algorithms", "dpcd,dpsgd", "--out", out);
     assertEquals(2, algorithm.exitCode());
     assertTrue(algorithm.err().contains("unknown ERM algorithm 'dpcd'"), algorithm.err());
     assertEquals(2, run("erm", "--loss", "hinge", "--out", out).exitCode());
@@ -85,7 +74,7 @@ class ErmExperimentCommandTest {
     assertEquals(2, run("erm", "--epsilon", "-1", "--out", out).exitCode());
     assertEquals(2, run("erm", "--clip-fractions", "0", "--out", out).exitCode());
     assertEquals(2, run("erm").exitCode());
-    Outcome missing = run("erm", "--data", "fashion-mnist", "--data-dir", dir.resolve("absent").toString(), "--out", out);
+    BenchRun missing = run("erm", "--data", "fashion-mnist", "--data-dir", dir.resolve("absent").toString(), "--out", out);
     assertEquals(1, missing.exitCode());
     assertTrue(missing.err().contains("apt-get install dataset-fashion-mnist"), missing.err());
   }
@@ -125,7 +114,7 @@ class ErmExperimentCommandTest {
     Path bounds = dir.resolve("toy.bounds");
     Files.writeString(bounds, "60\n0.12\n");
     Path out = dir.resolve("out");
-    Outcome outcome = run("erm", "--data", "csv:" + csv, "--feature-bound", bounds.toString(), "--intercept",
+    BenchRun outcome = run("erm", "--data", "csv:" + csv, "--feature-bound", bounds.toString(), "--intercept",
         "--algorithms", "dpsgd,dpcd-smooth", "--epsilon", "1,10", "--splits", "2", "--baseline-lambdas", "0.01,0.1",
         "--out", out.toString());
     assertEquals(0, outcome.exitCode(), outcome.err());
@@ -144,7 +133,7 @@ class ErmExperimentCommandTest {
       assertTrue(accuracy >= 0 && accuracy <= 1, line);
     }
 
-    Outcome noBounds = run("erm", "--data", "csv:" + csv, "--out", out.toString());
+    BenchRun noBounds = run("erm", "--data", "csv:" + csv, "--out", out.toString());
     assertEquals(2, noBounds.exitCode());
     assertTrue(noBounds.err().contains("--feature-bound is required"), noBounds.err());
   }

@@ -3,36 +3,25 @@ package org.dpstream.bench.ofw;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
-import org.dpstream.bench.BenchCli;
+import org.dpstream.bench.BenchRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class OfwExperimentCommandTest {
 
-  private record Outcome(int exitCode, String out, String err) {}
-
-  private static Outcome run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new BenchCli());
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute(args);
-    return new Outcome(code, out.toString(), err.toString());
+  private static BenchRun run(String... args) {
+    return BenchRun.of(args);
   }
 
   @Test
   void endToEndOnATinySettingWritesTheCsvThePlotsAndTheSummary(@TempDir Path dir) throws Exception {
-    Outcome outcome = run("ofw", "--p", "1.5,inf", "--d", "3", "--T", "200", "--seeds", "2",
+    BenchRun outcome = run("ofw", "--p", "1.5,inf", "--d", "3", "--T", "200", "--seeds", "2",
         "--algorithms", "ofw", "--accountant", "zcdp", "--epsilon", "1", "--out", dir.toString());
     assertEquals(0, outcome.exitCode(), outcome.err());
 
@@ -68,7 +57,7 @@ class OfwExperimentCommandTest {
 
   @Test
   void unknownAlgorithmIsRejectedWithAClearMessage(@TempDir Path dir) {
-    Outcome outcome = run("ofw", "--algorithms", "ofw,adam", "--T", "50", "--seeds", "1", "--out", dir.toString());
+    BenchRun outcome = run("ofw", "--algorithms", "ofw,adam", "--T", "50", "--seeds", "1", "--out", dir.toString());
     assertTrue(outcome.exitCode() != 0);
     assertTrue(outcome.err().contains("unknown algorithm 'adam'; expected one of ofw, noisysfw, noisysgd"),
         outcome.err());
@@ -77,29 +66,29 @@ class OfwExperimentCommandTest {
 
   @Test
   void pBelowOneIsRejectedWithAClearMessage(@TempDir Path dir) {
-    Outcome outcome = run("ofw", "--p", "1.5,0.5", "--out", dir.toString());
+    BenchRun outcome = run("ofw", "--p", "1.5,0.5", "--out", dir.toString());
     assertTrue(outcome.exitCode() != 0);
     assertTrue(outcome.err().contains("p must be >= 1"), outcome.err());
   }
 
   @Test
   void otherInvalidOptionsAreRejected(@TempDir Path dir) {
-    Outcome badAccountant = run("ofw", "--accountant", "rdp", "--out", dir.toString());
+    BenchRun badAccountant = run("ofw", "--accountant", "rdp", "--out", dir.toString());
     assertTrue(badAccountant.exitCode() != 0);
     assertTrue(badAccountant.err().contains("unknown accountant 'rdp'"), badAccountant.err());
 
-    Outcome badDelta = run("ofw", "--delta", "0", "--out", dir.toString());
+    BenchRun badDelta = run("ofw", "--delta", "0", "--out", dir.toString());
     assertTrue(badDelta.exitCode() != 0);
     assertTrue(badDelta.err().contains("--delta: must be in (0, 1)"), badDelta.err());
 
-    Outcome badT = run("ofw", "--T", "1", "--out", dir.toString());
+    BenchRun badT = run("ofw", "--T", "1", "--out", dir.toString());
     assertTrue(badT.exitCode() != 0);
     assertTrue(badT.err().contains("--T: the stream length must be >= 2"), badT.err());
   }
 
   @Test
   void baselinesRunBesideTheOnlineEstimatorAndNameTheirCalibration(@TempDir Path dir) throws Exception {
-    Outcome outcome = run("ofw", "--p", "1.5,inf", "--d", "3", "--T", "200", "--seeds", "1",
+    BenchRun outcome = run("ofw", "--p", "1.5,inf", "--d", "3", "--T", "200", "--seeds", "1",
         "--algorithms", "ofw,noisysfw,noisysgd", "--out", dir.toString());
     assertEquals(0, outcome.exitCode(), outcome.err());
     List<String> rows = Files.readAllLines(dir.resolve("results.csv"));
