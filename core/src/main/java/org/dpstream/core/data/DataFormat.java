@@ -26,4 +26,20 @@ public enum DataFormat {
     }
     return Optional.empty();
   }
+
+  /**
+   * The format a user names: {@code csv}, {@code libsvm} (or {@code svmlight}), or {@code auto} for the one
+   * {@link #fromFileName} tells from {@code file}'s name; any case, blanks ignored.
+   *
+   * @throws IllegalArgumentException saying what was expected (the caller prefixes its option or key)
+   */
+  public static DataFormat resolve(String choice, Path file) {
+    return switch (choice.strip().toLowerCase(Locale.ROOT)) {
+      case "csv" -> CSV;
+      case "libsvm", "svmlight" -> LIBSVM;
+      case "auto" -> fromFileName(file).orElseThrow(() -> new IllegalArgumentException(
+          "cannot tell the format of " + file.getFileName() + " from its name; say csv or libsvm"));
+      default -> throw new IllegalArgumentException("expected csv, libsvm or auto, got '" + choice + "'");
+    };
+  }
 }

@@ -52,12 +52,10 @@ final class ShardLoader {
   }
 
   private static DataFormat format(Path file, String format) {
-    return switch (format.toLowerCase(Locale.ROOT)) {
-      case "csv" -> DataFormat.CSV;
-      case "libsvm" -> DataFormat.LIBSVM;
-      case "auto" -> DataFormat.fromFileName(file).orElseThrow(() -> new IllegalArgumentException(
-          "cannot tell the format of " + file.getFileName() + " from its name; set data.format to csv or libsvm"));
-      default -> throw new IllegalArgumentException("data.format must be csv, libsvm or auto, got '" + format + "'");
-    };
+    try {
+      return DataFormat.resolve(format, file);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("data.format: " + e.getMessage(), e);
+    }
   }
 }

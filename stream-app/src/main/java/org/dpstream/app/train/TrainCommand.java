@@ -354,13 +354,7 @@ public final class TrainCommand implements Callable<Integer> {
   }
 
   private LabelledData read(Path file) throws IOException {
-    DataFormat dataFormat = switch (format.strip().toLowerCase(Locale.ROOT)) {
-      case "csv" -> DataFormat.CSV;
-      case "libsvm", "svmlight" -> DataFormat.LIBSVM;
-      case "auto" -> DataFormat.fromFileName(file).orElseThrow(() -> new ParameterException(spec.commandLine(),
-          "--format: cannot tell the format of " + file.getFileName() + " from its name; say --format csv or libsvm"));
-      default -> throw new ParameterException(spec.commandLine(), "--format: expected csv, libsvm or auto, got '" + format + "'");
-    };
+    DataFormat dataFormat = parse(() -> DataFormat.resolve(format, file), "--format");
     if (!java.nio.file.Files.isRegularFile(file)) {
       throw new ParameterException(spec.commandLine(), "--data: no such file: " + file);
     }
