@@ -5,7 +5,10 @@ import java.util.Locale;
 import java.util.Objects;
 import org.dpstream.core.erm.privacy.GaussianCompositionCalibration;
 import org.dpstream.core.erm.privacy.SafeRounding;
-import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
+import org.dpstream.core.privacy.noise.ConstantVectorNoise;
+import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
@@ -96,20 +99,23 @@ public final class DpCd implements ErmAlgorithm {
     double[] clips = clipThresholds(problem, smoothness);
     double[] sigmas = new double[d];
     GaussianCompositionCalibration calibration = null;
+    PrivacyLedger ledger = null;
+    VectorNoise unitNoise = ConstantVectorNoise.zero(1);
     if (problem.isPrivate()) {
       calibration = GaussianCompositionCalibration.of(
           problem.budget(), schedule.totalUpdates(), options.zcdpRule());
+      ledger = PrivacyLedger.forRun(calibration);
+      unitNoise = new GaussianVectorNoise(1, 1.0);
       for (int j = 0; j < d; j++) {
         sigmas[j] = calibration.sigmaFor(SafeRounding.up(2 * clips[j] / n));
       }
     }
     BlockSampling coordinates = BlockSampling.uniform(BlockPartition.contiguous(d, d));
     CoordinateUpdateEngine.Plan plan = new CoordinateUpdateEngine.Plan(data, problem.objective(), coordinates,
-        steps, sigmas, clips, Double.POSITIVE_INFINITY, schedule, d, options.initialWeights(d));
+        steps, sigmas, unitNoise, clips, Double.POSITIVE_INFINITY, schedule, d, options.initialWeights(d));
     CoordinateUpdateEngine.Outcome outcome =
         CoordinateUpdateEngine.run(plan, source.forStream(PURPOSE, runId), listener);
-    PrivacyBudget spent = calibration == null ? null : calibration.spent();
-    return new ErmRun(name(), outcome.finalWeights(), outcome.passWeights(), spent, outcome.updates(),
+    return new ErmRun(name(), outcome.finalWeights(), outcome.passWeights(), ledger, outcome.updates(),
         describe(problem, schedule, clips, sigmas, calibration));
   }
 

@@ -5,7 +5,10 @@ import java.util.Locale;
 import java.util.Objects;
 import org.dpstream.core.erm.privacy.GaussianCompositionCalibration;
 import org.dpstream.core.erm.privacy.SafeRounding;
-import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
+import org.dpstream.core.privacy.noise.ConstantVectorNoise;
+import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
@@ -96,18 +99,21 @@ public final class DpSkgd implements ErmAlgorithm {
     }
     double[] sigmas = new double[d];
     GaussianCompositionCalibration calibration = null;
+    PrivacyLedger ledger = null;
+    VectorNoise unitNoise = ConstantVectorNoise.zero(1);
     if (problem.isPrivate()) {
       calibration = GaussianCompositionCalibration.of(
           problem.budget(), schedule.totalUpdates(), options.zcdpRule());
+      ledger = PrivacyLedger.forRun(calibration);
+      unitNoise = new GaussianVectorNoise(1, 1.0);
       for (int j = 0; j < d; j++) {
         sigmas[j] = calibration.sigmaFor(SafeRounding.up(2 * blockLipschitz[partition.blockOf(j)] / n));
       }
     }
     CoordinateUpdateEngine.Plan plan = new CoordinateUpdateEngine.Plan(data, problem.objective(), blocks,
-        steps, sigmas, coordinateClips, residualClip, schedule, updatesPerPass, options.initialWeights(d));
+        steps, sigmas, unitNoise, coordinateClips, residualClip, schedule, updatesPerPass, options.initialWeights(d));
     CoordinateUpdateEngine.Outcome outcome =
         CoordinateUpdateEngine.run(plan, source.forStream(PURPOSE, runId), listener);
-    PrivacyBudget spent = calibration == null ? null : calibration.spent();
     String description = String.format(Locale.ROOT,
         "%s: DP-SkGD-BS (Maranjyan et al., Alg. 1), b=%d blocks, %s sampling, residual clip R=%.4g,"
             + " L_U in [%.4g, %.4g], steps %s/M_j (block Gershgorin), %s; %s; sigma_j in [%.4g, %.4g]",
@@ -115,7 +121,7 @@ public final class DpSkgd implements ErmAlgorithm {
         DpCd.min(blockLipschitz), DpCd.max(blockLipschitz), options.stepScale(), schedule,
         calibration == null ? "NON-PRIVATE (no noise)" : calibration.describe(),
         DpCd.min(sigmas), DpCd.max(sigmas));
-    return new ErmRun(name(), outcome.finalWeights(), outcome.passWeights(), spent, outcome.updates(),
+    return new ErmRun(name(), outcome.finalWeights(), outcome.passWeights(), ledger, outcome.updates(),
         description);
   }
 
