@@ -5,8 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -18,8 +16,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.dpstream.app.serde.DpSerdes;
+import org.dpstream.app.release.ModelReleases;
 import org.dpstream.schemas.ModelRelease;
-import org.dpstream.schemas.PrivacyLedger;
 
 /** Builds the {@link ModelRelease} of a trained model, writes it to a file and publishes it. */
 final class ReleaseOutput {
@@ -37,27 +35,11 @@ final class ReleaseOutput {
    * and the spent (epsilon, delta) under the run's accountant, horizon = n.
    */
   static ModelRelease release(String modelId, int trainingRecords, ErmSettings settings, ErmTrainer.Trained trained) {
-    List<Double> parameters = new ArrayList<>(trained.weights().length);
-    for (double w : trained.weights()) {
-      parameters.add(w);
+    if (trained.ledger() == null) {
+      throw new IllegalArgumentException("the non-private reference model is never released");
     }
-    return ModelRelease.newBuilder()
-        .setModelId(modelId)
-        .setStep(trainingRecords)
-        .setEpoch(0)
-        .setParameters(parameters)
-        .setAlgorithm(trained.description())
-        .setP(P)
-        .setLedger(PrivacyLedger.newBuilder()
-            .setEpsilon(settings.epsilon())
-            .setDelta(settings.delta())
-            .setAccountant(trained.accountant())
-            .setHorizon(trainingRecords)
-            .setEpoch(0)
-            .setEpsilonSpent(trained.epsilonSpent())
-            .setDeltaSpent(trained.deltaSpent())
-            .build())
-        .build();
+    return ModelReleases.of(modelId, trainingRecords, 0, trained.weights(), trained.description(), P,
+        trained.ledger());
   }
 
   static void write(ModelRelease release, Path file, Encoding encoding) throws IOException {
