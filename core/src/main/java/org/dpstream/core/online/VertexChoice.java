@@ -6,6 +6,7 @@ import org.dpstream.core.privacy.accounting.PrivacyCalibration;
 import org.dpstream.core.privacy.accounting.ReportNoisyMaxCalibration;
 import org.dpstream.core.privacy.noise.GumbelVectorNoise;
 import org.dpstream.core.privacy.noise.LaplaceVectorNoise;
+import org.dpstream.core.privacy.noise.VectorNoise;
 
 /**
  * How DP-POFW chooses its vertex privately: noise added to each vertex's score &lt;d_t, v&gt; before the
@@ -21,6 +22,13 @@ sealed interface VertexChoice {
   void perturbations(UniformRandomProvider bits, long k, double[] out);
 
   String describe();
+
+  /**
+   * The same choice with {@code unit} as the unit noise of the 2d scores (scaled by the calibration as the
+   * production noise is): the seam through which tests swap in a {@link
+   * org.dpstream.core.privacy.noise.ConstantVectorNoise} or a deliberately wrong noise.
+   */
+  VertexChoice withUnitNoise(VectorNoise unit);
 
   /** The choice for a spec (memoised: see {@link VertexChoiceMemo}). */
   static VertexChoice of(OnlineModelSpec spec) {
@@ -41,7 +49,12 @@ sealed interface VertexChoice {
   }
 
   /** Algorithm 2, line 8: Lap(b_k) added to each score. */
-  record Laplace(ReportNoisyMaxCalibration calibration, LaplaceVectorNoise unit) implements VertexChoice {
+  record Laplace(ReportNoisyMaxCalibration calibration, VectorNoise unit) implements VertexChoice {
+    @Override
+    public VertexChoice withUnitNoise(VectorNoise newUnit) {
+      return new Laplace(calibration, newUnit);
+    }
+
     @Override
     public void perturbations(UniformRandomProvider bits, long k, double[] out) {
       unit.sample(bits, out);
@@ -58,7 +71,12 @@ sealed interface VertexChoice {
   }
 
   /** argmin(&lt;d, v&gt; - G_v) = argmax(-&lt;d, v&gt; + G_v), G_v ~ Gumbel(beta_k): the exponential mechanism. */
-  record Gumbel(ExponentialMechanismCalibration calibration, GumbelVectorNoise unit) implements VertexChoice {
+  record Gumbel(ExponentialMechanismCalibration calibration, VectorNoise unit) implements VertexChoice {
+    @Override
+    public VertexChoice withUnitNoise(VectorNoise newUnit) {
+      return new Gumbel(calibration, newUnit);
+    }
+
     @Override
     public void perturbations(UniformRandomProvider bits, long k, double[] out) {
       unit.sample(bits, out);
