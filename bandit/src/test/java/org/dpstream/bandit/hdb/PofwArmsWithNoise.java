@@ -6,7 +6,7 @@ import org.dpstream.core.online.DpPofw;
 import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineModelSpec;
-import org.dpstream.core.privacy.noise.LaplaceVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
@@ -19,10 +19,10 @@ final class PofwArmsWithNoise {
    * {@link org.dpstream.core.privacy.noise.ConstantVectorNoise#zero} every tie would pick +r e_1, and idle arms
    * would drift to that vertex during the warm-up.)
    */
-  static final EstimatorFactory NEARLY_NO_NOISE = factory(d -> new LaplaceVectorNoise(2 * d, 1e-6));
+  static final EstimatorFactory NEARLY_NO_NOISE = factory(d -> IidVectorNoise.laplace(2 * d, 1e-6));
 
   /** Noise a thousandth of the calibrated one: the privacy audit must catch it. */
-  static final EstimatorFactory A_THOUSANDTH_OF_THE_NOISE = factory(d -> new LaplaceVectorNoise(2 * d, 1e-3));
+  static final EstimatorFactory A_THOUSANDTH_OF_THE_NOISE = factory(d -> IidVectorNoise.laplace(2 * d, 1e-3));
 
   private PofwArmsWithNoise() {}
 

@@ -1,7 +1,7 @@
 package org.dpstream.core.distributed;
 
 import org.dpstream.core.privacy.noise.ConstantVectorNoise;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 
 /**
@@ -39,7 +39,7 @@ public record DdaSettings(
    * (NOT PRIVATE: reference runs and tests only).
    */
   public VectorNoise noise(int dimension) {
-    return sigma > 0 ? new GaussianVectorNoise(dimension, sigma) : ConstantVectorNoise.zero(dimension);
+    return sigma > 0 ? IidVectorNoise.gaussian(dimension, sigma) : ConstantVectorNoise.zero(dimension);
   }
 
   /** Algorithm 1 as written: inactive nodes freeze x. */

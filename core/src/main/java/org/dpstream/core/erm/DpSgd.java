@@ -9,7 +9,7 @@ import org.dpstream.core.erm.privacy.SafeRounding;
 import org.dpstream.core.erm.privacy.SubsampledGaussianCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.noise.ConstantVectorNoise;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
@@ -56,6 +56,12 @@ public final class DpSgd implements ErmAlgorithm {
   @Override
   public String name() {
     return "dpsgd";
+  }
+
+  /** Add/remove: the relation its subsampled-Gaussian accountant is proved for. */
+  @Override
+  public Adjacency adjacency() {
+    return Adjacency.ADD_REMOVE;
   }
 
   @Override
@@ -119,7 +125,7 @@ public final class DpSgd implements ErmAlgorithm {
       boolean isPrivate) {
 
     static NoiseScales gaussian(int dimension, double gradientMultiplier, double countStd) {
-      return new NoiseScales(new GaussianVectorNoise(dimension, 1.0), new GaussianVectorNoise(1, 1.0),
+      return new NoiseScales(IidVectorNoise.gaussian(dimension, 1.0), IidVectorNoise.gaussian(1, 1.0),
           gradientMultiplier, countStd, true);
     }
 

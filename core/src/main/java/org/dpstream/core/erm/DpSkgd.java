@@ -7,7 +7,7 @@ import org.dpstream.core.erm.privacy.GaussianCompositionCalibration;
 import org.dpstream.core.erm.privacy.SafeRounding;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.noise.ConstantVectorNoise;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
@@ -105,7 +105,7 @@ public final class DpSkgd implements ErmAlgorithm {
       calibration = GaussianCompositionCalibration.of(
           problem.budget(), schedule.totalUpdates(), options.zcdpRule());
       ledger = PrivacyLedger.forRun(calibration);
-      unitNoise = new GaussianVectorNoise(1, 1.0);
+      unitNoise = IidVectorNoise.gaussian(1, 1.0);
       for (int j = 0; j < d; j++) {
         sigmas[j] = calibration.sigmaFor(SafeRounding.up(2 * blockLipschitz[partition.blockOf(j)] / n));
       }

@@ -5,7 +5,7 @@ import org.dpstream.core.erm.privacy.GaussianCompositionCalibration;
 import org.dpstream.core.erm.privacy.SafeRounding;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.noise.ConstantVectorNoise;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
@@ -54,7 +54,7 @@ public final class OutputPerturbation implements ErmAlgorithm {
       calibration = GaussianCompositionCalibration.of(problem.budget(), 1, problem.options().zcdpRule());
       ledger = PrivacyLedger.forRun(calibration);
       sigma = calibration.sigmaFor(sensitivity);
-      noise = new GaussianVectorNoise(d, sigma);
+      noise = IidVectorNoise.gaussian(d, sigma);
     }
     double[] draws = new double[d];
     noise.sample(source.forStream(PURPOSE, runId).at(0, 0), draws);

@@ -4,8 +4,7 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.dpstream.core.privacy.accounting.ExponentialMechanismCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyCalibration;
 import org.dpstream.core.privacy.accounting.ReportNoisyMaxCalibration;
-import org.dpstream.core.privacy.noise.GumbelVectorNoise;
-import org.dpstream.core.privacy.noise.LaplaceVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 
 /**
@@ -43,9 +42,9 @@ sealed interface VertexChoice {
     double lipschitz = spec.clipBounds().gradient();
     return spec.accountant() == AccountantChoice.PAPER
         ? new Laplace(ReportNoisyMaxCalibration.of(spec.budget(), spec.horizon(), diameter, smoothness, lipschitz),
-            new LaplaceVectorNoise(2 * spec.dimension(), 1.0))
+            IidVectorNoise.laplace(2 * spec.dimension(), 1.0))
         : new Gumbel(ExponentialMechanismCalibration.of(spec.budget(), spec.horizon(), diameter, smoothness, lipschitz),
-            new GumbelVectorNoise(2 * spec.dimension(), 1.0));
+            IidVectorNoise.gumbel(2 * spec.dimension(), 1.0));
   }
 
   /** Algorithm 2, line 8: Lap(b_k) added to each score. */

@@ -6,6 +6,7 @@ import java.util.function.IntConsumer;
 import org.dpstream.core.data.LabelledData;
 import org.dpstream.core.erm.BatchQuantileClipping;
 import org.dpstream.core.erm.CompositeObjective;
+import org.dpstream.core.erm.ErmAlgorithm;
 import org.dpstream.core.erm.ErmAlgorithms;
 import org.dpstream.core.erm.ErmDataset;
 import org.dpstream.core.erm.ErmOptions;
@@ -15,7 +16,6 @@ import org.dpstream.core.erm.FeatureBounds;
 import org.dpstream.core.erm.FeatureScaling;
 import org.dpstream.core.erm.NonPrivateSolver;
 import org.dpstream.core.erm.Regularizer;
-import org.dpstream.core.erm.privacy.ZcdpRule;
 import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
@@ -111,14 +111,14 @@ public final class ErmTrainer {
     ErmDataset trainedOn = settings.scaleByBounds() ? scaling.apply(data) : data;
     ErmOptions options = options(settings, trainedOn);
     CompositeObjective objective = objective(settings);
-    boolean groupPrivacy = settings.replaceOne() && settings.algorithm().equals("dpsgd");
+    ErmAlgorithm algorithm = ErmAlgorithms.byName(settings.algorithm());
+    boolean groupPrivacy = settings.replaceOne() && algorithm.adjacency() == ErmAlgorithm.Adjacency.ADD_REMOVE;
     PrivacyBudget budget = new PrivacyBudget(settings.epsilon(), settings.delta());
     ErmProblem problem = isPrivate
         ? ErmProblem.of(trainedOn, objective, groupPrivacy ? addRemoveBudget(budget) : budget, settings.passes(),
             options)
         : ErmProblem.nonPrivate(trainedOn, objective, settings.passes(), options);
-    ErmRun run = ErmAlgorithms.byName(settings.algorithm())
-        .train(problem, source, runId, (pass, weights) -> onPass.accept(pass));
+    ErmRun run = algorithm.train(problem, source, runId, (pass, weights) -> onPass.accept(pass));
     List<double[]> passWeights = new ArrayList<>();
     for (double[] w : run.passWeights()) {
       passWeights.add(settings.scaleByBounds() ? scaling.toOriginalUnits(w) : w);
@@ -167,7 +167,7 @@ public final class ErmTrainer {
         ? Math.sqrt(trainedOn.bounds().squaredNormBound())
         : settings.clip();
     ErmOptions options = ErmOptions.defaults().withClipNorm(clip).withStepScale(settings.stepScale())
-        .withZcdpRule(settings.accountant() == ErmSettings.Accountant.TIGHT ? ZcdpRule.TIGHT : ZcdpRule.PAPER_CLOSED_FORM);
+        .withZcdpRule(settings.accountant().zcdpRule());
     if (!Double.isNaN(settings.residualClip())) {
       options = options.withResidualClip(settings.residualClip());
     }
