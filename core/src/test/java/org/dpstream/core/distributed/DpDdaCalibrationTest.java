@@ -20,6 +20,7 @@ class DpDdaCalibrationTest {
     double sigma = ACCOUNTANT.calibrateSigma(0.5, NoiseConstant.PROOF_CLOSES);
     DpDdaCalibration map = DpDdaCalibration.of(ACCOUNTANT, sigma, 0.5, "dp-dda-theorem1/proof-closes/active-set-hidden");
     assertEquals(400_000, map.horizon());
+    assertEquals(sigma, map.sigma());
     // (0.20565458444, 0.98392436796) after T rounds (worked by hand in DpDdaAccountantTest); delta is the chain's
     assertEquals(0.20565458444, map.spentAfter(400_000).epsilon(), 1e-9);
     assertEquals(0.98392436796, map.spentAfter(400_000).delta(), 1e-9);

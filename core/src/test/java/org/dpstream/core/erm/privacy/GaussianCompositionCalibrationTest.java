@@ -49,6 +49,32 @@ class GaussianCompositionCalibrationTest {
     assertTrue(third.epsilon() < 0.47442 && third.epsilon() > 0.4, third::toString);
     assertThrows(IllegalArgumentException.class, () -> map.spentAfter(0));
     assertThrows(IllegalArgumentException.class, () -> map.rhoAfter(3001));
+    assertTrue(map.describe().startsWith("paper-thm1-zcdp(m=3000, z="), map.describe());
+  }
+
+  @Test
+  void theNoiseMultiplierFollowsEachRuleExactly() {
+    // paper: z = sqrt(3 m ln(1/delta)) / eps = sqrt(300 x 11.512925) / 0.5 = 117.5394 at m = 100, eps = 0.5
+    GaussianCompositionCalibration paper =
+        GaussianCompositionCalibration.of(new PrivacyBudget(0.5, 1e-5), 100, ZcdpRule.PAPER_CLOSED_FORM);
+    assertEquals(117.53940, paper.noiseMultiplier(), 1e-4);
+    // tight: z = sqrt(m / (2 rho_max)), so the m mechanisms spend exactly rho_max (up to rounding, never above)
+    PrivacyBudget budget = new PrivacyBudget(2.0, 1e-6);
+    GaussianCompositionCalibration tight = GaussianCompositionCalibration.of(budget, 50, ZcdpRule.TIGHT);
+    double rhoMax = ZcdpConversion.TIGHT.maxRho(2.0, 1e-6);
+    assertEquals(rhoMax, tight.totalRho(), 1e-10 * rhoMax);
+    assertTrue(tight.totalRho() <= rhoMax, "never above the budget's rho");
+    assertTrue(tight.spent().isWithin(budget));
+    // the closed form's premises: delta > 0, delta < 1/3 and epsilon <= 1, at the boundaries
+    assertThrows(IllegalArgumentException.class,
+        () -> GaussianCompositionCalibration.of(new PrivacyBudget(1, 0), 10, ZcdpRule.TIGHT));
+    assertThrows(IllegalArgumentException.class,
+        () -> GaussianCompositionCalibration.of(new PrivacyBudget(1, 1.0 / 3), 10, ZcdpRule.PAPER_CLOSED_FORM));
+    assertThrows(IllegalArgumentException.class,
+        () -> GaussianCompositionCalibration.of(new PrivacyBudget(Math.nextUp(1.0), 1e-5), 10, ZcdpRule.PAPER_CLOSED_FORM));
+    assertThrows(IllegalArgumentException.class,
+        () -> GaussianCompositionCalibration.of(new PrivacyBudget(1, 1e-5), 0, ZcdpRule.TIGHT));
+    assertEquals(1, GaussianCompositionCalibration.of(new PrivacyBudget(1, 1e-5), 1, ZcdpRule.TIGHT).horizon());
   }
 
   @Test
@@ -73,6 +99,8 @@ class GaussianCompositionCalibrationTest {
     assertTrue(map.spentAfter(40).epsilon() <= 2.0);
     assertTrue(map.spentAfter(40).epsilon() > 1.999, "the smallest z: the budget is nearly used");
     assertThrows(IllegalArgumentException.class, () -> map.spentAfter(41));
+    assertTrue(map.describe().startsWith("rdp-poisson-gaussian(add/remove, q=1.00000, z=") && map.describe().contains("S=40"),
+        map.describe());
   }
 
   @Test

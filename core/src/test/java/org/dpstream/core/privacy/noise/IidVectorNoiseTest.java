@@ -63,5 +63,6 @@ class IidVectorNoiseTest {
     assertThrows(IllegalArgumentException.class, () -> constant.sample(null, new double[3]));
     assertThrows(IllegalArgumentException.class, () -> ConstantVectorNoise.zero(0));
     assertEquals("constant(NOT PRIVATE, [1.5, -2.0])", constant.describe());
+    assertEquals(constant.describe(), constant.toString());
   }
 }
