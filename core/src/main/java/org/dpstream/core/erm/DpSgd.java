@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.DoubleUnaryOperator;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpstream.core.erm.privacy.SafeRounding;
 import org.dpstream.core.erm.privacy.SubsampledGaussianCalibration;
@@ -122,21 +123,21 @@ public final class DpSgd implements ErmAlgorithm {
    * the non-private mode ({@link #none}) adds zeros.
    */
   record NoiseScales(VectorNoise gradient, VectorNoise count, double gradientMultiplier, double countStd,
-      boolean isPrivate) {
+      DoubleUnaryOperator gradientStdAtClip) {
 
     static NoiseScales gaussian(int dimension, double gradientMultiplier, double countStd) {
       return new NoiseScales(IidVectorNoise.gaussian(dimension, 1.0), IidVectorNoise.gaussian(1, 1.0),
-          gradientMultiplier, countStd, true);
+          gradientMultiplier, countStd, clip -> SafeRounding.up(gradientMultiplier * clip));
     }
 
-    /** NOT PRIVATE: zeros. */
+    /** NOT PRIVATE: zeros, at any threshold (an unset clip is infinite). */
     static NoiseScales none(int dimension) {
-      return new NoiseScales(ConstantVectorNoise.zero(dimension), ConstantVectorNoise.zero(1), 0, 0, false);
+      return new NoiseScales(ConstantVectorNoise.zero(dimension), ConstantVectorNoise.zero(1), 0, 0, clip -> 0);
     }
 
-    /** The gradient noise std at threshold C: z_g C rounded up; 0 without privacy (C may be infinite). */
+    /** The gradient noise std at threshold C: z_g C rounded up. */
     double gradientStd(double clip) {
-      return isPrivate ? SafeRounding.up(gradientMultiplier * clip) : 0;
+      return gradientStdAtClip.applyAsDouble(clip);
     }
   }
 

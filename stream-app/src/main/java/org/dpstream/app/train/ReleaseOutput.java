@@ -31,10 +31,12 @@ final class ReleaseOutput {
   private ReleaseOutput() {}
 
   /**
-   * The release: step = n (training records, each used in every pass), epoch 0, p = 2, the ledger's budget
-   * and the spent (epsilon, delta) under the run's accountant, horizon = n.
+   * The release: step = n (training records, each used in every pass), epoch 0, p = 2, and the run's ledger
+   * (the user's budget, the accountant, horizon = n, the spent (epsilon, delta)).
+   *
+   * @throws IllegalArgumentException for the non-private reference run, which has no ledger and is never released
    */
-  static ModelRelease release(String modelId, int trainingRecords, ErmSettings settings, ErmTrainer.Trained trained) {
+  static ModelRelease release(String modelId, int trainingRecords, ErmTrainer.Trained trained) {
     if (trained.ledger() == null) {
       throw new IllegalArgumentException("the non-private reference model is never released");
     }

@@ -268,7 +268,7 @@ public final class TrainCommand implements Callable<Integer> {
       return 1;
     }
 
-    ModelRelease release = ReleaseOutput.release(id, n, settings, trained);
+    ModelRelease release = ReleaseOutput.release(id, n, trained);
     ReleaseOutput.write(release, out, encoding);
 
     double[] w = trained.weights();
