@@ -32,6 +32,9 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * (replace-one adjacency: Lemma 2(2) prints L_j, its proof and eq. (2) give 2 L_j; we follow the proof),
  * sigma_j^2 = 12 C_j^2 T K ln(1/delta) / (n^2 epsilon^2), via {@link GaussianCompositionCalibration} with
  * {@link ErmOptions#zcdpRule} (default: the paper's closed form; tighter zCDP conversions optional).
+ * That calibration is the run's privacy map: the whole run reserves its cost in a {@link
+ * org.dpstream.core.privacy.accounting.PrivacyLedger} before the first noise draw ({@link ErmRun#ledger}); the
+ * non-private mode ({@link ErmProblem#nonPrivate}) adds zeros (NOT PRIVATE).
  *
  * <p><b>Loops</b>: T K = passes x d. With {@link ErmOptions#averaging}, T = passes and K = d with the
  * periodic averaging of Algorithm 1; without, the last iterate (what the paper's experiments report).

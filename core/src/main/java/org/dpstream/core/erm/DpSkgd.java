@@ -36,6 +36,9 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * <p><b>Privacy</b> (Theorem 4.1): sigma_U^2 = 12 L_U^2 K T ln(1/delta) / (n^2 epsilon^2) for every block U,
  * via {@link GaussianCompositionCalibration} (same noise multiplier for every block, so each of the K T
  * steps costs the same whichever block is drawn).
+ * That calibration is the run's privacy map: the whole run reserves its cost in a {@link
+ * org.dpstream.core.privacy.accounting.PrivacyLedger} before the first noise draw ({@link ErmRun#ledger}); the
+ * non-private mode ({@link ErmProblem#nonPrivate}) adds zeros (NOT PRIVATE).
  *
  * <p><b>Loops</b> ({@link ErmOptions#loopRule}): by default T K = passes x round(d / E|S|) updates, with
  * averaging each pass if {@link ErmOptions#averaging}; or the K, T of Theorem 4.2 (convex: T = 1, K = n eps
