@@ -75,9 +75,9 @@ class DpHdbAuditTest {
   }
 
   @Test
-  void anArmWithoutClippingIsCaught() {
-    AuditResult[] results = audit(UnclippedFrankWolfeArm.CALIBRATED_NOISE_WITHOUT_CLIPPING, 10_000, 2);
-    System.out.println("unclipped arm 0: " + results[0]);
+  void anArmWithAThousandthOfItsNoiseIsCaught() {
+    AuditResult[] results = audit(PofwArmsWithNoise.A_THOUSANDTH_OF_THE_NOISE, 10_000, 2);
+    System.out.println("arm 0 with a thousandth of its noise: " + results[0]);
     assertThrows(AssertionError.class, () -> results[0].assertAtMost(spec("x").armBudget().epsilon()),
         results[0].toString());
     assertThrows(AssertionError.class, () -> results[1].assertAtMost(BUDGET.epsilon()), results[1].toString());

@@ -48,10 +48,10 @@ class DpHdbPolicyTest {
   }
 
   @Test
-  void withNoiseOffRegretGrowsSublinearlyAndLateRoundsPickTheBestArm() {
+  void withNearlyNoNoiseRegretGrowsSublinearlyAndLateRoundsPickTheBestArm() {
     int rounds = 8000;
     DpHdbSpec spec = linearSpec("regret", 20, 200, rounds);
-    DpHdbPolicy policy = DpHdbPolicy.start(spec, TestRandomness.source(1), UnclippedFrankWolfeArm.NOISE_OFF);
+    DpHdbPolicy policy = DpHdbPolicy.start(spec, TestRandomness.source(1), PofwArmsWithNoise.NEARLY_NO_NOISE);
     int[] bestPicked = new int[rounds];
     double[] regret = play(policy, new SeparatedLinearInstance(20, 11), rounds, bestPicked);
 

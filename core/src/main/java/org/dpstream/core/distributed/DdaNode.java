@@ -3,7 +3,7 @@ package org.dpstream.core.distributed;
 import java.util.Map;
 import java.util.Set;
 import org.dpstream.core.erm.ErmDataset;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
 
@@ -44,7 +44,7 @@ public final class DdaNode {
   private final ErmDataset samples;
   private final DdaSettings settings;
   private final NoiseStream bits;
-  private final GaussianVectorNoise noise;
+  private final VectorNoise noise;
 
   private long completedRounds;
   private final double[] dual;
@@ -61,10 +61,20 @@ public final class DdaNode {
    * @param samples D_i; labels must be -1 or +1
    */
   public DdaNode(int id, ErmDataset samples, DdaSettings settings, KeyedNoiseSource source, String runId) {
-    this(id, samples, settings, source, runId, null);
+    this(id, samples, settings, settings.noise(samples.dimension()), source, runId, null);
   }
 
-  private DdaNode(int id, ErmDataset samples, DdaSettings settings, KeyedNoiseSource source, String runId, DdaNodeState state) {
+  /**
+   * A fresh node whose messages get {@code noise} instead of the settings' Gaussian: the seam for tests that
+   * hold a round to hand-computed values ({@link org.dpstream.core.privacy.noise.ConstantVectorNoise}).
+   */
+  public DdaNode(int id, ErmDataset samples, DdaSettings settings, VectorNoise noise, KeyedNoiseSource source,
+      String runId) {
+    this(id, samples, settings, noise, source, runId, null);
+  }
+
+  private DdaNode(int id, ErmDataset samples, DdaSettings settings, VectorNoise noise, KeyedNoiseSource source,
+      String runId, DdaNodeState state) {
     if (id < 0) {
       throw new IllegalArgumentException("node id must be >= 0: " + id);
     }
@@ -74,7 +84,10 @@ public final class DdaNode {
     this.settings = settings;
     this.bits = source.forStream(PURPOSE, runId + "/node-" + id);
     int m = samples.dimension();
-    this.noise = settings.sigma() > 0 ? new GaussianVectorNoise(m, settings.sigma()) : null;
+    if (noise.dimension() != m) {
+      throw new IllegalArgumentException("noise of dimension " + noise.dimension() + " for samples of dimension " + m);
+    }
+    this.noise = noise;
     this.message = new double[m];
     this.scratch = new double[m];
     if (state == null) {
@@ -96,7 +109,7 @@ public final class DdaNode {
 
   /** A node restored from {@link #snapshot()} with the same samples, settings, key and run id. */
   public static DdaNode resume(ErmDataset samples, DdaSettings settings, KeyedNoiseSource source, String runId, DdaNodeState state) {
-    return new DdaNode(state.nodeId(), samples, settings, source, runId, state);
+    return new DdaNode(state.nodeId(), samples, settings, settings.noise(samples.dimension()), source, runId, state);
   }
 
   public int id() {
@@ -121,11 +134,9 @@ public final class DdaNode {
     }
     int sample = bits.at(SAMPLE_EPOCH, t).nextInt(samples.size());
     settings.loss().subgradient(samples, sample, iterate, message);
-    if (noise != null) {
-      noise.sample(bits.at(NOISE_EPOCH, t), scratch);
-      for (int j = 0; j < message.length; j++) {
-        message[j] += scratch[j];
-      }
+    noise.sample(bits.at(NOISE_EPOCH, t), scratch);
+    for (int j = 0; j < message.length; j++) {
+      message[j] += scratch[j];
     }
     for (int j = 0; j < message.length; j++) {
       message[j] = dual[j] + at * message[j];

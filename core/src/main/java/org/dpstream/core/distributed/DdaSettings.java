@@ -1,5 +1,9 @@
 package org.dpstream.core.distributed;
 
+import org.dpstream.core.privacy.noise.ConstantVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
+import org.dpstream.core.privacy.noise.VectorNoise;
+
 /**
  * The public parameters every node of one DP-DDA run shares (Algorithm 1's inputs).
  *
@@ -28,6 +32,14 @@ public record DdaSettings(
     java.util.Objects.requireNonNull(schedule, "schedule");
     java.util.Objects.requireNonNull(prox, "prox");
     java.util.Objects.requireNonNull(loss, "loss");
+  }
+
+  /**
+   * The noise of every message: N(0, sigma^2 I_m), or, for sigma = 0, the explicit non-private mode's zeros
+   * (NOT PRIVATE: reference runs and tests only).
+   */
+  public VectorNoise noise(int dimension) {
+    return sigma > 0 ? IidVectorNoise.gaussian(dimension, sigma) : ConstantVectorNoise.zero(dimension);
   }
 
   /** Algorithm 1 as written: inactive nodes freeze x. */

@@ -4,8 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
-import org.apache.commons.rng.sampling.distribution.ContinuousSampler;
-import org.dpstream.core.privacy.noise.ScalarSamplers;
+import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.NoiseStream;
 
 /**
@@ -35,10 +34,21 @@ final class CoordinateUpdateEngine {
   private static final long SELECTION_INDEX = 0;
   private static final long NOISE_INDEX = 1;
 
-  /** Everything public a run needs; arrays indexed by coordinate. */
+  /**
+   * Everything public a run needs; arrays indexed by coordinate. {@code unitNoise} (dimension 1) is drawn
+   * once per updated coordinate and scaled by its sigma_j: a standard Gaussian for a private run, {@link
+   * org.dpstream.core.privacy.noise.ConstantVectorNoise#zero} in the non-private mode (NOT PRIVATE).
+   */
   record Plan(ErmDataset data, CompositeObjective objective, BlockSampling sampling, double[] stepSizes,
-      double[] noiseSigma, double[] coordinateClip, double residualClip, LoopSchedule schedule,
-      long updatesPerPass, double[] initialWeights) {}
+      double[] noiseSigma, VectorNoise unitNoise, double[] coordinateClip, double residualClip,
+      LoopSchedule schedule, long updatesPerPass, double[] initialWeights) {
+
+    Plan {
+      if (unitNoise.dimension() != 1) {
+        throw new IllegalArgumentException("coordinate noise is drawn one coordinate at a time");
+      }
+    }
+  }
 
   /** The released model and the per-pass snapshots (index 0 = w^0). */
   record Outcome(double[] finalWeights, List<double[]> passWeights, long updates) {}
@@ -55,6 +65,7 @@ final class CoordinateUpdateEngine {
   private final double[] averageSum;
   private final long[] lastCounted;
   private final double[] released;
+  private final double[] draw = new double[1];
 
   private CoordinateUpdateEngine(Plan plan) {
     this.plan = plan;
@@ -84,16 +95,16 @@ final class CoordinateUpdateEngine {
     long update = 0;
     int pass = 0;
     UniformRandomProvider selection = null;
-    ContinuousSampler gaussian = null;
+    UniformRandomProvider noiseBits = null;
     data.margins(theta, margins);
     for (long t = 0; t < schedule.outerIterations(); t++) {
       startEpoch();
       for (long k = 1; k <= schedule.innerIterations(); k++) {
         if (update % updatesPerPass == 0) {
           selection = bits.at(pass, SELECTION_INDEX);
-          gaussian = ScalarSamplers.gaussian(bits.at(pass, NOISE_INDEX), 1.0);
+          noiseBits = bits.at(pass, NOISE_INDEX);
         }
-        step(plan.sampling().sampleBlock(selection), k, gaussian);
+        step(plan.sampling().sampleBlock(selection), k, noiseBits);
         update++;
         boolean endOfEpoch = k == schedule.innerIterations();
         if (endOfEpoch && schedule.averaging()) {
@@ -117,7 +128,7 @@ final class CoordinateUpdateEngine {
   }
 
   /** One update of block u; k in 1..K is the index of the iterate theta^k it produces. */
-  private void step(int u, long k, ContinuousSampler gaussian) {
+  private void step(int u, long k, UniformRandomProvider noiseBits) {
     int[] block = plan.sampling().partition().blockView(u);
     CompositeObjective objective = plan.objective();
     double residualClip = plan.residualClip();
@@ -130,8 +141,8 @@ final class CoordinateUpdateEngine {
     }
     for (int t = 0; t < block.length; t++) {
       int j = block[t];
-      double sigma = plan.noiseSigma()[j];
-      double noisy = sigma > 0 ? blockGradient[t] + sigma * gaussian.sample() : blockGradient[t];
+      plan.unitNoise().sample(noiseBits, draw);
+      double noisy = blockGradient[t] + plan.noiseSigma()[j] * draw[0];
       double gamma = plan.stepSizes()[j];
       double updated = regularizer.prox(theta[j] - gamma * noisy, gamma);
       double change = updated - theta[j];

@@ -4,8 +4,11 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import org.dpstream.core.erm.privacy.GaussianCompositionCalibration;
-import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.accounting.Rounding;
+import org.dpstream.core.privacy.noise.ConstantVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
+import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
@@ -29,6 +32,9 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * (replace-one adjacency: Lemma 2(2) prints L_j, its proof and eq. (2) give 2 L_j; we follow the proof),
  * sigma_j^2 = 12 C_j^2 T K ln(1/delta) / (n^2 epsilon^2), via {@link GaussianCompositionCalibration} with
  * {@link ErmOptions#zcdpRule} (default: the paper's closed form; tighter zCDP conversions optional).
+ * That calibration is the run's privacy map: the whole run reserves its cost in a {@link
+ * org.dpstream.core.privacy.accounting.PrivacyLedger} before the first noise draw ({@link ErmRun#ledger}); the
+ * non-private mode ({@link ErmProblem#nonPrivate}) adds zeros (NOT PRIVATE).
  *
  * <p><b>Loops</b>: T K = passes x d. With {@link ErmOptions#averaging}, T = passes and K = d with the
  * periodic averaging of Algorithm 1; without, the last iterate (what the paper's experiments report).
@@ -96,20 +102,23 @@ public final class DpCd implements ErmAlgorithm {
     double[] clips = clipThresholds(problem, smoothness);
     double[] sigmas = new double[d];
     GaussianCompositionCalibration calibration = null;
+    PrivacyLedger ledger = null;
+    VectorNoise unitNoise = ConstantVectorNoise.zero(1);
     if (problem.isPrivate()) {
       calibration = GaussianCompositionCalibration.of(
           problem.budget(), schedule.totalUpdates(), options.zcdpRule());
+      ledger = PrivacyLedger.forRun(calibration);
+      unitNoise = IidVectorNoise.gaussian(1, 1.0);
       for (int j = 0; j < d; j++) {
         sigmas[j] = calibration.sigmaFor(Rounding.up(2 * clips[j] / n));
       }
     }
     BlockSampling coordinates = BlockSampling.uniform(BlockPartition.contiguous(d, d));
     CoordinateUpdateEngine.Plan plan = new CoordinateUpdateEngine.Plan(data, problem.objective(), coordinates,
-        steps, sigmas, clips, Double.POSITIVE_INFINITY, schedule, d, options.initialWeights(d));
+        steps, sigmas, unitNoise, clips, Double.POSITIVE_INFINITY, schedule, d, options.initialWeights(d));
     CoordinateUpdateEngine.Outcome outcome =
         CoordinateUpdateEngine.run(plan, source.forStream(PURPOSE, runId), listener);
-    PrivacyBudget spent = calibration == null ? null : calibration.spent();
-    return new ErmRun(name(), outcome.finalWeights(), outcome.passWeights(), spent, outcome.updates(),
+    return new ErmRun(name(), outcome.finalWeights(), outcome.passWeights(), ledger, outcome.updates(),
         describe(problem, schedule, clips, sigmas, calibration));
   }
 

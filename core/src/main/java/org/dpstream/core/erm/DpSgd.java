@@ -4,12 +4,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.DoubleUnaryOperator;
 import org.apache.commons.rng.UniformRandomProvider;
-import org.apache.commons.rng.sampling.distribution.ContinuousSampler;
-import org.dpstream.core.erm.privacy.SubsampledGaussianRdp;
-import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.erm.privacy.SubsampledGaussianCalibration;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.accounting.Rounding;
-import org.dpstream.core.privacy.noise.ScalarSamplers;
+import org.dpstream.core.privacy.noise.ConstantVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
+import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
 
@@ -34,7 +36,9 @@ import org.dpstream.core.privacy.random.NoiseStream;
  * (Poisson-subsampled Gaussian, add/remove adjacency, integer orders, {@link ErmOptions#rdpConversion})
  * keeps S steps within the budget, found by bisection and rounded to the safe side. Adjacency is
  * add/remove, the relation that accountant is proved for; DP-CD and DP-SkGD use replace-one. The sampled
- * indices come from the keyed source, so they stay secret, as amplification by subsampling requires.
+ * indices come from the keyed source, so they stay secret, as amplification by subsampling requires. The run
+ * reserves its whole cost in a {@link PrivacyLedger} ({@link SubsampledGaussianCalibration}, the privacy map)
+ * before it draws any noise; {@link ErmProblem#nonPrivate} runs add zeros instead (NOT PRIVATE).
  *
  * <p><b>Adaptive clipping</b> ({@link ErmOptions#quantileClipping}, {@link BatchQuantileClipping}): C starts
  * at {@link ErmOptions#clipNorm} and follows a quantile of the per-example gradient norms through a noisy
@@ -53,6 +57,12 @@ public final class DpSgd implements ErmAlgorithm {
   @Override
   public String name() {
     return "dpsgd";
+  }
+
+  /** Add/remove: the relation its subsampled-Gaussian accountant is proved for. */
+  @Override
+  public Adjacency adjacency() {
+    return Adjacency.ADD_REMOVE;
   }
 
   @Override
@@ -76,22 +86,22 @@ public final class DpSgd implements ErmAlgorithm {
     if (quantile != null && Double.isInfinite(clip)) {
       throw new IllegalArgumentException("dpsgd: adaptive clipping needs an initial clipping threshold");
     }
-    SubsampledGaussianRdp accountant = null;
-    double gradientMultiplier = 0;
-    double countNoiseStd = 0;
-    PrivacyBudget spent = null;
+    // The noise is a collaborator: unit Gaussians scaled per step for a private run, zeros in the explicit
+    // non-private mode (NOT PRIVATE), so the loop never switches noise off.
+    int d = data.dimension();
+    SubsampledGaussianCalibration calibration = null;
+    PrivacyLedger ledger = null;
+    NoiseScales noise = NoiseScales.none(d);
     if (problem.isPrivate()) {
-      accountant = SubsampledGaussianRdp.calibrate(rate, updates, problem.budget(), options.rdpConversion());
-      double z = accountant.noiseMultiplier();
-      gradientMultiplier = quantile == null ? z : Rounding.up(quantile.gradientNoiseMultiplier(z));
-      countNoiseStd = quantile == null ? 0 : Rounding.up(quantile.countNoiseStd(z));
-      spent = new PrivacyBudget(
-          accountant.epsilon(updates, problem.budget().delta(), options.rdpConversion()),
-          problem.budget().delta());
+      calibration = SubsampledGaussianCalibration.of(rate, updates, problem.budget(), options.rdpConversion());
+      ledger = PrivacyLedger.forRun(calibration);
+      double z = calibration.noiseMultiplier();
+      noise = NoiseScales.gaussian(d,
+          quantile == null ? z : Rounding.up(quantile.gradientNoiseMultiplier(z)),
+          quantile == null ? 0 : Rounding.up(quantile.countNoiseStd(z)));
     }
     double step = options.stepScale() / problem.objective().globalSmoothness(data.bounds());
-    Run run = new Run(problem, rate, clip, quantile, gradientMultiplier, countNoiseStd, step,
-        options.initialWeights(data.dimension()));
+    Run run = new Run(problem, rate, clip, quantile, noise, step, options.initialWeights(d));
     List<double[]> snapshots = run.train(source.forStream(PURPOSE, runId), updatesPerPass, problem.passes(),
         listener);
     String description = String.format(Locale.ROOT,
@@ -101,11 +111,34 @@ public final class DpSgd implements ErmAlgorithm {
         quantile == null ? "C=" + clip : String.format(Locale.ROOT, "C from %s to %.4g by %s", clip,
             run.clip, quantile.describe()),
         options.stepScale(), step, updates, problem.passes(),
-        accountant == null ? "NON-PRIVATE (no noise)"
-            : accountant.describe(updates, problem.budget().delta(), options.rdpConversion()),
-        gradientMultiplier, quantile == null ? "" : String.format(Locale.ROOT, ", count noise std %.6g",
-            countNoiseStd));
-    return new ErmRun(name(), snapshots.get(snapshots.size() - 1), snapshots, spent, updates, description);
+        calibration == null ? "NON-PRIVATE (no noise)" : calibration.describe(),
+        noise.gradientMultiplier(), quantile == null ? "" : String.format(Locale.ROOT, ", count noise std %.6g",
+            noise.countStd()));
+    return new ErmRun(name(), snapshots.get(snapshots.size() - 1), snapshots, ledger, updates, description);
+  }
+
+  /**
+   * The noise of a run: unit draws for the gradient sum (d) and the centred count (1), and their scales. A
+   * private run draws Gaussians with std z_g C_t per coordinate (z_g C_t rounded up) and sigma_b on the count;
+   * the non-private mode ({@link #none}) adds zeros.
+   */
+  record NoiseScales(VectorNoise gradient, VectorNoise count, double gradientMultiplier, double countStd,
+      DoubleUnaryOperator gradientStdAtClip) {
+
+    static NoiseScales gaussian(int dimension, double gradientMultiplier, double countStd) {
+      return new NoiseScales(IidVectorNoise.gaussian(dimension, 1.0), IidVectorNoise.gaussian(1, 1.0),
+          gradientMultiplier, countStd, clip -> Rounding.up(gradientMultiplier * clip));
+    }
+
+    /** NOT PRIVATE: zeros, at any threshold (an unset clip is infinite). */
+    static NoiseScales none(int dimension) {
+      return new NoiseScales(ConstantVectorNoise.zero(dimension), ConstantVectorNoise.zero(1), 0, 0, clip -> 0);
+    }
+
+    /** The gradient noise std at threshold C: z_g C rounded up. */
+    double gradientStd(double clip) {
+      return gradientStdAtClip.applyAsDouble(clip);
+    }
   }
 
   /** The state of one training run; allocated once. */
@@ -115,8 +148,9 @@ public final class DpSgd implements ErmAlgorithm {
     private final double rate;
     private final double logOneMinusRate;
     private final BatchQuantileClipping quantile;
-    private final double gradientMultiplier;
-    private final double countNoiseStd;
+    private final NoiseScales noise;
+    private final double[] gradientDraws;
+    private final double[] countDraw = new double[1];
     private final double initialClip;
     private double clip;
     private final double step;
@@ -125,8 +159,8 @@ public final class DpSgd implements ErmAlgorithm {
     private final double[] clippedSum;
     private final double[] rowNorms;
 
-    Run(ErmProblem problem, double rate, double clip, BatchQuantileClipping quantile, double gradientMultiplier,
-        double countNoiseStd, double step, double[] initial) {
+    Run(ErmProblem problem, double rate, double clip, BatchQuantileClipping quantile, NoiseScales noise,
+        double step, double[] initial) {
       this.data = problem.dataset();
       this.objective = problem.objective();
       this.rate = rate;
@@ -134,8 +168,8 @@ public final class DpSgd implements ErmAlgorithm {
       this.clip = clip;
       this.initialClip = clip;
       this.quantile = quantile;
-      this.gradientMultiplier = gradientMultiplier;
-      this.countNoiseStd = countNoiseStd;
+      this.noise = noise;
+      this.gradientDraws = new double[problem.dataset().dimension()];
       this.step = step;
       this.expectedBatch = rate * data.size();
       this.weights = initial;
@@ -156,10 +190,10 @@ public final class DpSgd implements ErmAlgorithm {
       snapshots.add(weights.clone());
       for (int pass = 0; pass < passes; pass++) {
         UniformRandomProvider selection = bits.at(pass, SELECTION_INDEX);
-        ContinuousSampler gaussian = ScalarSamplers.gaussian(bits.at(pass, NOISE_INDEX), 1.0);
-        ContinuousSampler countGaussian = ScalarSamplers.gaussian(bits.at(pass, COUNT_NOISE_INDEX), 1.0);
+        UniformRandomProvider gradientBits = bits.at(pass, NOISE_INDEX);
+        UniformRandomProvider countBits = bits.at(pass, COUNT_NOISE_INDEX);
         for (long s = 0; s < updatesPerPass; s++) {
-          step(selection, gaussian, countGaussian);
+          step(selection, gradientBits, countBits);
         }
         snapshots.add(weights.clone());
         listener.onPass(pass + 1, weights.clone());
@@ -167,7 +201,8 @@ public final class DpSgd implements ErmAlgorithm {
       return snapshots;
     }
 
-    private void step(UniformRandomProvider selection, ContinuousSampler gaussian, ContinuousSampler countGaussian) {
+    private void step(UniformRandomProvider selection, UniformRandomProvider gradientBits,
+        UniformRandomProvider countBits) {
       Arrays.fill(clippedSum, 0);
       int n = data.size();
       double centredCount = 0;
@@ -182,13 +217,15 @@ public final class DpSgd implements ErmAlgorithm {
           clippedSum[j] += coefficient * row[j];
         }
       }
-      double noiseStd = gradientMultiplier > 0 ? Rounding.up(gradientMultiplier * clip) : 0;
+      double noiseStd = noise.gradientStd(clip);
+      noise.gradient().sample(gradientBits, gradientDraws);
       for (int j = 0; j < weights.length; j++) {
-        double noisySum = noiseStd > 0 ? clippedSum[j] + noiseStd * gaussian.sample() : clippedSum[j];
+        double noisySum = clippedSum[j] + noiseStd * gradientDraws[j];
         weights[j] = objective.regularizer().prox(weights[j] - step * noisySum / expectedBatch, step);
       }
       if (quantile != null) {
-        double noisyCount = countNoiseStd > 0 ? centredCount + countNoiseStd * countGaussian.sample() : centredCount;
+        noise.count().sample(countBits, countDraw);
+        double noisyCount = centredCount + noise.countStd() * countDraw[0];
         clip = quantile.nextClip(clip, BatchQuantileClipping.unclippedFraction(noisyCount, expectedBatch), initialClip);
       }
     }

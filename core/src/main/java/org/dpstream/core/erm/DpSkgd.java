@@ -4,8 +4,11 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import org.dpstream.core.erm.privacy.GaussianCompositionCalibration;
-import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.accounting.Rounding;
+import org.dpstream.core.privacy.noise.ConstantVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
+import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
@@ -33,6 +36,9 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * <p><b>Privacy</b> (Theorem 4.1): sigma_U^2 = 12 L_U^2 K T ln(1/delta) / (n^2 epsilon^2) for every block U,
  * via {@link GaussianCompositionCalibration} (same noise multiplier for every block, so each of the K T
  * steps costs the same whichever block is drawn).
+ * That calibration is the run's privacy map: the whole run reserves its cost in a {@link
+ * org.dpstream.core.privacy.accounting.PrivacyLedger} before the first noise draw ({@link ErmRun#ledger}); the
+ * non-private mode ({@link ErmProblem#nonPrivate}) adds zeros (NOT PRIVATE).
  *
  * <p><b>Loops</b> ({@link ErmOptions#loopRule}): by default T K = passes x round(d / E|S|) updates, with
  * averaging each pass if {@link ErmOptions#averaging}; or the K, T of Theorem 4.2 (convex: T = 1, K = n eps
@@ -96,18 +102,21 @@ public final class DpSkgd implements ErmAlgorithm {
     }
     double[] sigmas = new double[d];
     GaussianCompositionCalibration calibration = null;
+    PrivacyLedger ledger = null;
+    VectorNoise unitNoise = ConstantVectorNoise.zero(1);
     if (problem.isPrivate()) {
       calibration = GaussianCompositionCalibration.of(
           problem.budget(), schedule.totalUpdates(), options.zcdpRule());
+      ledger = PrivacyLedger.forRun(calibration);
+      unitNoise = IidVectorNoise.gaussian(1, 1.0);
       for (int j = 0; j < d; j++) {
         sigmas[j] = calibration.sigmaFor(Rounding.up(2 * blockLipschitz[partition.blockOf(j)] / n));
       }
     }
     CoordinateUpdateEngine.Plan plan = new CoordinateUpdateEngine.Plan(data, problem.objective(), blocks,
-        steps, sigmas, coordinateClips, residualClip, schedule, updatesPerPass, options.initialWeights(d));
+        steps, sigmas, unitNoise, coordinateClips, residualClip, schedule, updatesPerPass, options.initialWeights(d));
     CoordinateUpdateEngine.Outcome outcome =
         CoordinateUpdateEngine.run(plan, source.forStream(PURPOSE, runId), listener);
-    PrivacyBudget spent = calibration == null ? null : calibration.spent();
     String description = String.format(Locale.ROOT,
         "%s: DP-SkGD-BS (Maranjyan et al., Alg. 1), b=%d blocks, %s sampling, residual clip R=%.4g,"
             + " L_U in [%.4g, %.4g], steps %s/M_j (block Gershgorin), %s; %s; sigma_j in [%.4g, %.4g]",
@@ -115,7 +124,7 @@ public final class DpSkgd implements ErmAlgorithm {
         DpCd.min(blockLipschitz), DpCd.max(blockLipschitz), options.stepScale(), schedule,
         calibration == null ? "NON-PRIVATE (no noise)" : calibration.describe(),
         DpCd.min(sigmas), DpCd.max(sigmas));
-    return new ErmRun(name(), outcome.finalWeights(), outcome.passWeights(), spent, outcome.updates(),
+    return new ErmRun(name(), outcome.finalWeights(), outcome.passWeights(), ledger, outcome.updates(),
         description);
   }
 

@@ -17,6 +17,19 @@ public interface ErmAlgorithm {
   /** The registered name, e.g. {@code dpcd-smooth}. */
   String name();
 
+  /** Which neighbouring data sets the algorithm's accountant is proved for. */
+  enum Adjacency {
+    /** Data sets that differ in one record replaced (DP-CD, DP-SkGD, the perturbation baselines). */
+    REPLACE_ONE,
+    /** One record added or removed (DP-SGD's subsampled-Gaussian accountant). */
+    ADD_REMOVE
+  }
+
+  /** The adjacency of its guarantee; replace-one unless stated. */
+  default Adjacency adjacency() {
+    return Adjacency.REPLACE_ONE;
+  }
+
   /**
    * Trains on {@code problem}.
    *

@@ -35,7 +35,12 @@ public record ErmProblem(ErmDataset dataset, CompositeObjective objective, Priva
     return new ErmProblem(dataset, objective, Objects.requireNonNull(budget, "budget"), passes, options);
   }
 
-  /** A noise-free problem: the same algorithms with no noise, spending no budget. Not private. */
+  /**
+   * The explicit non-private mode: the same algorithms with zero noise ({@link
+   * org.dpstream.core.privacy.noise.ConstantVectorNoise#zero}), no ledger, no budget. NOT PRIVATE: for the
+   * reference lines a data owner compares the private model with ({@code train}'s "NOT PRIVATE" line) and for
+   * tests, never for a release.
+   */
   public static ErmProblem nonPrivate(
       ErmDataset dataset, CompositeObjective objective, int passes, ErmOptions options) {
     return new ErmProblem(dataset, objective, null, passes, options);

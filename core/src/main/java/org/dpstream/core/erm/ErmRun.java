@@ -5,20 +5,23 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
 
 /**
- * The outcome of one {@link ErmAlgorithm#train} call. Immutable; arrays are copied out.
+ * The outcome of one {@link ErmAlgorithm#train} call: the model and, for a private run, the {@link
+ * PrivacyLedger} in which the run reserved its whole cost before it drew any noise. Immutable; arrays are
+ * copied out.
  */
 public final class ErmRun {
 
   private final String algorithm;
   private final double[] finalWeights;
   private final List<double[]> passWeights;
-  private final PrivacyBudget privacySpent;
+  private final PrivacyLedger ledger;
   private final long updates;
   private final String description;
 
-  ErmRun(String algorithm, double[] finalWeights, List<double[]> passWeights, PrivacyBudget privacySpent,
+  ErmRun(String algorithm, double[] finalWeights, List<double[]> passWeights, PrivacyLedger ledger,
       long updates, String description) {
     this.algorithm = algorithm;
     this.finalWeights = finalWeights.clone();
@@ -27,7 +30,7 @@ public final class ErmRun {
       copies.add(weights.clone());
     }
     this.passWeights = Collections.unmodifiableList(copies);
-    this.privacySpent = privacySpent;
+    this.ledger = ledger;
     this.updates = updates;
     this.description = description;
   }
@@ -64,7 +67,15 @@ public final class ErmRun {
    * problem's budget; empty for a non-private run.
    */
   public Optional<PrivacyBudget> privacySpent() {
-    return Optional.ofNullable(privacySpent);
+    return ledger().map(l -> new PrivacyBudget(l.spentEpsilon(), l.spentDelta()));
+  }
+
+  /**
+   * The run's ledger: its budget, accountant, horizon (the number of noisy steps) and what the run spends,
+   * reserved before anything was released; empty for a non-private run.
+   */
+  public Optional<PrivacyLedger> ledger() {
+    return Optional.ofNullable(ledger);
   }
 
   /** Updates (coordinate / block / minibatch steps) performed. */

@@ -3,7 +3,9 @@ package org.dpstream.core.erm;
 import java.util.Locale;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ContinuousSampler;
+import org.dpstream.core.privacy.accounting.FixedCostCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.accounting.Rounding;
 import org.dpstream.core.privacy.noise.ScalarSamplers;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
@@ -58,6 +60,17 @@ public final class ObjectivePerturbation implements ErmAlgorithm {
     return new Calibration(Rounding.down(epsilon / 2), Rounding.up(delta));
   }
 
+  /**
+   * The privacy map: one release, pure epsilon-DP at the budget's epsilon (Theorem 2 of the paper: epsilon'
+   * and Delta above are chosen so that the whole release is epsilon-DP), delta 0.
+   */
+  public static FixedCostCalibration privacyMap(PrivacyBudget budget) {
+    return new FixedCostCalibration(ACCOUNTANT, budget, new PrivacyBudget(budget.epsilon(), 0));
+  }
+
+  /** The accountant recorded in the ledger. */
+  static final String ACCOUNTANT = "pure-epsilon-dp(cms11 objective perturbation, replace-one)";
+
   @Override
   public ErmRun train(ErmProblem problem, KeyedNoiseSource source, String runId, PassListener listener) {
     double lambda = StronglyConvexLogistic.requireLogisticL2(problem, name(), false);
@@ -68,9 +81,11 @@ public final class ObjectivePerturbation implements ErmAlgorithm {
     double[] linear = new double[d];
     CompositeObjective perturbed = problem.objective();
     Calibration calibration = null;
+    PrivacyLedger ledger = null;
     double noiseNorm = 0;
     if (problem.isPrivate()) {
       calibration = calibrate(problem.budget().epsilon(), n, lambda / (r * r));
+      ledger = PrivacyLedger.forRun(privacyMap(problem.budget()));
       UniformRandomProvider bits = source.forStream(PURPOSE, runId).at(0, 0);
       noiseNorm = ScalarSamplers.gamma(bits, d, 2 / calibration.epsilonPrime()).sample();
       ContinuousSampler gaussian = ScalarSamplers.gaussian(bits, 1.0);
@@ -94,13 +109,12 @@ public final class ObjectivePerturbation implements ErmAlgorithm {
         StronglyConvexLogistic.SOLVER_TOLERANCE, StronglyConvexLogistic.SOLVER_EPOCHS);
     double[] w = solution.weights();
     listener.onPass(1, w.clone());
-    PrivacyBudget spent = calibration == null ? null : new PrivacyBudget(problem.budget().epsilon(), 0);
     String description = String.format(Locale.ROOT,
         "objective-perturbation: minimiser of the perturbed l2-regularised logistic objective (%d epochs; Chaudhuri"
             + " et al. 2011, Alg. 2, pure epsilon-DP), R=||b||=%.6g, lambda=%.6g; %s",
         solution.epochs(), r, lambda, calibration == null ? "NON-PRIVATE (no noise)" : String.format(Locale.ROOT,
             "epsilon'=%.6g, Delta=%.6g (paper units), noise norm %.6g", calibration.epsilonPrime(),
             calibration.extraRegularization(), noiseNorm));
-    return StronglyConvexLogistic.release(name(), w, spent, solution.epochs(), description);
+    return StronglyConvexLogistic.release(name(), w, ledger, solution.epochs(), description);
   }
 }

@@ -1,11 +1,12 @@
 package org.dpstream.core.erm;
 
 import java.util.Locale;
-import org.apache.commons.rng.sampling.distribution.ContinuousSampler;
 import org.dpstream.core.erm.privacy.GaussianCompositionCalibration;
-import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.accounting.Rounding;
-import org.dpstream.core.privacy.noise.ScalarSamplers;
+import org.dpstream.core.privacy.noise.ConstantVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
+import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
@@ -24,7 +25,8 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * 1/(2 z^2)-zCDP; z comes from {@link GaussianCompositionCalibration} with one mechanism and
  * {@link ErmOptions#zcdpRule}. Replace-one adjacency, like DP-CD. The argument needs the exact minimiser;
  * the solver stops when an epoch moves no coordinate by more than 1e-12, an error we treat as zero, as
- * every implementation of this baseline does.
+ * every implementation of this baseline does. The run reserves its cost in a {@link PrivacyLedger} before it
+ * draws the noise; the non-private mode adds zeros (NOT PRIVATE).
  */
 public final class OutputPerturbation implements ErmAlgorithm {
 
@@ -43,23 +45,28 @@ public final class OutputPerturbation implements ErmAlgorithm {
         StronglyConvexLogistic.SOLVER_TOLERANCE, StronglyConvexLogistic.SOLVER_EPOCHS);
     double[] w = solution.weights();
     double sensitivity = Rounding.up(2 * StronglyConvexLogistic.normBound(data) / (data.size() * lambda));
+    int d = w.length;
     GaussianCompositionCalibration calibration = null;
+    PrivacyLedger ledger = null;
+    VectorNoise noise = ConstantVectorNoise.zero(d);
     double sigma = 0;
     if (problem.isPrivate()) {
       calibration = GaussianCompositionCalibration.of(problem.budget(), 1, problem.options().zcdpRule());
+      ledger = PrivacyLedger.forRun(calibration);
       sigma = calibration.sigmaFor(sensitivity);
-      ContinuousSampler gaussian = ScalarSamplers.gaussian(source.forStream(PURPOSE, runId).at(0, 0), sigma);
-      for (int j = 0; j < w.length; j++) {
-        w[j] += gaussian.sample();
-      }
+      noise = IidVectorNoise.gaussian(d, sigma);
+    }
+    double[] draws = new double[d];
+    noise.sample(source.forStream(PURPOSE, runId).at(0, 0), draws);
+    for (int j = 0; j < d; j++) {
+      w[j] += draws[j];
     }
     listener.onPass(1, w.clone());
-    PrivacyBudget spent = calibration == null ? null : calibration.spent();
     String description = String.format(Locale.ROOT,
         "output-perturbation: exact l2-regularised logistic minimiser (%d epochs) + Gaussian noise (Chaudhuri et al."
             + " 2011, Alg. 1), sensitivity 2R/(n lambda)=%.6g with R=||b||=%.6g, lambda=%.6g; %s; sigma %.6g",
         solution.epochs(), sensitivity, StronglyConvexLogistic.normBound(data), lambda,
         calibration == null ? "NON-PRIVATE (no noise)" : calibration.describe(), sigma);
-    return StronglyConvexLogistic.release(name(), w, spent, solution.epochs(), description);
+    return StronglyConvexLogistic.release(name(), w, ledger, solution.epochs(), description);
   }
 }

@@ -1,6 +1,7 @@
 package org.dpstream.core.erm;
 
 import java.util.List;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
 
 /**
  * The problem class of the perturbation baselines of Chaudhuri, Monteleoni and Sarwate (2011): the logistic
@@ -44,8 +45,7 @@ final class StronglyConvexLogistic {
   }
 
   /** A run with no per-pass history: w^0 = 0 and the released model. */
-  static ErmRun release(String algorithm, double[] weights, org.dpstream.core.privacy.accounting.PrivacyBudget spent,
-      long epochs, String description) {
-    return new ErmRun(algorithm, weights, List.of(new double[weights.length], weights), spent, epochs, description);
+  static ErmRun release(String algorithm, double[] weights, PrivacyLedger ledger, long epochs, String description) {
+    return new ErmRun(algorithm, weights, List.of(new double[weights.length], weights), ledger, epochs, description);
   }
 }

@@ -5,6 +5,7 @@ import java.io.DataOutput;
 import java.io.IOException;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
+import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
 
@@ -49,7 +50,7 @@ public final class DpPofw implements OnlineEstimator {
   private final double[] increment;
   private final double[] vertexNoise;
 
-  private DpPofw(OnlineModelSpec spec, NoiseStream bits, FrankWolfeIterates iterates,
+  private DpPofw(OnlineModelSpec spec, VertexChoice vertexChoice, NoiseStream bits, FrankWolfeIterates iterates,
       double[] incrementSum, long steps, long stepsInEpoch, long epoch, PrivacyLedger ledger) {
     if (spec.p() != 1) {
       throw new IllegalArgumentException("DP-POFW is for p = 1; got p = " + spec.p());
@@ -59,7 +60,7 @@ public final class DpPofw implements OnlineEstimator {
       throw new IllegalArgumentException("whole-increment clipping (clip.mode: fixed or adaptive) is for p > 1 (DP-TOFW)");
     }
     this.spec = spec;
-    this.vertexChoice = VertexChoice.of(spec);
+    this.vertexChoice = vertexChoice;
     this.bits = bits;
     int d = spec.dimension();
     this.clippedIncrement = new ClippedIncrement(spec);
@@ -78,9 +79,28 @@ public final class DpPofw implements OnlineEstimator {
   }
 
   public static DpPofw start(OnlineModelSpec spec, KeyedNoiseSource source) {
+    return start(spec, VertexChoice.of(spec), source);
+  }
+
+  /**
+   * A model whose vertex scores get {@code unitNoise} (2d coordinates: entry 2j for +r e_j, 2j + 1 for -r e_j)
+   * scaled by the calibrated scale of each step, instead of the unit Laplace / Gumbel noise of the spec's
+   * accountant. The seam for tests only: {@link org.dpstream.core.privacy.noise.ConstantVectorNoise#zero} gives
+   * exact Frank-Wolfe (NOT PRIVATE), a smaller noise a broken model the privacy audit must catch. The ledger
+   * still reserves the calibrated cost.
+   */
+  public static DpPofw startWithUnitNoise(OnlineModelSpec spec, VectorNoise unitNoise, KeyedNoiseSource source) {
+    if (unitNoise.dimension() != 2 * spec.dimension()) {
+      throw new IllegalArgumentException("DP-POFW scores 2d = " + 2 * spec.dimension() + " vertices, got noise of"
+          + " dimension " + unitNoise.dimension());
+    }
+    return start(spec, VertexChoice.of(spec).withUnitNoise(unitNoise), source);
+  }
+
+  private static DpPofw start(OnlineModelSpec spec, VertexChoice choice, KeyedNoiseSource source) {
     int d = spec.dimension();
-    return new DpPofw(spec, bitsFor(spec, source), FrankWolfeIterates.atOrigin(d), new double[d], 0, 0, 0,
-        PrivacyLedger.open(VertexChoice.of(spec).calibration())); // memoised: the constructor reuses it
+    return new DpPofw(spec, choice, bitsFor(spec, source), FrankWolfeIterates.atOrigin(d), new double[d], 0, 0, 0,
+        PrivacyLedger.open(choice.calibration()));
   }
 
   public static DpPofw restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {
@@ -95,7 +115,8 @@ public final class DpPofw implements OnlineEstimator {
     FrankWolfeIterates iterates = FrankWolfeIterates.readFrom(in, d);
     double[] incrementSum = StateCodec.readVector(in, d);
     PrivacyLedger ledger = StateCodec.readLedger(in);
-    return new DpPofw(spec, bitsFor(spec, source), iterates, incrementSum, steps, stepsInEpoch, epoch, ledger);
+    return new DpPofw(spec, VertexChoice.of(spec), bitsFor(spec, source), iterates, incrementSum, steps, stepsInEpoch,
+        epoch, ledger);
   }
 
   @Override

@@ -5,7 +5,9 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
+import org.dpstream.core.privacy.noise.ConstantVectorNoise;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.VectorNoise;
 
 /**
  * The private estimate of a quantile of the increments' norms that adaptive clipping follows: a histogram of
@@ -37,7 +39,7 @@ final class NormQuantileHistogram {
 
   private final double initialThreshold;
   private final double quantile;
-  private final GaussianVectorNoise noise;
+  private final VectorNoise noise;
   private final long[] blockCounts = new long[BINS];
   private final double[] pooled;
   private long pooledSamples;
@@ -47,8 +49,9 @@ final class NormQuantileHistogram {
       long pooledSamples) {
     this.initialThreshold = initialThreshold;
     this.quantile = quantile;
-    // A sigma of 0 is the audit's negative control (quantile without noise); production sigma is > 0.
-    this.noise = sigma > 0 ? new GaussianVectorNoise(BINS, sigma) : null;
+    // A sigma of 0 is the audit's negative control (quantile without noise, NOT PRIVATE): zeros, drawn like
+    // noise so that releasing stays one code path; production sigma is > 0.
+    this.noise = sigma > 0 ? new GaussianVectorNoise(BINS, sigma) : ConstantVectorNoise.zero(BINS);
     this.pooled = pooled;
     this.pooledSamples = pooledSamples;
   }
@@ -78,9 +81,7 @@ final class NormQuantileHistogram {
 
   /** Releases the block's histogram with noise from {@code bits}, pools it and starts the next block. */
   void releaseBlock(UniformRandomProvider bits) {
-    if (noise != null) {
-      noise.sample(bits, draw);
-    }
+    noise.sample(bits, draw);
     long samples = 0;
     for (int j = 0; j < BINS; j++) {
       pooled[j] += blockCounts[j] + draw[j];

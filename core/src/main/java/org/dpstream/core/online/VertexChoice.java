@@ -4,8 +4,8 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.dpstream.core.privacy.accounting.ExponentialMechanismCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyCalibration;
 import org.dpstream.core.privacy.accounting.ReportNoisyMaxCalibration;
-import org.dpstream.core.privacy.noise.GumbelVectorNoise;
-import org.dpstream.core.privacy.noise.LaplaceVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
+import org.dpstream.core.privacy.noise.VectorNoise;
 
 /**
  * How DP-POFW chooses its vertex privately: noise added to each vertex's score &lt;d_t, v&gt; before the
@@ -22,6 +22,13 @@ sealed interface VertexChoice {
 
   String describe();
 
+  /**
+   * The same choice with {@code unit} as the unit noise of the 2d scores (scaled by the calibration as the
+   * production noise is): the seam through which tests swap in a {@link
+   * org.dpstream.core.privacy.noise.ConstantVectorNoise} or a deliberately wrong noise.
+   */
+  VertexChoice withUnitNoise(VectorNoise unit);
+
   /** The choice for a spec (memoised: see {@link VertexChoiceMemo}). */
   static VertexChoice of(OnlineModelSpec spec) {
     return VertexChoiceMemo.of(spec);
@@ -35,13 +42,18 @@ sealed interface VertexChoice {
     double lipschitz = spec.clipBounds().gradient();
     return spec.accountant() == AccountantChoice.PAPER
         ? new Laplace(ReportNoisyMaxCalibration.of(spec.budget(), spec.horizon(), diameter, smoothness, lipschitz),
-            new LaplaceVectorNoise(2 * spec.dimension(), 1.0))
+            IidVectorNoise.laplace(2 * spec.dimension(), 1.0))
         : new Gumbel(ExponentialMechanismCalibration.of(spec.budget(), spec.horizon(), diameter, smoothness, lipschitz),
-            new GumbelVectorNoise(2 * spec.dimension(), 1.0));
+            IidVectorNoise.gumbel(2 * spec.dimension(), 1.0));
   }
 
   /** Algorithm 2, line 8: Lap(b_k) added to each score. */
-  record Laplace(ReportNoisyMaxCalibration calibration, LaplaceVectorNoise unit) implements VertexChoice {
+  record Laplace(ReportNoisyMaxCalibration calibration, VectorNoise unit) implements VertexChoice {
+    @Override
+    public VertexChoice withUnitNoise(VectorNoise newUnit) {
+      return new Laplace(calibration, newUnit);
+    }
+
     @Override
     public void perturbations(UniformRandomProvider bits, long k, double[] out) {
       unit.sample(bits, out);
@@ -58,7 +70,12 @@ sealed interface VertexChoice {
   }
 
   /** argmin(&lt;d, v&gt; - G_v) = argmax(-&lt;d, v&gt; + G_v), G_v ~ Gumbel(beta_k): the exponential mechanism. */
-  record Gumbel(ExponentialMechanismCalibration calibration, GumbelVectorNoise unit) implements VertexChoice {
+  record Gumbel(ExponentialMechanismCalibration calibration, VectorNoise unit) implements VertexChoice {
+    @Override
+    public VertexChoice withUnitNoise(VectorNoise newUnit) {
+      return new Gumbel(calibration, newUnit);
+    }
+
     @Override
     public void perturbations(UniformRandomProvider bits, long k, double[] out) {
       unit.sample(bits, out);

@@ -6,8 +6,9 @@ import org.dpstream.bandit.hdb.DpHdbDecisionRule;
 import org.dpstream.bandit.hdb.DpHdbPolicy;
 import org.dpstream.bandit.linear.DpLinearPolicy;
 import org.dpstream.bandit.hdb.JointPrivacyLoss;
+import org.dpstream.app.release.ModelReleases;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.schemas.ModelRelease;
-import org.dpstream.schemas.PrivacyLedger;
 
 /**
  * The ModelRelease of one arm after a round: the public, private output of the bandit. The model id is
@@ -36,30 +37,18 @@ public final class BanditReleases {
    * The ledger is the bandit's one joint ledger (docs/bandit-privacy.md, DP-Linear).
    */
   public static ModelRelease of(DpLinearPolicy policy, int arm) {
-    double[] theta = policy.armParameters(arm);
-    List<Double> parameters = new ArrayList<>(theta.length);
-    for (double v : theta) {
-      parameters.add(v);
-    }
-    org.dpstream.core.privacy.accounting.PrivacyLedger ledger = policy.ledger();
-    JointPrivacyLoss spent = policy.privacySpent();
-    return ModelRelease.newBuilder()
-        .setModelId(policy.spec().armModelId(arm))
-        .setStep(policy.step())
-        .setEpoch(ledger.epoch())
-        .setParameters(parameters)
-        .setAlgorithm(policy.mechanism())
-        .setP(LINEAR_P)
-        .setLedger(PrivacyLedger.newBuilder()
-            .setEpsilon(spent.budget().epsilon())
-            .setDelta(spent.budget().delta())
-            .setAccountant(ledger.accountant() + LINEAR_JOINT_SUFFIX)
-            .setHorizon(ledger.horizon())
-            .setEpoch(ledger.epoch())
-            .setEpsilonSpent(spent.epsilon())
-            .setDeltaSpent(spent.delta())
-            .build())
-        .build();
+    PrivacyLedger ledger = policy.ledger();
+    return ModelReleases.of(policy.spec().armModelId(arm), policy.step(), ledger.epoch(), policy.armParameters(arm),
+        policy.mechanism(), LINEAR_P, joint(ledger, LINEAR_JOINT_SUFFIX, policy.privacySpent()));
+  }
+
+  /**
+   * The bandit's joint ledger as released: the joint budget and spend ({@code spent}), the accountant of
+   * {@code ledger} with the joint suffix, its horizon and epoch.
+   */
+  static PrivacyLedger joint(PrivacyLedger ledger, String suffix, JointPrivacyLoss spent) {
+    return PrivacyLedger.of(spent.budget(), ledger.accountant() + suffix, ledger.horizon(), ledger.epoch(),
+        spent.epsilon(), spent.delta());
   }
 
   /** The model id of a bandit's frozen forced-sampling estimators: {@code banditId/forced-sampling}. */
@@ -94,12 +83,7 @@ public final class BanditReleases {
   }
 
   public static ModelRelease of(DpHdbPolicy policy, int arm) {
-    double[] theta = policy.armParameters(arm);
-    List<Double> parameters = new ArrayList<>(theta.length);
-    for (double v : theta) {
-      parameters.add(v);
-    }
-    return release(policy, arm, policy.spec().armSpec(arm).modelId(), parameters);
+    return release(policy, arm, policy.spec().armSpec(arm).modelId(), policy.armParameters(arm));
   }
 
   /**
@@ -109,36 +93,18 @@ public final class BanditReleases {
    */
   public static ModelRelease forcedSampling(DpHdbPolicy policy) {
     int d = policy.dimension();
-    List<Double> parameters = new ArrayList<>(policy.arms() * d);
+    double[] parameters = new double[policy.arms() * d];
     for (int arm = 0; arm < policy.arms(); arm++) {
       double[] frozen = policy.forcedSamplingParameters(arm)
           .orElseThrow(() -> new IllegalStateException("forced-sampling estimators exist after the warm-up only"));
-      for (double v : frozen) {
-        parameters.add(v);
-      }
+      System.arraycopy(frozen, 0, parameters, arm * d, d);
     }
     return release(policy, 0, forcedSamplingModelId(policy.spec().banditId()), parameters);
   }
 
-  private static ModelRelease release(DpHdbPolicy policy, int arm, String modelId, List<Double> parameters) {
-    org.dpstream.core.privacy.accounting.PrivacyLedger armLedger = policy.armLedger(arm);
-    JointPrivacyLoss spent = policy.privacySpent();
-    return ModelRelease.newBuilder()
-        .setModelId(modelId)
-        .setStep(policy.rounds())
-        .setEpoch(armLedger.epoch())
-        .setParameters(parameters)
-        .setAlgorithm(ALGORITHM_PREFIX + policy.armMechanism())
-        .setP(P)
-        .setLedger(PrivacyLedger.newBuilder()
-            .setEpsilon(spent.budget().epsilon())
-            .setDelta(spent.budget().delta())
-            .setAccountant(armLedger.accountant() + JOINT_SUFFIX)
-            .setHorizon(armLedger.horizon())
-            .setEpoch(armLedger.epoch())
-            .setEpsilonSpent(spent.epsilon())
-            .setDeltaSpent(spent.delta())
-            .build())
-        .build();
+  private static ModelRelease release(DpHdbPolicy policy, int arm, String modelId, double[] parameters) {
+    PrivacyLedger armLedger = policy.armLedger(arm);
+    return ModelReleases.of(modelId, policy.rounds(), armLedger.epoch(), parameters,
+        ALGORITHM_PREFIX + policy.armMechanism(), P, joint(armLedger, JOINT_SUFFIX, policy.privacySpent()));
   }
 }

@@ -8,7 +8,10 @@ import java.util.Objects;
 import org.dpstream.core.distributed.DdaRunSpec;
 import org.dpstream.core.distributed.DdaSettings;
 import org.dpstream.core.distributed.DpDdaAccountant;
+import org.dpstream.core.distributed.DpDdaCalibration;
 import org.dpstream.core.distributed.DpDdaPrivacyReport;
+import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.distributed.DualAveragingProx;
 import org.dpstream.core.distributed.FeasibleSet;
 import org.dpstream.core.distributed.GossipGraph;
@@ -256,6 +259,53 @@ public record DdaNodeConfig(
   /** The guarantee this configuration obtains (never the nominal target). */
   public DpDdaPrivacyReport privacyReport() {
     return accountant().report(sigma(), privacy.epsilon());
+  }
+
+  /** The name of the accountant in the run's ledger and release. */
+  String accountantName() {
+    return "dp-dda-theorem1/" + privacy.noiseConstant() + "/active-set-" + privacy.activeSet();
+  }
+
+  /**
+   * The run's ledger with the cost of every message of all T rounds reserved: a node calls this before it
+   * sends anything, and runs only if it returns.
+   *
+   * @throws IllegalArgumentException naming the keys to change if the guarantee this configuration obtains
+   *     (the exact lemma chain) is weaker than privacy.epsilon, or states no guarantee at all (delta 1)
+   */
+  public PrivacyLedger privacyLedger() {
+    try {
+      return ledgerFor(sigma());
+    } catch (PrivacyBudgetExceededException | IllegalArgumentException e) {
+      DpDdaPrivacyReport report = privacyReport();
+      String what = report.delta() >= 1
+          ? "states no guarantee at all (delta = 1"
+          : String.format(Locale.ROOT, "obtains eps = %.6g, delta = %.3g (", report.epsilon(), report.delta());
+      double suggested = safeSigma();
+      throw new IllegalArgumentException(String.format(Locale.ROOT,
+          "privacy: this configuration %sthe exact lemma chain over all %d rounds), weaker than privacy.epsilon = %s,"
+              + " so no node sends anything. %schange rounds, privacy.noiseConstant, privacy.delta0 or"
+              + " privacy.compositionDelta (a fixed slack keeps delta below 1); raising privacy.epsilon accepts the"
+              + " weaker guarantee",
+          what, rounds, privacy.epsilon(), Double.isNaN(suggested) ? "Raise privacy.sigma, or "
+              : String.format(Locale.ROOT, "Set privacy.sigma to %.6g or more (its guarantee meets privacy.epsilon),"
+                  + " or ", suggested)), e);
+    }
+  }
+
+  private PrivacyLedger ledgerFor(double sigma) {
+    return PrivacyLedger.forRun(DpDdaCalibration.of(accountant(), sigma, privacy.epsilon(), accountantName()));
+  }
+
+  /** The sigma whose reported guarantee meets privacy.epsilon with delta below 1, or NaN if there is none. */
+  private double safeSigma() {
+    try {
+      double sigma = accountant().calibrateSigmaToReport(privacy.epsilon());
+      ledgerFor(sigma);
+      return sigma;
+    } catch (PrivacyBudgetExceededException | IllegalArgumentException e) {
+      return Double.NaN;
+    }
   }
 
   /** Everything the nodes agree on, validated; the same spec drives Mode 1 and Mode 2. */

@@ -25,6 +25,7 @@ import org.dpstream.core.distributed.DpDdaPrivacyReport;
 import org.dpstream.core.distributed.GossipRound;
 import org.dpstream.core.distributed.KeyedGossipSchedule;
 import org.dpstream.core.erm.ErmDataset;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.schemas.ModelRelease;
 import org.slf4j.Logger;
@@ -58,6 +59,7 @@ final class DdaNodeRunner {
     if (nodeId < 0 || nodeId >= spec.nodeCount()) {
       throw new IllegalArgumentException("--node-id must be in 0.." + (spec.nodeCount() - 1) + ": " + nodeId);
     }
+    PrivacyLedger ledger = config.privacyLedger(); // reserved before any message is sent; refuses past the budget
     DpDdaPrivacyReport report = config.privacyReport();
     ErmDataset shard = ShardLoader.load(Path.of(config.data().shardOf(nodeId)), config.data().format(),
         config.data().dimension(), config.privacy().lipschitz());
@@ -80,8 +82,7 @@ final class DdaNodeRunner {
           nodeId, spec.nodeCount(), spec.dimension(), producer, consumer, config.roundTimeoutDuration(),
           checkpoint.map(CheckpointStore.Checkpoint::gossipOffset).orElse(0L), resumedFrom);
       runRounds(spec, node, transport, checkpoints);
-      ModelRelease release = NodeModelRelease.of(spec, nodeId, node.nextRound() - 1, node.averagedModel(),
-          config.privacy().epsilon(), accounting(), report);
+      ModelRelease release = NodeModelRelease.of(spec, nodeId, node.nextRound() - 1, node.averagedModel(), ledger);
       publish(producer, topics.models(), release);
       LOG.info("node {}: done after {} rounds; model published to {}", nodeId, spec.rounds(), topics.models());
       return new Result(release, resumedFrom);
@@ -103,10 +104,6 @@ final class DdaNodeRunner {
         LOG.info("node {}: completed round {} of {}", nodeId, t, spec.rounds());
       }
     }
-  }
-
-  private String accounting() {
-    return "dp-dda-theorem1/" + config.privacy().noiseConstant() + "/active-set-" + config.privacy().activeSet();
   }
 
   private Producer<String, byte[]> producer() {

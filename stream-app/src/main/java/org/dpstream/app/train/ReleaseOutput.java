@@ -5,8 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -20,8 +18,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.dpstream.app.serde.DpSerdes;
 import org.dpstream.core.erm.training.ErmSettings;
 import org.dpstream.core.erm.training.ErmTrainer;
+import org.dpstream.app.release.ModelReleases;
 import org.dpstream.schemas.ModelRelease;
-import org.dpstream.schemas.PrivacyLedger;
 
 /** Builds the {@link ModelRelease} of a trained model, writes it to a file and publishes it. */
 final class ReleaseOutput {
@@ -35,31 +33,17 @@ final class ReleaseOutput {
   private ReleaseOutput() {}
 
   /**
-   * The release: step = n (training records, each used in every pass), epoch 0, p = 2, the ledger's budget
-   * and the spent (epsilon, delta) under the run's accountant, horizon = n.
+   * The release: step = n (training records, each used in every pass), epoch 0, p = 2, and the run's ledger
+   * (the user's budget, the accountant, horizon = n, the spent (epsilon, delta)).
+   *
+   * @throws IllegalArgumentException for the non-private reference run, which has no ledger and is never released
    */
-  static ModelRelease release(String modelId, int trainingRecords, ErmSettings settings, ErmTrainer.Trained trained) {
-    List<Double> parameters = new ArrayList<>(trained.weights().length);
-    for (double w : trained.weights()) {
-      parameters.add(w);
+  static ModelRelease release(String modelId, int trainingRecords, ErmTrainer.Trained trained) {
+    if (trained.ledger() == null) {
+      throw new IllegalArgumentException("the non-private reference model is never released");
     }
-    return ModelRelease.newBuilder()
-        .setModelId(modelId)
-        .setStep(trainingRecords)
-        .setEpoch(0)
-        .setParameters(parameters)
-        .setAlgorithm(trained.description())
-        .setP(P)
-        .setLedger(PrivacyLedger.newBuilder()
-            .setEpsilon(settings.epsilon())
-            .setDelta(settings.delta())
-            .setAccountant(trained.accountant())
-            .setHorizon(trainingRecords)
-            .setEpoch(0)
-            .setEpsilonSpent(trained.epsilonSpent())
-            .setDeltaSpent(trained.deltaSpent())
-            .build())
-        .build();
+    return ModelReleases.of(modelId, trainingRecords, 0, trained.weights(), trained.description(), P,
+        trained.ledger());
   }
 
   static void write(ModelRelease release, Path file, Encoding encoding) throws IOException {

@@ -152,11 +152,11 @@ public final class TrainCommand implements Callable<Integer> {
       description = "Passes over the data (one pass = the work of one full gradient). Default: ${DEFAULT-VALUE}.")
   int passes;
 
-  @Option(names = "--accountant", paramLabel = "RULE", defaultValue = "tight",
+  @Option(names = "--accountant", paramLabel = "RULE", defaultValue = "tight", converter = AccountantConverter.class,
       description = "How (epsilon, delta) becomes the noise of DP-CD, DP-SkGD and output perturbation: tight (zCDP with"
           + " the conversion of Canonne, Kamath and Steinke 2020, any epsilon) or paper (the papers' closed form,"
           + " proved for epsilon <= 1 only; more noise). DP-SGD has its own RDP accountant. Default: ${DEFAULT-VALUE}.")
-  String accountant;
+  ErmSettings.Accountant accountant;
 
   @Option(names = "--clip", paramLabel = "C",
       description = "Clipping threshold C in the scaled units (every feature divided by its bound; DP-CD: per-coordinate"
@@ -221,7 +221,6 @@ public final class TrainCommand implements Callable<Integer> {
       ErmTrainer.requireAlgorithm(algorithm.strip());
       return null;
     }, "--algorithm");
-    ErmSettings.Accountant accountantValue = parse(() -> ErmSettings.Accountant.parse(accountant), "--accountant");
     ReleaseOutput.Encoding encoding = encoding();
     validateNumbers();
     PrintWriter stdout = spec.commandLine().getOut();
@@ -243,7 +242,7 @@ public final class TrainCommand implements Callable<Integer> {
         lambda != null ? lambda : TrainDefaults.lambda(n), l1Ratio, privacy.epsilon(), privacy.delta(TrainDefaults.delta(n)), passes,
         clip != null ? clip : Double.NaN,
         residualClip != null ? residualClip : (lossValue == ErmSettings.Loss.SQUARED ? 1.0 : Double.NaN), stepScale,
-        true, accountantValue, clip == null, batchSize != null ? batchSize : TrainDefaults.batchSize(n), true);
+        true, accountant, clip == null, batchSize != null ? batchSize : TrainDefaults.batchSize(n), true);
     requireApplicable(settings);
 
     stderr.printf(Locale.ROOT, "train: %s, %d training and %d held-out records, d = %d; %s, %s loss, %s (lambda %s),"
@@ -273,7 +272,7 @@ public final class TrainCommand implements Callable<Integer> {
       return 1;
     }
 
-    ModelRelease release = ReleaseOutput.release(id, n, settings, trained);
+    ModelRelease release = ReleaseOutput.release(id, n, trained);
     ReleaseOutput.write(release, out, encoding);
 
     double[] w = trained.weights();
@@ -481,5 +480,17 @@ public final class TrainCommand implements Callable<Integer> {
   /** For tests: the accepted algorithm names. */
   static List<String> algorithms() {
     return ErmTrainer.ALGORITHMS;
+  }
+
+  /** Converts {@code --accountant} (case-insensitive); a wrong value is reported by picocli, naming the option. */
+  static final class AccountantConverter implements CommandLine.ITypeConverter<ErmSettings.Accountant> {
+    @Override
+    public ErmSettings.Accountant convert(String value) {
+      try {
+        return ErmSettings.Accountant.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
   }
 }

@@ -33,6 +33,17 @@ class DdaNodeCommandTest {
   }
 
   @Test
+  void aRunWhoseGuaranteeMissesItsTargetExitsWithTwoBeforeTouchingKafka(@TempDir Path dir) throws Exception {
+    Path config = dir.resolve("dda.yaml");
+    Files.writeString(config, String.join("\n", "runId: r", "nodes: 4", "iota: 0.5", "rounds: 10",
+        "privacy: {epsilon: 1, sigma: 0.01}", "data: {shard: 'n{node}.csv', samplesPerNode: 5, dimension: 2}",
+        "kafka: {bootstrap.servers: 'nowhere:9092'}", ""));
+    StringWriter err = new StringWriter();
+    assertEquals(2, run(err, "dda-node", "--node-id", "0", "--config", config.toString()));
+    assertTrue(err.toString().contains("weaker than privacy.epsilon"), err.toString());
+  }
+
+  @Test
   void aMissingConfigFileExitsWithTwo(@TempDir Path dir) {
     StringWriter err = new StringWriter();
     assertEquals(2, run(err, "dda-node", "--node-id", "0", "--config", dir.resolve("absent.yaml").toString()));

@@ -10,6 +10,9 @@ import java.time.Duration;
 import org.dpstream.app.config.ConfigLoader;
 import org.dpstream.core.distributed.DdaRunSpec;
 import org.dpstream.core.distributed.DpDdaAccountant;
+import org.dpstream.core.distributed.DpDdaPrivacyReport;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.distributed.StepSchedule;
 import org.junit.jupiter.api.Test;
 
@@ -37,21 +40,47 @@ class DdaNodeConfigTest {
     assertEquals(2000, spec.rounds());
     assertEquals("data/dda/node-3.csv", config.data().shardOf(3));
     assertEquals(Duration.ofMinutes(10), config.roundTimeoutDuration());
+    assertTrue(config.privacyLedger().spentEpsilon() <= 1.0, config.privacyReport().describe());
   }
 
   @Test
-  void defaultsFollowThePaperAndClaimNoAmplificationOverKafka() {
+  void theLedgerReservesTheWholeRunAsTheLemmaChainStatesIt() {
     DdaNodeConfig config = parse(MINIMAL);
-    DdaRunSpec spec = config.runSpec();
-    assertEquals(StepSchedule.stronglyConvex(20), spec.settings().schedule());
-    assertEquals(5e-4, spec.settings().prox().regularizer().l2Weight());
-    assertEquals("observable", config.privacy().activeSet());
-    // sigma is Theorem 1's calibration with the proof-closing constant, whatever the visibility
-    double expected = DpDdaAccountant.of(1.0, 10, 0.5, 0.01, 100).calibrateSigma(1.0, DpDdaAccountant.NoiseConstant.PROOF_CLOSES);
-    assertEquals(expected, spec.settings().sigma());
-    // an observable active set gets no credit for node sampling, so the obtained epsilon is larger
-    double hidden = parse(MINIMAL.replace("{epsilon: 1.0}", "{epsilon: 1.0, activeSet: hidden}")).privacyReport().epsilon();
-    assertTrue(config.privacyReport().epsilon() > hidden, config.privacyReport().describe());
+    PrivacyLedger ledger = config.privacyLedger();
+    DpDdaPrivacyReport report = config.privacyReport();
+    assertEquals(new PrivacyBudget(1.0, report.delta()), ledger.budget());
+    assertEquals(report.epsilon(), ledger.spentEpsilon());
+    assertEquals(report.delta(), ledger.spentDelta());
+    assertEquals(100, ledger.horizon());
+    assertEquals("dp-dda-theorem1/proof-closes/active-set-observable", ledger.accountant());
+  }
+
+  @Test
+  void aRunWhoseGuaranteeMissesPrivacyEpsilonIsRefusedNamingTheKeys() {
+    // sigma = 0.5 is far below Theorem 1's (about 9 here): the chain gives eps well above 1
+    String weakYaml = MINIMAL.replace("{epsilon: 1.0}", "{epsilon: 1.0, sigma: 0.5, compositionDelta: 1.0e-6}");
+    DdaNodeConfig weak = parse(weakYaml);
+    weak.runSpec();
+    assertTrue(weak.privacyReport().epsilon() > 1, weak.privacyReport().describe());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, weak::privacyLedger);
+    assertTrue(e.getMessage().contains("weaker than privacy.epsilon = 1.0") && e.getMessage().contains("privacy.sigma"),
+        e.getMessage());
+    // the sigma the message suggests is the report's calibration, and a run with it is accepted
+    double suggested = weak.accountant().calibrateSigmaToReport(1.0);
+    assertTrue(e.getMessage().contains(String.format(java.util.Locale.ROOT, "privacy.sigma to %.6g", suggested)),
+        e.getMessage());
+    DdaNodeConfig fixed = parse(weakYaml.replace("sigma: 0.5", "sigma: " + suggested));
+    assertTrue(fixed.privacyLedger().spentEpsilon() <= 1.0);
+  }
+
+  @Test
+  void aRunWithoutAnyGuaranteeIsRefused() {
+    // the paper's composition slack sqrt(T eps'^2) reaches 1 at this sigma: delta = 1
+    DdaNodeConfig none = parse(MINIMAL.replace("{epsilon: 1.0}", "{epsilon: 1.0, sigma: 0.5}"));
+    assertEquals(1.0, none.privacyReport().delta());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, none::privacyLedger);
+    assertTrue(e.getMessage().contains("no guarantee at all") && e.getMessage().contains("privacy.compositionDelta"),
+        e.getMessage());
   }
 
   @Test

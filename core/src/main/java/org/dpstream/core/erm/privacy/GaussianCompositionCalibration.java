@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Objects;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.Rounding;
+import org.dpstream.core.privacy.accounting.ZcdpCalibration;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
 
 /**
@@ -27,9 +28,15 @@ import org.dpstream.core.privacy.accounting.ZcdpConversion;
  * ZcdpRule#PAPER_CLOSED_FORM} is below the requested epsilon (the paper's Corollary 2 is conservative:
  * about 0.83 epsilon at epsilon = 1, delta = 1e-5).
  *
+ * <p>Its privacy map ({@link ZcdpCalibration}): the first t of the m mechanisms cost rho(t) = t / (2 z^2)
+ * (rounded up), stated by the tight conversion at the budget's delta; horizon m.
+ *
  * <p>Immutable.
  */
-public final class GaussianCompositionCalibration {
+public final class GaussianCompositionCalibration implements ZcdpCalibration {
+
+  /** How the accountant names the spent budget: the rule's calibration, stated by the tight conversion. */
+  static final String ACCOUNTANT_SUFFIX = "(replace-one; spent by zcdp-cks20)";
 
   private final PrivacyBudget budget;
   private final long mechanisms;
@@ -44,9 +51,8 @@ public final class GaussianCompositionCalibration {
     this.mechanisms = mechanisms;
     this.rule = rule;
     this.noiseMultiplier = noiseMultiplier;
-    this.totalRho = Rounding.up(mechanisms / (2.0 * noiseMultiplier * noiseMultiplier));
-    double epsilon = ZcdpConversion.TIGHT.epsilon(totalRho, budget.delta());
-    this.spent = new PrivacyBudget(Math.min(epsilon, budget.epsilon()), budget.delta());
+    this.totalRho = rhoOf(mechanisms, noiseMultiplier);
+    this.spent = statedAt(totalRho);
   }
 
   /**
@@ -99,7 +105,57 @@ public final class GaussianCompositionCalibration {
     return totalRho;
   }
 
+  private static double rhoOf(long mechanisms, double noiseMultiplier) {
+    return Rounding.up(mechanisms / (2.0 * noiseMultiplier * noiseMultiplier));
+  }
+
+  private PrivacyBudget statedAt(double rho) {
+    double epsilon = ZcdpConversion.TIGHT.epsilon(rho, budget.delta());
+    return new PrivacyBudget(Math.min(epsilon, budget.epsilon()), budget.delta());
+  }
+
+  /** rho of the first t mechanisms, t / (2 z^2) rounded up. */
+  @Override
+  public double rhoAfter(long step) {
+    requireStep(step);
+    return step == mechanisms ? totalRho : rhoOf(step, noiseMultiplier);
+  }
+
+  /** The tight conversion (CKS20), whatever rule derived z. */
+  @Override
+  public ZcdpConversion conversion() {
+    return ZcdpConversion.TIGHT;
+  }
+
+  /**
+   * The cost of the first t mechanisms: the tight conversion of {@link #rhoAfter} at the budget's delta (for
+   * t = m, {@link #spent()}).
+   */
+  @Override
+  public PrivacyBudget spentAfter(long step) {
+    return step == mechanisms ? spent : statedAt(rhoAfter(step));
+  }
+
+  /** E.g. {@code zcdp-cks20(replace-one; spent by zcdp-cks20)}. */
+  @Override
+  public String accountant() {
+    return rule.accountantName() + ACCOUNTANT_SUFFIX;
+  }
+
+  /** m, the number of mechanisms composed. */
+  @Override
+  public long horizon() {
+    return mechanisms;
+  }
+
+  private void requireStep(long step) {
+    if (step < 1 || step > mechanisms) {
+      throw new IllegalArgumentException("step must be in [1, " + mechanisms + "], got " + step);
+    }
+  }
+
   /** The budget the noise was calibrated for. */
+  @Override
   public PrivacyBudget budget() {
     return budget;
   }

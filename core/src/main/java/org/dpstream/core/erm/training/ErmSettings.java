@@ -1,6 +1,7 @@
 package org.dpstream.core.erm.training;
 
 import java.util.Locale;
+import org.dpstream.core.erm.privacy.ZcdpRule;
 
 /**
  * What to train, as the command line states it: algorithm, loss, regulariser and its weight, privacy
@@ -58,9 +59,20 @@ public record ErmSettings(String algorithm, Loss loss, Reg reg, double lambda, d
   /** How (epsilon, delta) becomes the noise of the zCDP-accounted algorithms. */
   public enum Accountant {
     /** The tight conversion of Canonne, Kamath and Steinke 2020: valid for every epsilon &gt; 0, least noise. */
-    TIGHT,
+    TIGHT(ZcdpRule.TIGHT),
     /** The papers' closed form z^2 = 3 m ln(1/delta) / epsilon^2: proved only for epsilon &lt;= 1. */
-    PAPER;
+    PAPER(ZcdpRule.PAPER_CLOSED_FORM);
+
+    private final ZcdpRule zcdpRule;
+
+    Accountant(ZcdpRule zcdpRule) {
+      this.zcdpRule = zcdpRule;
+    }
+
+    /** The core's calibration rule of this choice. */
+    public ZcdpRule zcdpRule() {
+      return zcdpRule;
+    }
 
     public String cliName() {
       return name().toLowerCase(Locale.ROOT);

@@ -6,6 +6,7 @@ import java.util.function.IntConsumer;
 import org.dpstream.core.data.LabelledData;
 import org.dpstream.core.erm.BatchQuantileClipping;
 import org.dpstream.core.erm.CompositeObjective;
+import org.dpstream.core.erm.ErmAlgorithm;
 import org.dpstream.core.erm.ErmAlgorithms;
 import org.dpstream.core.erm.ErmDataset;
 import org.dpstream.core.erm.ErmOptions;
@@ -15,9 +16,9 @@ import org.dpstream.core.erm.FeatureBounds;
 import org.dpstream.core.erm.FeatureScaling;
 import org.dpstream.core.erm.NonPrivateSolver;
 import org.dpstream.core.erm.Regularizer;
-import org.dpstream.core.erm.privacy.ZcdpRule;
 import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
@@ -33,11 +34,31 @@ public final class ErmTrainer {
    * A trained model and its accounting.
    *
    * @param passWeights w^0, then the model after each pass
-   * @param accountant the accountant that states {@code epsilonSpent} and {@code deltaSpent}
+   * @param ledger the run's ledger, stated for the user's replace-one (--epsilon, --delta) over n records (the
+   *     release's horizon); null for the non-private reference run
    * @param description ErmRun.describe(): algorithm, schedule, accountant, noise
    */
-  public record Trained(double[] weights, List<double[]> passWeights, double epsilonSpent, double deltaSpent,
-      String accountant, String description, long updates) {}
+  public record Trained(double[] weights, List<double[]> passWeights, PrivacyLedger ledger, String description,
+      long updates) {
+
+    /** Epsilon spent; 0 without privacy. */
+    public double epsilonSpent() {
+      return ledger == null ? 0 : ledger.spentEpsilon();
+    }
+
+    /** Delta spent; 0 without privacy. */
+    public double deltaSpent() {
+      return ledger == null ? 0 : ledger.spentDelta();
+    }
+
+    /** The accountant that states the spend. */
+    public String accountant() {
+      return ledger == null ? NOT_PRIVATE : ledger.accountant();
+    }
+  }
+
+  /** The accountant of the non-private reference run. */
+  static final String NOT_PRIVATE = "none (NOT PRIVATE)";
 
   private ErmTrainer() {}
 
@@ -90,23 +111,36 @@ public final class ErmTrainer {
     ErmDataset trainedOn = settings.scaleByBounds() ? scaling.apply(data) : data;
     ErmOptions options = options(settings, trainedOn);
     CompositeObjective objective = objective(settings);
-    boolean groupPrivacy = settings.replaceOne() && settings.algorithm().equals("dpsgd");
+    ErmAlgorithm algorithm = ErmAlgorithms.byName(settings.algorithm());
+    boolean groupPrivacy = settings.replaceOne() && algorithm.adjacency() == ErmAlgorithm.Adjacency.ADD_REMOVE;
     PrivacyBudget budget = new PrivacyBudget(settings.epsilon(), settings.delta());
     ErmProblem problem = isPrivate
         ? ErmProblem.of(trainedOn, objective, groupPrivacy ? addRemoveBudget(budget) : budget, settings.passes(),
             options)
         : ErmProblem.nonPrivate(trainedOn, objective, settings.passes(), options);
-    ErmRun run = ErmAlgorithms.byName(settings.algorithm())
-        .train(problem, source, runId, (pass, weights) -> onPass.accept(pass));
+    ErmRun run = algorithm.train(problem, source, runId, (pass, weights) -> onPass.accept(pass));
     List<double[]> passWeights = new ArrayList<>();
     for (double[] w : run.passWeights()) {
       passWeights.add(settings.scaleByBounds() ? scaling.toOriginalUnits(w) : w);
     }
     double[] weights = settings.scaleByBounds() ? scaling.toOriginalUnits(run.finalWeights()) : run.finalWeights();
-    PrivacyBudget spent = run.privacySpent().map(b -> groupPrivacy ? replaceOneBudget(b) : b).orElse(null);
-    String accountant = accountant(settings, options) + (groupPrivacy ? ", replace-one by group privacy" : "");
-    return new Trained(weights, passWeights, spent == null ? 0 : spent.epsilon(), spent == null ? 0 : spent.delta(),
-        accountant, run.describe(), run.updates());
+    PrivacyLedger ledger = run.ledger().map(l -> replaceOneLedger(l, budget, groupPrivacy, data.size())).orElse(null);
+    return new Trained(weights, passWeights, ledger, run.describe(), run.updates());
+  }
+
+  /**
+   * The run's ledger as {@code train} states it: the user's replace-one budget over n records. With group
+   * privacy (DP-SGD), the add/remove spend is converted by {@link #replaceOneBudget}; a spend that would not fit
+   * the user's budget is refused here, before anything is written or published.
+   */
+  static PrivacyLedger replaceOneLedger(PrivacyLedger run, PrivacyBudget replaceOne, boolean groupPrivacy,
+      long records) {
+    PrivacyBudget spent = new PrivacyBudget(run.spentEpsilon(), run.spentDelta());
+    if (groupPrivacy) {
+      spent = replaceOneBudget(spent);
+    }
+    return PrivacyLedger.open(replaceOne,
+        run.accountant() + (groupPrivacy ? ", replace-one by group privacy" : ""), records).reserve(spent);
   }
 
   /** Cap of the add/remove epsilon, so that e^epsilon and delta / (1 + e^epsilon) stay representable. */
@@ -133,7 +167,7 @@ public final class ErmTrainer {
         ? Math.sqrt(trainedOn.bounds().squaredNormBound())
         : settings.clip();
     ErmOptions options = ErmOptions.defaults().withClipNorm(clip).withStepScale(settings.stepScale())
-        .withZcdpRule(settings.accountant() == ErmSettings.Accountant.TIGHT ? ZcdpRule.TIGHT : ZcdpRule.PAPER_CLOSED_FORM);
+        .withZcdpRule(settings.accountant().zcdpRule());
     if (!Double.isNaN(settings.residualClip())) {
       options = options.withResidualClip(settings.residualClip());
     }
@@ -144,14 +178,6 @@ public final class ErmTrainer {
       options = options.withBatchRate(Math.min(1.0, settings.expectedBatch() / trainedOn.size()));
     }
     return options;
-  }
-
-  private static String accountant(ErmSettings settings, ErmOptions options) {
-    return switch (settings.algorithm()) {
-      case "dpsgd" -> "rdp-poisson-gaussian(add/remove)/" + options.rdpConversion().citation();
-      case "objective-perturbation" -> "pure-epsilon-dp(cms11 objective perturbation, replace-one)";
-      default -> options.zcdpRule().accountantName() + "(replace-one; spent by zcdp-cks20)";
-    };
   }
 
   /**

@@ -3,8 +3,10 @@ package org.dpstream.core.online.baseline;
 import java.util.Arrays;
 import java.util.Objects;
 import org.apache.commons.rng.UniformRandomProvider;
-import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.dpstream.core.geometry.LpBall;
+import org.dpstream.core.privacy.noise.ConstantVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
+import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
 
@@ -110,7 +112,8 @@ public final class NoisySgd {
     private final int samples;
     private final int batchSize;
     private final double stepSize;
-    private final double sigma;
+    private final VectorNoise noise;
+    private final double[] draws;
     private final double[] theta;
     private final double[] unprojected;
     private final double[] batchGradient;
@@ -123,7 +126,9 @@ public final class NoisySgd {
       this.samples = problem.size();
       this.batchSize = calibration.batchSize();
       this.stepSize = calibration.stepSize();
-      this.sigma = calibration.sigma();
+      // sigma = 0 is the tests' non-private mode: zeros, not a flag in the loop
+      this.noise = calibration.sigma() > 0 ? IidVectorNoise.gaussian(d, calibration.sigma()) : ConstantVectorNoise.zero(d);
+      this.draws = new double[d];
       this.theta = new double[d];
       this.unprojected = new double[d];
       this.batchGradient = new double[d];
@@ -132,18 +137,12 @@ public final class NoisySgd {
 
     /** Runs {@code count} iterations on {@code bits}; returns the sum of the iterates they produced. */
     double[] iterate(UniformRandomProvider bits, int count) {
-      ZigguratSampler.NormalizedGaussian gaussian = ZigguratSampler.NormalizedGaussian.of(bits);
       Arrays.fill(blockSum, 0);
       for (int t = 0; t < count; t++) {
         meanClippedGradient(bits);
-        if (sigma > 0) {
-          for (int k = 0; k < theta.length; k++) {
-            unprojected[k] = theta[k] - stepSize * (batchGradient[k] + sigma * gaussian.sample());
-          }
-        } else { // test seam only: the optimiser without noise
-          for (int k = 0; k < theta.length; k++) {
-            unprojected[k] = theta[k] - stepSize * batchGradient[k];
-          }
+        noise.sample(bits, draws);
+        for (int k = 0; k < theta.length; k++) {
+          unprojected[k] = theta[k] - stepSize * (batchGradient[k] + draws[k]);
         }
         domain.project(unprojected, theta);
         for (int k = 0; k < theta.length; k++) {

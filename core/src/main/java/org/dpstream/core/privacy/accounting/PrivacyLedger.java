@@ -70,6 +70,31 @@ public final class PrivacyLedger {
     return open(calibration.budget(), calibration.accountant(), calibration.horizon());
   }
 
+  /**
+   * A ledger from its parts, as a state snapshot or a joint accountant (the bandits' two-arm composition)
+   * states them; the invariants are checked as on {@link #fromBytes}.
+   *
+   * @throws IllegalArgumentException if spent is negative or beyond the budget, horizon &lt; 1 or epoch &lt; 0
+   */
+  public static PrivacyLedger of(PrivacyBudget budget, String accountant, long horizon, long epoch,
+      double spentEpsilon, double spentDelta) {
+    return new PrivacyLedger(budget, accountant, horizon, epoch, spentEpsilon, spentDelta);
+  }
+
+  /**
+   * The ledger of a whole run, reserved up front: opened for the calibration's budget, accountant and horizon,
+   * with the cost of all its releases, {@code calibration.spentAfter(horizon)}, reserved. A batch mechanism
+   * (DP-SGD, DP-CD, DP-SkGD, the perturbation baselines, DP-DDA) calls this before it draws any noise or
+   * releases anything, and releases only if it returns.
+   *
+   * @throws PrivacyBudgetExceededException if the run would cost more than its budget (a calibration whose
+   *     parameters were not derived from the budget: an explicit noise scale, a paper's formula outside its
+   *     premises)
+   */
+  public static PrivacyLedger forRun(PrivacyCalibration calibration) {
+    return open(calibration).reserve(calibration.spentAfter(calibration.horizon()));
+  }
+
   /** Whether a release bringing the cumulative loss to {@code cumulativeAfterRelease} fits the budget. */
   public boolean allows(PrivacyBudget cumulativeAfterRelease) {
     return cumulativeAfterRelease.isWithin(budget);

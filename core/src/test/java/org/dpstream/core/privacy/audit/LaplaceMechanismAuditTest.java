@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.apache.commons.rng.simple.RandomSource;
-import org.dpstream.core.privacy.noise.LaplaceVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
 
@@ -43,8 +43,8 @@ class LaplaceMechanismAuditTest {
   }
 
   /** Noise for a query of sensitivity CLIP_BOUND, as the mechanism's accounting believes. */
-  private static LaplaceVectorNoise calibratedNoise() {
-    return new LaplaceVectorNoise(1, CLIP_BOUND / CLAIMED_EPSILON);
+  private static IidVectorNoise calibratedNoise() {
+    return IidVectorNoise.laplace(1, CLIP_BOUND / CLAIMED_EPSILON);
   }
 
   @Test

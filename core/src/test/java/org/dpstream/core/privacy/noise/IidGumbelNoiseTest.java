@@ -10,13 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import org.apache.commons.statistics.distribution.GumbelDistribution;
 import org.junit.jupiter.api.Test;
 
-class GumbelVectorNoiseTest {
+class IidGumbelNoiseTest {
 
   // Bonferroni over the d coordinates, total alpha = 1e-4: deterministic with the fixed seed; a fresh
   // seed would fail a correct sampler with probability at most 1e-4.
   @Test
   void everyCoordinateIsGumbelWithTheScale() {
-    GumbelVectorNoise noise = new GumbelVectorNoise(3, 1.7);
+    IidVectorNoise noise = IidVectorNoise.gumbel(3, 1.7);
     double[][] vectors = draw(noise, seeded(301), 10_000);
     for (int i = 0; i < noise.dimension(); i++) {
       assertFitsCdf(coordinate(vectors, i), GumbelDistribution.of(0, 1.7)::cumulativeProbability,
@@ -33,7 +33,7 @@ class GumbelVectorNoiseTest {
   void argmaxOfUtilityPlusNoiseSamplesTheExponentialMechanism() {
     double beta = 0.8;
     double[] utility = {0.0, 0.5, -0.7};
-    GumbelVectorNoise noise = new GumbelVectorNoise(3, beta);
+    IidVectorNoise noise = IidVectorNoise.gumbel(3, beta);
     double[] sample = new double[3];
     int n = 60_000;
     long[] counts = new long[3];
@@ -64,6 +64,6 @@ class GumbelVectorNoiseTest {
   @Test
   void rejectsBadParameters() {
     assertEquals("scale must be finite and > 0, got 0.0",
-        assertThrows(IllegalArgumentException.class, () -> new GumbelVectorNoise(2, 0)).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> IidVectorNoise.gumbel(2, 0)).getMessage());
   }
 }

@@ -11,13 +11,13 @@ import org.apache.commons.statistics.distribution.LaplaceDistribution;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
-class LaplaceVectorNoiseTest {
+class IidLaplaceNoiseTest {
 
   // Bonferroni over the d coordinates, total alpha = 1e-4: deterministic with the fixed seed; a
   // fresh seed would fail a correct sampler with probability at most 1e-4.
   @Test
   void everyCoordinateIsLaplaceWithTheScale() {
-    LaplaceVectorNoise noise = new LaplaceVectorNoise(4, 2.5);
+    IidVectorNoise noise = IidVectorNoise.laplace(4, 2.5);
     double[][] vectors = draw(noise, seeded(201), 10_000);
     for (int i = 0; i < noise.dimension(); i++) {
       assertFitsCdf(
@@ -30,9 +30,9 @@ class LaplaceVectorNoiseTest {
 
   @Test
   void rejectsBadParametersWithClearMessages() {
-    assertMessage("dimension must be > 0, got -2", () -> new LaplaceVectorNoise(-2, 1));
-    assertMessage("scale must be finite and > 0, got 0.0", () -> new LaplaceVectorNoise(3, 0));
-    assertMessage("scale must be finite and > 0, got NaN", () -> new LaplaceVectorNoise(3, Double.NaN));
+    assertMessage("dimension must be > 0, got -2", () -> IidVectorNoise.laplace(-2, 1));
+    assertMessage("scale must be finite and > 0, got 0.0", () -> IidVectorNoise.laplace(3, 0));
+    assertMessage("scale must be finite and > 0, got NaN", () -> IidVectorNoise.laplace(3, Double.NaN));
   }
 
   private static void assertMessage(String expected, Executable constructor) {
