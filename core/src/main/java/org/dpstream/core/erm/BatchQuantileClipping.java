@@ -60,9 +60,12 @@ public record BatchQuantileClipping(double targetQuantile, double learningRate, 
     }
   }
 
-  /** gamma = 0.9, eta = 0.2, s = 0.1. */
+  /** The default target quantile gamma (docs/results.md, "How the defaults were chosen"). */
+  public static final double DEFAULT_TARGET_QUANTILE = 0.9;
+
+  /** gamma = {@link #DEFAULT_TARGET_QUANTILE}, eta = 0.2, s = 0.1. */
   public static BatchQuantileClipping defaults() {
-    return new BatchQuantileClipping(0.9, 0.2, 0.1);
+    return new BatchQuantileClipping(DEFAULT_TARGET_QUANTILE, 0.2, 0.1);
   }
 
   /** z_g = z / sqrt(1 - s): the gradient sum's noise multiplier (noise std z_g C_t) for a step of multiplier z. */
