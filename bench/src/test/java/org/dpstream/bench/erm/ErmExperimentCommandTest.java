@@ -148,4 +148,45 @@ class ErmExperimentCommandTest {
     assertEquals(2, noBounds.exitCode());
     assertTrue(noBounds.err().contains("--feature-bound is required"), noBounds.err());
   }
+
+  /** --clip-quantile changes DP-SGD's runs only (same splits and noise keys for every other row). */
+  @Test
+  void theClipQuantileOptionChangesOnlyDpSgdsRows(@TempDir Path dir) throws Exception {
+    StringBuilder text = new StringBuilder("x1,x2,label\n");
+    org.apache.commons.rng.UniformRandomProvider rng =
+        org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(18L);
+    for (int i = 0; i < 120; i++) {
+      double a = rng.nextDouble();
+      double b = rng.nextDouble();
+      text.append(String.format(java.util.Locale.ROOT, "%.5f,%.5f,%d%n", 5 * a, 2 * b, a + 0.3 > b ? 1 : 0));
+    }
+    Path csv = dir.resolve("toy.csv");
+    Files.writeString(csv, text.toString());
+    java.util.Map<String, List<String>> rowsByQuantile = new java.util.HashMap<>();
+    for (String q : List.of("0.1", "0.95")) {
+      Path out = dir.resolve("q" + q);
+      Outcome outcome = run("erm", "--data", "csv:" + csv, "--feature-bound", "6", "--algorithms", "dpsgd,dpcd-smooth",
+          "--epsilon", "3", "--splits", "2", "--baseline-lambdas", "0.1", "--clip-quantile", q, "--out", out.toString());
+      assertEquals(0, outcome.exitCode(), outcome.err());
+      assertTrue(outcome.err().contains("clip quantile " + q), outcome.err());
+      rowsByQuantile.put(q, Files.readAllLines(out.resolve("results.csv")));
+    }
+    List<String> low = rowsByQuantile.get("0.1");
+    List<String> high = rowsByQuantile.get("0.95");
+    assertEquals(low.size(), high.size());
+    int dpsgdRowsDiffering = 0;
+    for (int i = 1; i < low.size(); i++) {
+      if (low.get(i).contains(",dpsgd,")) {
+        dpsgdRowsDiffering += low.get(i).equals(high.get(i)) ? 0 : 1;
+      } else {
+        assertEquals(low.get(i), high.get(i));
+      }
+    }
+    assertTrue(dpsgdRowsDiffering > 0, "DP-SGD's accuracy moved with its clip quantile in some split");
+
+    Outcome outside = run("erm", "--data", "csv:" + csv, "--feature-bound", "6", "--clip-quantile", "1",
+        "--out", dir.resolve("bad").toString());
+    assertEquals(2, outside.exitCode());
+    assertTrue(outside.err().contains("--clip-quantile: must be in (0, 1), got 1.0"), outside.err());
+  }
 }
