@@ -32,6 +32,7 @@ import org.dpstream.core.data.MissingDatasetException;
 import org.dpstream.core.erm.training.ErmSettings;
 import org.dpstream.core.erm.training.ErmTrainer;
 import org.dpstream.core.erm.training.Evaluation;
+import org.dpstream.core.erm.training.TrainDefaults;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -94,6 +95,11 @@ public final class ErmExperimentCommand implements Callable<Integer> {
       description = "csv: the l2 weights tried for output and objective perturbation (the best mean held-out accuracy"
           + " is reported: tuning the baselines get for free). Default: ${DEFAULT-VALUE}.")
   List<Double> baselineLambdas;
+
+  @Option(names = "--clip-quantile", paramLabel = "Q",
+      description = "csv: DP-SGD's target quantile of the gradient norms for adaptive clipping, in (0, 1), instead of"
+          + " train's default (" + TrainDefaults.CLIP_QUANTILE + "); for choosing that default on selection data.")
+  Double clipQuantile;
 
   @Option(names = "--loss", paramLabel = "LOSS", defaultValue = "logistic",
       converter = ErmOptionConverters.LossConverter.class,
@@ -290,6 +296,8 @@ public final class ErmExperimentCommand implements Callable<Integer> {
     for (double l : baselineLambdas) {
       require(l > 0 && Double.isFinite(l), "--baseline-lambdas: must be positive, got " + l);
     }
+    require(clipQuantile == null || (clipQuantile > 0 && clipQuantile < 1),
+        "--clip-quantile: must be in (0, 1), got " + clipQuantile);
     List<String> algorithmList = new ArrayList<>();
     for (String name : algorithms) {
       String a = name.strip().toLowerCase(Locale.ROOT);
@@ -338,11 +346,12 @@ public final class ErmExperimentCommand implements Callable<Integer> {
     }
     String fileName = file.getFileName().toString();
     String name = fileName.contains(".") ? fileName.substring(0, fileName.lastIndexOf('.')) : fileName;
-    stderr.printf(Locale.ROOT, "erm: %s, %d records, d = %d, %d splits, held-out %s; train's defaults (noise keys"
-        + " from the fixed experiment secret: reproducible, not for real data)%n", name, all.size(), bounds.length,
-        splits, testFraction);
-    String summary = ErmFileExperiment.run(name, all, bounds, algorithmList, distinct(privacy.epsilons()), splits,
-        testFraction, distinct(baselineLambdas), output.path(), stderr);
+    double quantile = clipQuantile != null ? clipQuantile : TrainDefaults.CLIP_QUANTILE;
+    stderr.printf(Locale.ROOT, "erm: %s, %d records, d = %d, %d splits, held-out %s; train's defaults, DP-SGD clip"
+        + " quantile %s (noise keys from the fixed experiment secret: reproducible, not for real data)%n", name,
+        all.size(), bounds.length, splits, testFraction, quantile);
+    String summary = ErmFileExperiment.run(name, all, bounds, algorithmList, distinct(privacy.epsilons()), splits, testFraction,
+        distinct(baselineLambdas), quantile, output.path(), stderr);
     stdout.println();
     stdout.print(summary);
     stdout.println("held-out accuracy, mean ± std over " + splits + " splits; wrote "

@@ -43,10 +43,12 @@ final class ErmFileExperiment {
    * Runs everything and writes DIR/results.csv and DIR/summary.txt.
    *
    * @param data binary labels 0/1, features within {@code bounds} (intercept already appended if wanted)
+   * @param clipQuantile DP-SGD's target quantile for adaptive clipping (train's default unless choosing it)
    * @return the summary table (markdown)
    */
   static String run(String name, LabelledData data, double[] bounds, List<String> algorithms, List<Double> epsilons,
-      int splits, double testFraction, List<Double> baselineLambdas, Path out, PrintWriter stderr) throws IOException {
+      int splits, double testFraction, List<Double> baselineLambdas, double clipQuantile, Path out, PrintWriter stderr)
+      throws IOException {
     int testCount = (int) Math.floor(testFraction * data.size());
     int privateRuns = 0;
     for (String algorithm : algorithms) {
@@ -67,7 +69,7 @@ final class ErmFileExperiment {
       for (double epsilon : epsilons) {
         for (String algorithm : algorithms) {
           ErmSettings settings = TrainDefaults.settings(algorithm, ErmSettings.Loss.LOGISTIC, ErmSettings.Reg.L2, n,
-              epsilon);
+              epsilon).withClipQuantile(clipQuantile);
           List<Double> lambdas = algorithm.endsWith("-perturbation") ? baselineLambdas : List.of(settings.lambda());
           for (double lambda : lambdas) {
             ErmSettings run = settings.withLambda(lambda);

@@ -101,16 +101,7 @@ class ErmExperimentCommandTest {
 
   @Test
   void aCsvFileRunsTrainsDefaultsOverSplitsAgainstBothBaselines(@TempDir Path dir) throws Exception {
-    StringBuilder text = new StringBuilder("x1,x2,label\n");
-    org.apache.commons.rng.UniformRandomProvider rng =
-        org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(9L);
-    for (int i = 0; i < 150; i++) {
-      double a = rng.nextDouble();
-      double b = rng.nextDouble();
-      text.append(String.format(java.util.Locale.ROOT, "%.5f,%.5f,%d%n", 50 * a, 0.1 * b, a > b ? 1 : 0));
-    }
-    Path csv = dir.resolve("toy.csv");
-    Files.writeString(csv, text.toString());
+    Path csv = toyCsv(dir, 9L, 150, 50, 0.1, 0);
     Path bounds = dir.resolve("toy.bounds");
     Files.writeString(bounds, "60\n0.12\n");
     Path out = dir.resolve("out");
@@ -136,5 +127,53 @@ class ErmExperimentCommandTest {
     BenchRun noBounds = run("erm", "--data", "csv:" + csv, "--out", out.toString());
     assertEquals(2, noBounds.exitCode());
     assertTrue(noBounds.err().contains("--feature-bound is required"), noBounds.err());
+  }
+
+  /** --clip-quantile changes DP-SGD's runs only (same splits and noise keys for every other row). */
+  @Test
+  void theClipQuantileOptionChangesOnlyDpSgdsRows(@TempDir Path dir) throws Exception {
+    Path csv = toyCsv(dir, 18L, 120, 5, 2, 0.3);
+    java.util.Map<String, List<String>> rowsByQuantile = new java.util.HashMap<>();
+    for (String q : List.of("0.1", "0.95")) {
+      Path out = dir.resolve("q" + q);
+      BenchRun outcome = run("erm", "--data", "csv:" + csv, "--feature-bound", "6", "--algorithms", "dpsgd,dpcd-smooth",
+          "--epsilon", "3", "--splits", "2", "--baseline-lambdas", "0.1", "--clip-quantile", q, "--out", out.toString());
+      assertEquals(0, outcome.exitCode(), outcome.err());
+      assertTrue(outcome.err().contains("clip quantile " + q), outcome.err());
+      rowsByQuantile.put(q, Files.readAllLines(out.resolve("results.csv")));
+    }
+    List<String> low = rowsByQuantile.get("0.1");
+    List<String> high = rowsByQuantile.get("0.95");
+    assertEquals(low.size(), high.size());
+    int dpsgdRowsDiffering = 0;
+    for (int i = 1; i < low.size(); i++) {
+      if (low.get(i).contains(",dpsgd,")) {
+        dpsgdRowsDiffering += low.get(i).equals(high.get(i)) ? 0 : 1;
+      } else {
+        assertEquals(low.get(i), high.get(i));
+      }
+    }
+    assertTrue(dpsgdRowsDiffering > 0, "DP-SGD's accuracy moved with its clip quantile in some split");
+
+    BenchRun outside = run("erm", "--data", "csv:" + csv, "--feature-bound", "6", "--clip-quantile", "1",
+        "--out", dir.resolve("bad").toString());
+    assertEquals(2, outside.exitCode());
+    assertTrue(outside.err().contains("--clip-quantile: must be in (0, 1), got 1.0"), outside.err());
+  }
+
+  /** DIR/toy.csv: x1 = scaleA a, x2 = scaleB b for a, b uniform on [0, 1), label 1 where a + shift > b. */
+  private static Path toyCsv(Path dir, long seed, int rows, double scaleA, double scaleB, double shift)
+      throws java.io.IOException {
+    StringBuilder text = new StringBuilder("x1,x2,label\n");
+    org.apache.commons.rng.UniformRandomProvider rng =
+        org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
+    for (int i = 0; i < rows; i++) {
+      double a = rng.nextDouble();
+      double b = rng.nextDouble();
+      text.append(String.format(java.util.Locale.ROOT, "%.5f,%.5f,%d%n", scaleA * a, scaleB * b, a + shift > b ? 1 : 0));
+    }
+    Path csv = dir.resolve("toy.csv");
+    Files.writeString(csv, text.toString());
+    return csv;
   }
 }

@@ -28,6 +28,10 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     configuration: tuning it on the private stream spends privacy
  * @param noise how DP-TOFW's Gaussian node noise is sampled; {@link NoiseChoice#DISCRETE} needs p &gt; 1
  *     and the zcdp (or auto, which then means zcdp) accountant
+ * @param featureScaling null, or declared per-feature bounds every sample is clamped to and divided by
+ *     before the estimator ({@link FeatureBoundScaling}): the estimator, {@code domain}, {@code data} and the
+ *     clip bounds are then in those scaled units (features in [-1, 1]), and {@link OnlineEstimator#parameters}
+ *     is in the original units ({@link ScaledOnlineEstimator})
  */
 public record OnlineModelSpec(
     String modelId,
@@ -41,7 +45,8 @@ public record OnlineModelSpec(
     DataBounds data,
     IncrementClipping incrementClipping,
     double learningRate,
-    NoiseChoice noise) {
+    NoiseChoice noise,
+    FeatureBoundScaling featureScaling) {
 
   public OnlineModelSpec {
     Objects.requireNonNull(modelId, "modelId");
@@ -56,6 +61,16 @@ public record OnlineModelSpec(
       throw new IllegalArgumentException("learningRate must be finite and > 0, got " + learningRate);
     }
     Objects.requireNonNull(noise, "noise");
+    if (featureScaling != null) {
+      if (featureScaling.dimension() != dimension) {
+        throw new IllegalArgumentException("featureBounds: " + featureScaling.dimension()
+            + " bounds for a model of dimension " + dimension);
+      }
+      if (!Double.isFinite(domain.radius() / featureScaling.smallestBound())) {
+        throw new IllegalArgumentException("featureBounds: a parameter of the radius " + domain.radius()
+            + " divided by the bound " + featureScaling.smallestBound() + " is not finite in original units");
+      }
+    }
     if (modelId.isBlank()) {
       throw new IllegalArgumentException("modelId must not be blank");
     }
@@ -79,10 +94,24 @@ public record OnlineModelSpec(
     }
   }
 
+  /** A spec whose samples are used in their own units (no {@code featureBounds}). */
+  public OnlineModelSpec(String modelId, int dimension, SampleLoss loss, LpBall domain, PrivacyBudget budget,
+      long horizon, ClipBounds clipBounds, AccountantChoice accountant, DataBounds data,
+      IncrementClipping incrementClipping, double learningRate, NoiseChoice noise) {
+    this(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data, incrementClipping,
+        learningRate, noise, null);
+  }
+
+  /** This spec with samples scaled by declared per-feature bounds (null: none). */
+  public OnlineModelSpec withFeatureScaling(FeatureBoundScaling scaling) {
+    return new OnlineModelSpec(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data,
+        incrementClipping, learningRate, noise, scaling);
+  }
+
   /** This spec with node noise sampled as {@code choice}. */
   public OnlineModelSpec withNoise(NoiseChoice choice) {
     return new OnlineModelSpec(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data,
-        incrementClipping, learningRate, choice);
+        incrementClipping, learningRate, choice, featureScaling);
   }
 
   /** The paper's configuration: worst-case clipping, step size 1 / (t + 1), continuous node noise. */
@@ -95,13 +124,13 @@ public record OnlineModelSpec(
   /** The same spec with another increment clipping. */
   public OnlineModelSpec withIncrementClipping(IncrementClipping clipping) {
     return new OnlineModelSpec(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data,
-        clipping, learningRate, noise);
+        clipping, learningRate, noise, featureScaling);
   }
 
   /** The same spec with another learning rate. */
   public OnlineModelSpec withLearningRate(double rate) {
     return new OnlineModelSpec(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data,
-        incrementClipping, rate, noise);
+        incrementClipping, rate, noise, featureScaling);
   }
 
   /** A spec whose clip bounds are derived from the loss over the domain for the declared data bounds. */
@@ -133,6 +162,10 @@ public record OnlineModelSpec(
     if (incrementClipping.isAdaptive()) {
       // Appended only when adaptive, so the fingerprints of the other modes (and their saved states) are unchanged.
       canonical += "|adaptive|" + incrementClipping.quantile() + "|" + incrementClipping.quantileShare();
+    }
+    if (featureScaling != null) {
+      // Likewise appended only when declared: a state learnt under other bounds (other units) is refused.
+      canonical += "|featureBounds|" + featureScaling.fingerprintToken();
     }
     try {
       return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));

@@ -13,6 +13,8 @@ import org.dpstream.core.privacy.accounting.Rounding;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class BatchQuantileClippingTest {
 
@@ -78,20 +80,22 @@ class BatchQuantileClippingTest {
         plain.describe());
   }
 
-  @Test
-  void withoutNoiseTheClipSettlesNearTheTargetQuantileOfTheGradientNorms() {
+  @ParameterizedTest
+  @ValueSource(doubles = {0.5, 0.8, 0.9})
+  void withoutNoiseTheClipSettlesNearTheTargetQuantileOfTheGradientNorms(double gamma) {
     // w stays ~0 with a negligible step, so every residual is 1/2 and the norms are ||x_i|| / 2; all records
     // are sampled (q = 1), so the count is exact and the clip must end within a factor e^(eta/2) of the
-    // 0.9 quantile of ||x_i|| / 2.
+    // gamma quantile of ||x_i|| / 2.
     ErmDataset data = ErmFixtures.classification(6L, 400, new double[] {1, 1}, new double[] {1, -1});
     double[] norms = new double[data.size()];
     for (int i = 0; i < norms.length; i++) {
       norms[i] = Math.hypot(data.feature(i, 0), data.feature(i, 1)) / 2;
     }
     java.util.Arrays.sort(norms);
-    double quantile = norms[(int) Math.floor(0.9 * norms.length)];
+    double quantile = norms[(int) Math.floor(gamma * norms.length)];
+    BatchQuantileClipping defaults = BatchQuantileClipping.defaults();
     ErmOptions options = ErmOptions.defaults().withClipNorm(5).withBatchRate(1.0).withStepScale(1e-12)
-        .withQuantileClipping(BatchQuantileClipping.defaults());
+        .withQuantileClipping(new BatchQuantileClipping(gamma, defaults.learningRate(), defaults.countBudgetShare()));
     ErmRun run = new DpSgd().train(ErmProblem.nonPrivate(data, CompositeObjective.of(GlmLoss.logistic(),
         Regularizer.none()), 200, options), SOURCE, "settle", PassListener.NONE);
     String description = run.describe();
@@ -99,7 +103,7 @@ class BatchQuantileClippingTest {
     int at = description.indexOf(prefix, description.indexOf("C from"));
     double finalClip = Double.parseDouble(description.substring(at + prefix.length(), description.indexOf(' ', at + 3)));
     assertTrue(finalClip > quantile * Math.exp(-0.1) && finalClip < quantile * Math.exp(0.1),
-        "final clip " + finalClip + ", 0.9 quantile " + quantile);
+        "final clip " + finalClip + ", " + gamma + " quantile " + quantile);
   }
 
   @Test

@@ -1,5 +1,8 @@
 package org.dpstream.app.config;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import org.dpstream.core.geometry.LpBall;
 import org.dpstream.core.loss.DataBounds;
@@ -7,6 +10,7 @@ import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.loss.SampleLoss;
 import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.ClipBounds;
+import org.dpstream.core.online.FeatureBoundScaling;
 import org.dpstream.core.online.IncrementClipping;
 import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.online.OnlineModelSpec;
@@ -37,6 +41,10 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     tuning it on the private stream spends privacy
  * @param noise {@code continuous} (default) or {@code discrete}: the tree's Gaussian node noise sampled
  *     exactly on the lattice (needs p &gt; 1 and accountant zcdp or auto)
+ * @param featureBounds optional declared public bounds |x_j| &lt;= b_j, one per feature: samples are clamped to
+ *     them and divided by them before the estimator, so {@code radius}, {@code featureNormBound} and the clip
+ *     settings are in those scaled units (features in [-1, 1]) and releases carry parameters in the original
+ *     units; null: samples are used as they come
  */
 public record ModelConfig(
     String id,
@@ -55,13 +63,23 @@ public record ModelConfig(
     Integer releaseEvery,
     ClipConfig clip,
     Double learningRate,
-    String noise) {
+    String noise,
+    List<Double> featureBounds) {
 
   public ModelConfig {
     accountant = accountant == null ? "auto" : accountant;
     releaseEvery = releaseEvery == null ? 1 : releaseEvery;
     learningRate = learningRate == null ? 1.0 : learningRate;
     noise = noise == null ? "continuous" : noise;
+    featureBounds = featureBounds == null ? null : Collections.unmodifiableList(new ArrayList<>(featureBounds));
+  }
+
+  /** A model whose samples are used as they come (no featureBounds). */
+  public ModelConfig(String id, int dimension, String loss, String p, double radius, double epsilon, double delta,
+      long horizon, double featureNormBound, double labelBound, Double gradientClip, Double differenceClip,
+      String accountant, Integer releaseEvery, ClipConfig clip, Double learningRate, String noise) {
+    this(id, dimension, loss, p, radius, epsilon, delta, horizon, featureNormBound, labelBound, gradientClip,
+        differenceClip, accountant, releaseEvery, clip, learningRate, noise, null);
   }
 
   /** A model with the paper's clipping and step size, and continuous node noise. */
@@ -69,7 +87,7 @@ public record ModelConfig(
       long horizon, double featureNormBound, double labelBound, Double gradientClip, Double differenceClip,
       String accountant, Integer releaseEvery) {
     this(id, dimension, loss, p, radius, epsilon, delta, horizon, featureNormBound, labelBound, gradientClip,
-        differenceClip, accountant, releaseEvery, null, null, null);
+        differenceClip, accountant, releaseEvery, null, null, null, null);
   }
 
   /** Parses and checks everything; the message names the model and the field. */
@@ -106,7 +124,7 @@ public record ModelConfig(
             + " factorization or auto, or clip.mode: worst-case or fixed with accountant: paper");
       }
       OnlineModelSpec spec = new OnlineModelSpec(require(id, "id"), dimension, sampleLoss, domain, budget, horizon, clipBounds, choice,
-          bounds, clipping, learningRate, sampling);
+          bounds, clipping, learningRate, sampling, featureScaling(featureBounds, dimension));
       if (sampling == NoiseChoice.DISCRETE) {
         TreeNoisePlan.choose(spec); // the calibrated sigma must be within the discrete sampler's range
       }
@@ -123,6 +141,26 @@ public record ModelConfig(
    */
   static ClipConfig defaultClip(double p, AccountantChoice accountant, long horizon) {
     return p > 1 && accountant != AccountantChoice.PAPER && horizon >= 4 ? ClipConfig.ADAPTIVE : ClipConfig.WORST_CASE;
+  }
+
+  /** Null if none are declared; the message names the key and the entry. */
+  static FeatureBoundScaling featureScaling(List<Double> featureBounds, int dimension) {
+    if (featureBounds == null) {
+      return null;
+    }
+    if (featureBounds.size() != dimension) {
+      throw new IllegalArgumentException("featureBounds has " + featureBounds.size() + " entries, the model's dimension"
+          + " is " + dimension + " (one bound per feature)");
+    }
+    double[] bounds = new double[dimension];
+    for (int j = 0; j < dimension; j++) {
+      Double b = featureBounds.get(j);
+      if (b == null || !(b > 0) || !Double.isFinite(b)) {
+        throw new IllegalArgumentException("featureBounds[" + j + "] must be a finite number > 0, got " + b);
+      }
+      bounds[j] = b;
+    }
+    return FeatureBoundScaling.of(bounds);
   }
 
   static double parseP(String p) {

@@ -162,7 +162,8 @@ public final class TrainCommand implements Callable<Integer> {
       description = "Clipping threshold C in the scaled units (every feature divided by its bound; DP-CD: per-coordinate"
           + " C_j by the algorithm's rule; DP-SGD: a FIXED per-sample l2 clip, which turns adaptive clipping off)."
           + " Default: sqrt(d) = ||b||_2 of the scaled bounds (no clipping bias for the logistic loss); DP-SGD starts"
-          + " there and adapts the clip privately to the 0.9 quantile of the gradient norms (Andrew et al. 2021).")
+          + " there and adapts the clip privately to the " + TrainDefaults.CLIP_QUANTILE + " quantile of the gradient norms"
+          + " (Andrew et al. 2021).")
   Double clip;
 
   @Option(names = "--batch-size", paramLabel = "M",

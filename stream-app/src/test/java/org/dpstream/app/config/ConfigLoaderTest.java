@@ -1,6 +1,9 @@
 package org.dpstream.app.config;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -121,5 +124,38 @@ class ConfigLoaderTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> ConfigLoader.parse(pOne, "t").registry());
     assertTrue(e.getMessage().contains("p > 1"), e.getMessage());
+  }
+
+  @Test
+  void featureBoundsScaleTheModelsSamples() {
+    String header = "applicationId: a\nkafka:\n  bootstrap.servers: b:9092\n";
+    OnlineModelSpec plain = ConfigLoader.parse(header + MODEL, "test").registry().find("m").orElseThrow().spec();
+    assertNull(plain.featureScaling());
+    OnlineModelSpec scaled = ConfigLoader.parse(header + MODEL + "    featureBounds: [250, 0.5, 1e4]\n", "test")
+        .registry().find("m").orElseThrow().spec();
+    assertArrayEquals(new double[] {250, 0.5, 1e4}, scaled.featureScaling().toArray());
+    assertEquals(plain.clipBounds(), scaled.clipBounds(), "featureNormBound and the clips are in the scaled units");
+  }
+
+  @Test
+  void badFeatureBoundsAreReportedByKey() {
+    String header = "applicationId: a\nkafka:\n  bootstrap.servers: b:9092\n";
+    String[][] cases = {
+        {"[1, 2]", "model m: featureBounds has 2 entries, the model's dimension is 3"},
+        {"[1, 0, 2]", "model m: featureBounds[1] must be a finite number > 0, got 0.0"},
+        {"[1, 2, -3]", "model m: featureBounds[2] must be a finite number > 0, got -3.0"},
+        {"[1, 1e999, 2]", "model m: featureBounds[1] must be a finite number > 0, got Infinity"},
+        {"[1, .nan, 2]", "models[0].featureBounds[1]"},
+        {"[1, null, 2]", "model m: featureBounds[1] must be a finite number > 0, got null"},
+        {"[1, 2, 1e-320]", "model m: featureBounds: a parameter of the radius 1.0 divided by the bound"},
+        {"[1, wide, 2]", "models[0].featureBounds[1]"},
+        {"4", "models[0].featureBounds"},
+    };
+    for (String[] c : cases) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> ConfigLoader.parse(header + MODEL + "    featureBounds: " + c[0] + "\n", "cfg.yaml"), c[0]);
+      assertTrue(e.getMessage().contains(c[1]), c[0] + ": " + e.getMessage());
+      assertFalse(e.getMessage().contains("org.dpstream"), e.getMessage());
+    }
   }
 }

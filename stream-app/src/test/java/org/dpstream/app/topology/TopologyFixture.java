@@ -47,7 +47,7 @@ final class TopologyFixture implements AutoCloseable {
     return NoiseKey.ofBytes(material);
   }
 
-  final ModelRegistry registry = CONFIG.registry();
+  final ModelRegistry registry;
   final Topics topics = Topics.defaults();
   final TopologyTestDriver driver;
   final TestInputTopic<byte[], byte[]> samples;
@@ -71,6 +71,13 @@ final class TopologyFixture implements AutoCloseable {
   }
 
   TopologyFixture(Path stateDir, ModelMetrics metrics, int routingPartitions, EstimatorFactory estimators) {
+    this(stateDir, metrics, routingPartitions, estimators, CONFIG);
+  }
+
+  /** Around the models of {@code config} instead of the fixture's two. */
+  TopologyFixture(Path stateDir, ModelMetrics metrics, int routingPartitions, EstimatorFactory estimators,
+      ServiceConfig config) {
+    registry = config.registry();
     Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "dpstream-test");
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");

@@ -170,7 +170,10 @@ class TrainCommandTest {
     ModelRelease release = DpSerdes.modelRelease().decodeOrThrow(Files.readAllBytes(model));
     double wa = release.getParameters().get(0);
     double wb = release.getParameters().get(1);
-    // The boundary a - 0.5 b = 0 in scaled units is 1000 w_a / (0.001 w_b) = -2 in original ones.
+    // The boundary a - 0.5 b = 0 in scaled units is 1000 w_a / (0.001 w_b) = -2 in original ones. The clipped,
+    // regularised model's direction is not exactly the boundary's: with the default clip quantile 0.8 the ratio
+    // was -2.63 to -3.32 over 14 runs (the one-off noise key changes the batches), so (-4, -1) as before the
+    // median was tried (-4.2); a model left in scaled units would be off by a factor 1e6.
     assertTrue(wa > 0 && wb < 0, release.getParameters().toString());
     double ratio = (1000 * wa) / (0.001 * wb);
     assertTrue(ratio < -1 && ratio > -4, "scaled weight ratio " + ratio);

@@ -18,15 +18,25 @@ import org.dpstream.core.erm.privacy.ZcdpRule;
  * @param scaleByBounds train on x_ij / b_j (every bound 1) and report the model in original units; then
  *     {@code clip} is in the scaled units. NaN clip: ||b||_2 of the geometry trained in
  * @param accountant the zCDP conversion of DP-CD, DP-SkGD and output perturbation
- * @param adaptiveClip DP-SGD: adapt the clip to the median gradient norm privately, from {@code clip}
+ * @param adaptiveClip DP-SGD: adapt the clip privately to a quantile of the gradient norms, from {@code clip}
  * @param expectedBatch DP-SGD: expected Poisson batch size q n; NaN for the core's default (10)
  * @param replaceOne state DP-SGD's guarantee for replace-one adjacency, like every other algorithm here:
  *     its add/remove accountant is run at (epsilon/2, delta/(1 + e^(epsilon/2))), which implies
  *     replace-one (epsilon, delta) by group privacy (a replacement is a removal and an addition)
+ * @param clipQuantile DP-SGD with {@code adaptiveClip}: the target quantile gamma of the gradient norms; NaN for
+ *     the default ({@link org.dpstream.core.erm.BatchQuantileClipping#DEFAULT_TARGET_QUANTILE})
  */
 public record ErmSettings(String algorithm, Loss loss, Reg reg, double lambda, double l1Ratio, double epsilon,
     double delta, int passes, double clip, double residualClip, double stepScale, boolean scaleByBounds,
-    Accountant accountant, boolean adaptiveClip, double expectedBatch, boolean replaceOne) {
+    Accountant accountant, boolean adaptiveClip, double expectedBatch, boolean replaceOne, double clipQuantile) {
+
+  /** The settings with the default clip quantile. */
+  public ErmSettings(String algorithm, Loss loss, Reg reg, double lambda, double l1Ratio, double epsilon,
+      double delta, int passes, double clip, double residualClip, double stepScale, boolean scaleByBounds,
+      Accountant accountant, boolean adaptiveClip, double expectedBatch, boolean replaceOne) {
+    this(algorithm, loss, reg, lambda, l1Ratio, epsilon, delta, passes, clip, residualClip, stepScale, scaleByBounds,
+        accountant, adaptiveClip, expectedBatch, replaceOne, Double.NaN);
+  }
 
   /**
    * The settings of the papers' experiments (bench synthetic data): raw bounds, the papers' closed-form
@@ -41,19 +51,25 @@ public record ErmSettings(String algorithm, Loss loss, Reg reg, double lambda, d
   /** The same settings for another algorithm. */
   public ErmSettings withAlgorithm(String value) {
     return new ErmSettings(value, loss, reg, lambda, l1Ratio, epsilon, delta, passes, clip, residualClip, stepScale,
-        scaleByBounds, accountant, adaptiveClip, expectedBatch, replaceOne);
+        scaleByBounds, accountant, adaptiveClip, expectedBatch, replaceOne, clipQuantile);
   }
 
   /** The same settings at another budget epsilon. */
   public ErmSettings withEpsilon(double value) {
     return new ErmSettings(algorithm, loss, reg, lambda, l1Ratio, value, delta, passes, clip, residualClip, stepScale,
-        scaleByBounds, accountant, adaptiveClip, expectedBatch, replaceOne);
+        scaleByBounds, accountant, adaptiveClip, expectedBatch, replaceOne, clipQuantile);
   }
 
   /** The same settings with another regulariser weight. */
   public ErmSettings withLambda(double value) {
     return new ErmSettings(algorithm, loss, reg, value, l1Ratio, epsilon, delta, passes, clip, residualClip, stepScale,
-        scaleByBounds, accountant, adaptiveClip, expectedBatch, replaceOne);
+        scaleByBounds, accountant, adaptiveClip, expectedBatch, replaceOne, clipQuantile);
+  }
+
+  /** The same settings with another target quantile of DP-SGD's adaptive clipping (NaN: the default). */
+  public ErmSettings withClipQuantile(double value) {
+    return new ErmSettings(algorithm, loss, reg, lambda, l1Ratio, epsilon, delta, passes, clip, residualClip, stepScale,
+        scaleByBounds, accountant, adaptiveClip, expectedBatch, replaceOne, value);
   }
 
   /** How (epsilon, delta) becomes the noise of the zCDP-accounted algorithms. */

@@ -172,7 +172,9 @@ public final class ErmTrainer {
       options = options.withResidualClip(settings.residualClip());
     }
     if (settings.adaptiveClip()) {
-      options = options.withQuantileClipping(BatchQuantileClipping.defaults());
+      BatchQuantileClipping clipping = BatchQuantileClipping.defaults();
+      options = options.withQuantileClipping(Double.isNaN(settings.clipQuantile()) ? clipping
+          : new BatchQuantileClipping(settings.clipQuantile(), clipping.learningRate(), clipping.countBudgetShare()));
     }
     if (!Double.isNaN(settings.expectedBatch())) {
       options = options.withBatchRate(Math.min(1.0, settings.expectedBatch() / trainedOn.size()));
