@@ -41,14 +41,24 @@ public final class TabulatedDiscreteGaussian implements ExactIntegerSampler {
   public static final long MAX_CELL_WIDTH = (1L << (53 - GaussianCellCdf.CELL_BITS)) - 1;
 
   private static final int CELLS = GaussianCellCdf.CELLS;
-  private static final int GUIDE_BITS = 11;
+  /** Bits of the uniform read first: most of their 2^14 intervals lie inside one cell, which they then decide. */
+  private static final int PREFIX_BITS = 14;
+  private static final int REST_BITS = Long.SIZE - PREFIX_BITS;
+  /** Marks a prefix whose interval is not inside one cell: the cell is found from a full 64-bit uniform. */
+  private static final int OPEN = 1 << 30;
+  /** Extra bits of the multiply-shift uniform beyond the bound's width: rejection below 2^-EXTRA. */
+  private static final int UNIFORM_EXTRA_BITS = 10;
   /** Denominator 2^(2B+1) of g's second factor, over M. */
   private static final int SQUARE_SHIFT = 2 * GaussianCellCdf.CELL_BITS + 1;
   /** Bounds of 2^64 F_t as unsigned longs with the sign bit flipped, so signed comparison orders them. */
   private static final long[] LOW;
   private static final long[] HIGH;
-  /** GUIDE[g]: the first cell whose upper bound exceeds g 2^(64 - GUIDE_BITS); every earlier boundary lies below. */
-  private static final int[] GUIDE;
+  /**
+   * PREFIX[V], for the interval [V, V + 1) 2^-14 of u: the cell t when the interval lies certainly inside cell t
+   * (or the tail, t = CELLS); otherwise OPEN | t with t the first cell whose upper bound exceeds V 2^50 (every
+   * earlier boundary lies certainly below u).
+   */
+  private static final int[] PREFIX;
 
   static {
     BigInteger[][] bounds = GaussianCellCdf.bounds(Long.SIZE);
@@ -61,21 +71,30 @@ public final class TabulatedDiscreteGaussian implements ExactIntegerSampler {
       LOW[t] = bounds[0][t].longValue() ^ Long.MIN_VALUE;
       HIGH[t] = bounds[1][t].longValue() ^ Long.MIN_VALUE;
     }
-    GUIDE = new int[1 << GUIDE_BITS];
+    PREFIX = new int[1 << PREFIX_BITS];
     int t = 0;
-    for (int g = 0; g < GUIDE.length; g++) {
-      long start = ((long) g << (Long.SIZE - GUIDE_BITS)) ^ Long.MIN_VALUE;
+    for (int v = 0; v < PREFIX.length; v++) {
+      long start = ((long) v << REST_BITS) ^ Long.MIN_VALUE;
       while (t < CELLS && HIGH[t] <= start) {
         t++;
       }
-      GUIDE[g] = t;
+      boolean lastInterval = v == PREFIX.length - 1; // its end is 2^64, above every bound
+      long end = ((long) (v + 1) << REST_BITS) ^ Long.MIN_VALUE;
+      boolean inside = t == CELLS || (!lastInterval && end <= LOW[t]);
+      PREFIX[v] = inside ? t : OPEN | t;
     }
   }
 
   private final long cellWidth;
+  /** L: the within-cell uniform is floor(U M / 2^L) for U of L bits, ... */
+  private final int uniformBits;
+  /** ... rejected when U M mod 2^L is below 2^L mod M (Lemire's multiply-shift, exact). */
+  private final long uniformThreshold;
 
   private TabulatedDiscreteGaussian(long cellWidth) {
     this.cellWidth = cellWidth;
+    this.uniformBits = Math.min(Long.SIZE - 1, Long.SIZE - Long.numberOfLeadingZeros(cellWidth) + UNIFORM_EXTRA_BITS);
+    this.uniformThreshold = Long.remainderUnsigned(1L << uniformBits, cellWidth);
   }
 
   /**
@@ -113,7 +132,7 @@ public final class TabulatedDiscreteGaussian implements ExactIntegerSampler {
     long m = cellWidth;
     while (true) {
       int t = cell(bits);
-      long c = m == 1 ? 0 : bits.uniformBelow(m);
+      long c = m == 1 ? 0 : withinCell(bits);
       if (t < CELLS ? acceptInTable(bits, t, c) : acceptInTail(bits, t, c)) {
         long magnitude = Math.addExact(Math.multiplyExact(t, m), c);
         boolean negative = bits.nextBit();
@@ -125,11 +144,20 @@ public final class TabulatedDiscreteGaussian implements ExactIntegerSampler {
     }
   }
 
-  /** Step 1: the cell, by inversion of its certified cumulative distribution; {@link #CELLS} and above: the tail. */
+  /**
+   * Step 1: the cell, by inversion of its certified cumulative distribution at a uniform u read lazily: 14
+   * bits settle it when their interval lies inside one cell (about 98% of draws), else 50 more make a
+   * 64-bit prefix compared with the bounds; {@link #CELLS} and above: the tail.
+   */
   private static int cell(RandomBits bits) {
-    long word = bits.nextWord();
+    long prefix = bits.nextBits(PREFIX_BITS);
+    int entry = PREFIX[(int) prefix];
+    if (entry < OPEN) {
+      return entry < CELLS ? entry : tailCell(bits);
+    }
+    long word = (prefix << REST_BITS) | bits.nextBits(REST_BITS);
     long biased = word ^ Long.MIN_VALUE;
-    int t = GUIDE[(int) (word >>> (Long.SIZE - GUIDE_BITS))];
+    int t = entry & ~OPEN;
     UniformDigits digits = null;
     while (t < CELLS) {
       if (biased >= HIGH[t]) {
@@ -148,6 +176,20 @@ public final class TabulatedDiscreteGaussian implements ExactIntegerSampler {
       }
     }
     return tailCell(bits);
+  }
+
+  /** c uniform in [0, M): floor(U M / 2^L), U of L bits, rejected (rarely) where the map is not uniform. */
+  private long withinCell(RandomBits bits) {
+    int width = uniformBits;
+    long mask = (1L << width) - 1;
+    while (true) {
+      long u = bits.nextBits(width);
+      long low = u * cellWidth;
+      if ((low & mask) >= uniformThreshold) {
+        long high = Math.multiplyHigh(u, cellWidth); // u, M < 2^63: the signed product is the unsigned one
+        return (high << (Long.SIZE - width)) | (low >>> width);
+      }
+    }
   }
 
   /**

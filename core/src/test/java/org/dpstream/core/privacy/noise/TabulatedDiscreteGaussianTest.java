@@ -102,8 +102,16 @@ class TabulatedDiscreteGaussianTest {
   }
 
   /**
-   * A first word between lo_t and hi_t leaves u &lt; F_t open; the next word settles it. With sigma = 256
-   * (M = 1: no within-cell bits) the draw is the cell itself: the word after lo_t decides between t and t + 1.
+   * The source word that makes the 64-bit prefix of u equal to {@code u}: the sampler reads u's top 14 bits,
+   * then its next 50, each from the lowest bits of the reservoir on.
+   */
+  private static long firstWordFor(long u) {
+    return (u >>> 50) | (u << 14);
+  }
+
+  /**
+   * A 64-bit prefix between lo_t and hi_t leaves u &lt; F_t open; the next word settles it. With sigma = 256
+   * (M = 1: no within-cell bits) the draw is the cell itself: the word after decides between t and t + 1.
    */
   @Test
   void aUniformBetweenTheBoundsIsSettledExactlyByMoreDigits() {
@@ -117,26 +125,33 @@ class TabulatedDiscreteGaussianTest {
     assertTrue(fine[0][t].compareTo(base.add(BigInteger.ONE)) >= 0);
     assertTrue(fine[1][t].compareTo(base.add(BigInteger.ONE.shiftLeft(64)).subtract(BigInteger.ONE)) <= 0);
 
-    ScriptedWords below = new ScriptedWords(table[0][t], 0L, 0L);
+    long first = firstWordFor(table[0][t]);
+    ScriptedWords below = new ScriptedWords(first, 0L, 0L);
     assertEquals(t, gaussian.sample(RandomBits.of(below)));
-    assertEquals(3, below.used, "first word, one more digit word, one word for the sign");
-    ScriptedWords above = new ScriptedWords(table[0][t], -1L, 0L);
+    assertEquals(3, below.used, "64 bits of u, one more word of its digits, one word for the sign");
+    ScriptedWords above = new ScriptedWords(first, -1L, 0L);
     assertEquals(t + 1, gaussian.sample(RandomBits.of(above)));
-    ScriptedWords negative = new ScriptedWords(table[0][t], 0L, 1L);
+    ScriptedWords negative = new ScriptedWords(first, 0L, 1L);
     assertEquals(-t, gaussian.sample(RandomBits.of(negative)));
   }
 
-  /** Certain decisions use the first word only: below lo_0 is cell 0, then the sign bit; -0 is drawn again. */
+  /**
+   * 14 bits decide when their interval lies inside one cell: u's first 14 bits 0 are cell 0, then the sign
+   * bit, all from one word; -0 is drawn again, here into cell 6 from the middle of its interval.
+   */
   @Test
-  void firstWordDecidesOutsideTheBounds() {
+  void fourteenBitsDecideInsideACell() {
     TabulatedDiscreteGaussian gaussian = TabulatedDiscreteGaussian.ofCellWidth(1);
     long[][] table = TabulatedDiscreteGaussian.tableBounds();
-    ScriptedWords zero = new ScriptedWords(0L, 0L);
+    ScriptedWords zero = new ScriptedWords(0L);
     assertEquals(0, gaussian.sample(RandomBits.of(zero)));
-    assertEquals(2, zero.used);
-    // -0 rejected: the sign bit 1 restarts with a fresh first word (cell 5's upper bound: cell 6).
-    ScriptedWords minusZero = new ScriptedWords(0L, 1L, table[1][5], 0L);
+    assertEquals(1, zero.used);
+    long middleOfSix = table[1][5] / 2 + table[0][6] / 2;
+    long prefixOfSix = middleOfSix >>> 50;
+    // bits 0-13: prefix 0 (cell 0), bit 14: sign 1 (-0, rejected), bits 15-28: cell 6, bit 29: sign 0.
+    ScriptedWords minusZero = new ScriptedWords((1L << 14) | (prefixOfSix << 15));
     assertEquals(6, gaussian.sample(RandomBits.of(minusZero)));
+    assertEquals(1, minusZero.used);
   }
 
   /**
