@@ -6,17 +6,18 @@ import java.util.Objects;
 
 /**
  * The discrete Gaussian N_Z(0, n^2) for n = M 2^B (B = {@value GaussianCellCdf#CELL_BITS}, M &gt;= 1), exact
- * and fast: about one 64-bit word, a uniform integer below M and a handful of bits per draw, against
- * some 17 random decisions for {@link DiscreteGaussian}'s rejection from the discrete Laplace.
+ * and fast: 14 bits (rarely 64) for the cell, a uniform integer below M and a handful of bits per draw,
+ * against some 17 random decisions for {@link DiscreteGaussian}'s rejection from the discrete Laplace.
  *
  * <p>The integers x &gt;= 0 are cut into cells of M: cell t holds tM, ..., tM + M - 1. A draw
  *
  * <ol>
  *   <li>picks cell t with probability proportional to w_t = exp(-(tM)^2 / (2 n^2)) = exp(-(t / 2^B)^2 / 2)
  *       (the largest weight in the cell, the same for every M): the inverse of the cumulative distribution
- *       F_t at one 64-bit uniform, compared with certified bounds lo_t &lt;= 2^64 F_t &lt;= hi_t
- *       ({@link GaussianCellCdf}); if the uniform falls between the bounds of a boundary (probability
- *       about 2^-62 a draw), the comparison is settled exactly with more digits of both. Cells t &gt;= 7
+ *       F_t at a uniform u read lazily (14 bits when their interval lies inside one cell, else a 64-bit
+ *       prefix), compared with certified bounds lo_t &lt;= 2^64 F_t &lt;= hi_t ({@link GaussianCellCdf}); if
+ *       the prefix falls between the bounds of a boundary (probability about 2^-62 a draw), the comparison
+ *       is settled exactly with more digits of both. Cells t &gt;= 7
  *       2^B (7 sigma, probability about 2.6e-12) come from an exact rejection sampler of the tail;</li>
  *   <li>takes c uniform in [0, M) and x = tM + c, kept with probability exp(-((tM + c)^2 - (tM)^2) / (2
  *       n^2)) = exp(-g), g = (c / M) (2tM + c) / (M 2^(2B+1)), by von Neumann's procedure with A_k =
@@ -29,7 +30,7 @@ import java.util.Objects;
  * uniform in the cell", whose density w_t dominates the target exp(-x^2 / (2 n^2)) on the cell (it
  * decreases in x &gt;= 0); the acceptance is the ratio, so x &gt;= 0 has probability proportional to
  * exp(-x^2 / (2 n^2)) exactly, and the sign makes it symmetric. Every decision is an integer comparison of
- * keyed bits with an exact number; the only floating point is none.
+ * keyed bits with an exact number; no floating-point value decides an output.
  *
  * <p>Immutable and shareable: the table is built once per JVM (about 2,000 cells, integer arithmetic).
  */
@@ -146,7 +147,7 @@ public final class TabulatedDiscreteGaussian implements ExactIntegerSampler {
 
   /**
    * Step 1: the cell, by inversion of its certified cumulative distribution at a uniform u read lazily: 14
-   * bits settle it when their interval lies inside one cell (about 98% of draws), else 50 more make a
+   * bits settle it when their interval lies inside one cell (about 95% of draws), else 50 more make a
    * 64-bit prefix compared with the bounds; {@link #CELLS} and above: the tail.
    */
   private static int cell(RandomBits bits) {
