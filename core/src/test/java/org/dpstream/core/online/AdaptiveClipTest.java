@@ -243,6 +243,9 @@ class AdaptiveClipTest {
     assertEquals(0, model.epoch());
     assertEquals("dp-tofw/zcdp-cks20-adaptive-clip(6 blocks, C0=" + plan.initialThreshold() + ", sigma_h="
         + split.histogramSigma() + ")/zcdp-cks20/clip(l_2.0, adaptive q=0.5, share=0.05)", model.mechanism());
+    AdaptiveClipPlan exact = AdaptiveClipPlan.of(plan.spec().withNoise(NoiseChoice.DISCRETE));
+    assertEquals("zcdp-cks20-adaptive-clip(6 blocks, C0=" + plan.initialThreshold() + ", sigma_h="
+        + split.histogramSigma() + ")/zcdp-cks20/discrete-gaussian", exact.describe());
   }
 
   @Test
