@@ -1,6 +1,8 @@
 package org.dpstream.core.privacy.noise;
 
 import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.assertFits;
+import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.assertFitsNormalBins;
+import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.assertReplays;
 import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.keyedBits;
 import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.pmfOverRange;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,9 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
-import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
-import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.apache.commons.statistics.inference.ChiSquareTest;
 import org.junit.jupiter.api.Test;
 
@@ -24,20 +24,6 @@ class TabulatedDiscreteGaussianTest {
   private static final int CELLS = GaussianCellCdf.CELLS;
   private static final double TWO_64 = 0x1p64;
 
-  /** Hands out the given words in order, then fails. */
-  private static final class ScriptedWords implements UniformRandomProvider {
-    private final long[] words;
-    int used;
-
-    ScriptedWords(long... words) {
-      this.words = words;
-    }
-
-    @Override
-    public long nextLong() {
-      return words[used++];
-    }
-  }
 
   private static double[] pmf(double sigma) {
     int reach = (int) Math.ceil(40 * sigma) + 40;
@@ -264,19 +250,7 @@ class TabulatedDiscreteGaussianTest {
     TabulatedDiscreteGaussian gaussian = TabulatedDiscreteGaussian.ofSigmaAtLeast(100_000_000_000L);
     assertEquals(0, gaussian.sigma() % 256);
     assertTrue(gaussian.sigma() - 100_000_000_000L < 256);
-    NormalDistribution normal = NormalDistribution.of(0, gaussian.sigma());
-    int bins = 20;
-    int n = 40_000;
-    long[] observed = new long[bins];
-    RandomBits bits = keyedBits(61);
-    for (int i = 0; i < n; i++) {
-      double u = normal.cumulativeProbability(gaussian.sample(bits));
-      observed[Math.min(bins - 1, (int) (u * bins))]++;
-    }
-    double[] expected = new double[bins];
-    Arrays.fill(expected, 1.0);
-    double pValue = ChiSquareTest.withDefaults().test(expected, observed).getPValue();
-    assertTrue(pValue >= 1e-4, "p-value " + pValue);
+    assertFitsNormalBins(gaussian, gaussian.sigma(), keyedBits(61), 40_000);
   }
 
   /**
@@ -287,13 +261,9 @@ class TabulatedDiscreteGaussianTest {
   void varianceIsTheExactOne() {
     TabulatedDiscreteGaussian gaussian = TabulatedDiscreteGaussian.ofCellWidth(1);
     double[] pmf = pmf(256);
-    int reach = (pmf.length - 1) / 2;
-    double variance = 0;
-    double fourth = 0;
-    for (int x = -reach; x <= reach; x++) {
-      variance += pmf[x + reach] * x * x;
-      fourth += pmf[x + reach] * x * x * (double) x * x;
-    }
+    double[] moments = IntegerGoodnessOfFit.secondAndFourthMoments(pmf);
+    double variance = moments[0];
+    double fourth = moments[1];
     // At sigma = 256 the discrete variance equals sigma^2 up to exp(-2 pi^2 sigma^2) (CKS20).
     assertEquals(256.0 * 256.0, variance, 1e-9 * 256 * 256);
     RandomBits bits = keyedBits(62);
@@ -309,12 +279,7 @@ class TabulatedDiscreteGaussianTest {
 
   @Test
   void replaysBitForBitFromTheKeyedSource() {
-    TabulatedDiscreteGaussian gaussian = TabulatedDiscreteGaussian.ofCellWidth(123_456_789);
-    RandomBits first = keyedBits(63);
-    RandomBits again = keyedBits(63);
-    for (int i = 0; i < 1000; i++) {
-      assertEquals(gaussian.sample(first), gaussian.sample(again));
-    }
+    assertReplays(TabulatedDiscreteGaussian.ofCellWidth(123_456_789), 63);
   }
 
   @Test
