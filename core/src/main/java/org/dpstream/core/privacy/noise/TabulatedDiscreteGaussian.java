@@ -180,7 +180,7 @@ public final class TabulatedDiscreteGaussian implements ExactIntegerSampler {
   }
 
   /** c uniform in [0, M): floor(U M / 2^L), U of L bits, rejected (rarely) where the map is not uniform. */
-  private long withinCell(RandomBits bits) {
+  long withinCell(RandomBits bits) {
     int width = uniformBits;
     long mask = (1L << width) - 1;
     while (true) {
@@ -215,7 +215,7 @@ public final class TabulatedDiscreteGaussian implements ExactIntegerSampler {
    * von Neumann: A_k = Bernoulli(f) Bernoulli(c / M) Bernoulli(1 / k) until the first A_k = 0; true iff that
    * k is odd. The small factor first, so a round usually costs one 10-bit comparison.
    */
-  private boolean acceptInTable(RandomBits bits, int t, long c) {
+  boolean acceptInTable(RandomBits bits, int t, long c) {
     if (c == 0) {
       return true;
     }
@@ -230,7 +230,7 @@ public final class TabulatedDiscreteGaussian implements ExactIntegerSampler {
   }
 
   /** Step 2 in the tail (rare), where g may exceed 1: exp(-c (2tM + c) / (M^2 2^(2B+1))) in big integers. */
-  private boolean acceptInTail(RandomBits bits, int t, long c) {
+  boolean acceptInTail(RandomBits bits, int t, long c) {
     BigInteger m = BigInteger.valueOf(cellWidth);
     BigInteger cc = BigInteger.valueOf(c);
     BigInteger numerator = cc.multiply(BigInteger.valueOf(t).multiply(m).shiftLeft(1).add(cc));

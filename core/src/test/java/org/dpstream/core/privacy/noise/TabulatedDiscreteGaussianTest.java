@@ -6,6 +6,7 @@ import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.assertReplays
 import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.keyedBits;
 import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.pmfOverRange;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -138,6 +139,50 @@ class TabulatedDiscreteGaussianTest {
     ScriptedWords minusZero = new ScriptedWords((1L << 14) | (prefixOfSix << 15));
     assertEquals(6, gaussian.sample(RandomBits.of(minusZero)));
     assertEquals(1, minusZero.used);
+  }
+
+  /**
+   * The within-cell uniform by hand. M = 3: L = 2 + 10 bits, threshold 2^12 mod 3 = 1; U = 0 (U M mod 2^12 = 0 &lt; 1)
+   * is rejected, U = 1366 gives floor(4098 / 4096) = 1, U = 4095 gives 2, U = 1365 gives 0. M = 2^40 + 3: L = 51,
+   * U = 2^51 - 1 gives floor(U M / 2^51) = M - 1 (the high word of the product counts).
+   */
+  @Test
+  void withinCellUniformByHand() {
+    TabulatedDiscreteGaussian three = TabulatedDiscreteGaussian.ofCellWidth(3);
+    ScriptedWords words = new ScriptedWords(0L | (1366L << 12) | (4095L << 24) | (1365L << 36));
+    RandomBits bits = RandomBits.of(words);
+    assertEquals(1, three.withinCell(bits), "U = 0 rejected, then U = 1366");
+    assertEquals(2, three.withinCell(bits));
+    assertEquals(0, three.withinCell(bits));
+    assertEquals(1, words.used);
+    long m = (1L << 40) + 3;
+    TabulatedDiscreteGaussian wide = TabulatedDiscreteGaussian.ofCellWidth(m);
+    assertEquals(m - 1, wide.withinCell(RandomBits.of(new ScriptedWords((1L << 51) - 1))));
+    // U = 0 rejected (U M mod 2^51 = 0 < 2^51 mod M = M - 6144), then U = 2^50 (bits 51-101: bit 37 of the
+    // second word): U M mod 2^51 = 2^50 is kept, c = floor(M / 2) = 2^39 + 1.
+    assertEquals((1L << 39) + 1, wide.withinCell(RandomBits.of(new ScriptedWords(0L, 1L << 37))));
+  }
+
+  /**
+   * The within-cell acceptance, exp(-g) by von Neumann, by hand: M = 3, t = 1000, c = 2, so A_k = Bernoulli(6002 /
+   * 393216) Bernoulli(2 / 3) Bernoulli(1 / k), each decided by a 10-bit V (the first true for V &lt;= 14, false
+   * for V &gt;= 16; the second true for V &lt;= 681; Bernoulli(1/2) true for V &lt;= 511). A_1 false: accept; A_1
+   * true, A_2 false: reject; A_1, A_2 true, A_3 false: accept. c = 0 accepts without a bit.
+   */
+  @Test
+  void withinCellAcceptanceByHand() {
+    TabulatedDiscreteGaussian three = TabulatedDiscreteGaussian.ofCellWidth(3);
+    ScriptedWords none = new ScriptedWords();
+    assertTrue(three.acceptInTable(RandomBits.of(none), 1000, 0));
+    assertEquals(0, none.used);
+    assertTrue(three.acceptInTable(RandomBits.of(new ScriptedWords(16L)), 1000, 2), "A_1 false");
+    assertFalse(three.acceptInTable(RandomBits.of(new ScriptedWords(14L | (681L << 10) | (16L << 20))), 1000, 2),
+        "A_1 true at the edges of its factors, A_2's first factor false: k = 2, reject");
+    assertTrue(three.acceptInTable(RandomBits.of(new ScriptedWords(0L | (682L << 10) | (700L << 20))), 1000, 2),
+        "A_1's second factor: V = 682 straddles 2/3, the next 10 bits (700) say false: accept");
+    assertTrue(three.acceptInTable(
+        RandomBits.of(new ScriptedWords(0L | (0L << 10) | (0L << 20) | (0L << 30) | (511L << 40) | (16L << 50))),
+        1000, 2), "A_1, A_2 true, A_3 false: k = 3, accept");
   }
 
   /**
