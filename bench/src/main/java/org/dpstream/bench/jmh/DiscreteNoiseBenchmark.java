@@ -4,8 +4,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.privacy.noise.DiscreteGaussian;
+import org.dpstream.core.privacy.noise.ExactIntegerSampler;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
 import org.dpstream.core.privacy.noise.RandomBits;
+import org.dpstream.core.privacy.noise.TabulatedDiscreteGaussian;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.core.privacy.random.NoiseStream;
@@ -28,7 +30,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * Scores are coordinates per second (each invocation draws {@link #COORDINATES} from one keyed
  * coordinate; the discrete draws share one {@code RandomBits} reservoir, as a tree node's coordinates do). sigmaUnits = 1e10 is the tree's regime (sigma of a few clip bounds on a lattice of 2^-30
  * of the bound; the tree rounds sigma up to whole units); 3 is a small sigma. The fractional values
- * take the general rational path: 3.5 in long arithmetic, 1e10 + 0.5 in BigInteger.
+ * take the general rational path: 3.5 in long arithmetic, 1e10 + 0.5 in BigInteger. {@code discrete} is
+ * CKS20's rejection sampler ({@link DiscreteGaussian}); {@code tabulated} the cell-table sampler the tree uses
+ * from 2^20 units on ({@link TabulatedDiscreteGaussian}, sigma rounded up to a multiple of 256, so its
+ * sigma = 3 row is sigma = 256).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -40,7 +45,7 @@ public class DiscreteNoiseBenchmark {
 
   static final int COORDINATES = 1000;
 
-  @Param({"continuous", "discrete"})
+  @Param({"continuous", "discrete", "tabulated"})
   public String noise;
 
   @Param({"3", "3.5", "1.0e10", "1.00000000005e10"})
@@ -49,7 +54,7 @@ public class DiscreteNoiseBenchmark {
   private final long[] out = new long[COORDINATES];
   private double[] continuous;
   private GaussianVectorNoise gaussian;
-  private DiscreteGaussian discrete;
+  private ExactIntegerSampler discrete;
   private NoiseStream stream;
   private long next;
 
@@ -60,14 +65,16 @@ public class DiscreteNoiseBenchmark {
     stream = new KeyedNoiseSource(NoiseKey.ofBytes(material)).forStream("tree", "benchmark");
     gaussian = new GaussianVectorNoise(COORDINATES, sigmaUnits);
     continuous = new double[COORDINATES];
-    discrete = DiscreteGaussian.ofSigma(sigmaUnits);
+    discrete = noise.equals("tabulated")
+        ? TabulatedDiscreteGaussian.ofSigmaAtLeast((long) Math.ceil(sigmaUnits))
+        : DiscreteGaussian.ofSigma(sigmaUnits);
   }
 
   @Benchmark
   @OperationsPerInvocation(COORDINATES)
   public long[] coordinate() {
     UniformRandomProvider bits = stream.at(0, next++);
-    if (noise.equals("discrete")) {
+    if (!noise.equals("continuous")) {
       RandomBits shared = RandomBits.of(bits); // as the tree's node noise: one reservoir per node
       for (int i = 0; i < COORDINATES; i++) {
         out[i] = discrete.sample(shared);

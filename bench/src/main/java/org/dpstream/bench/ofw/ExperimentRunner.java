@@ -8,6 +8,7 @@ import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.IncrementClipping;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineEstimators;
+import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.online.baseline.BatchProblem;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
@@ -25,6 +26,7 @@ final class ExperimentRunner {
   private final int checkpointCount;
   private final IncrementClipping clipping;
   private final double learningRate;
+  private NoiseChoice noise = NoiseChoice.CONTINUOUS;
 
   /** @param checkpointCount how many log-spaced steps to score, at least 2 */
   ExperimentRunner(int checkpointCount) {
@@ -44,6 +46,12 @@ final class ExperimentRunner {
     this.learningRate = learningRate;
   }
 
+  /** DP-TOFW's noise sampler (p &gt; 1; DP-POFW's report-noisy-min stays continuous). */
+  ExperimentRunner withNoise(NoiseChoice choice) {
+    this.noise = choice;
+    return this;
+  }
+
   RunResult run(RunSpec run, RegressionDataset data) {
     if (data.dimension() != run.d() || data.trainLabels().length != run.horizon() || data.p() != run.p()) {
       throw new IllegalArgumentException("data set does not match the run " + run.label());
@@ -59,7 +67,8 @@ final class ExperimentRunner {
         run.runId(), run.d(), GlmLoss.squared(), LpBall.of(run.p(), RegressionDataset.RADIUS), budget,
         run.horizon(), RegressionDataset.declaredBounds(), run.accountant())
         .withIncrementClipping(clippingFor(run))
-        .withLearningRate(learningRate);
+        .withLearningRate(learningRate)
+        .withNoise(run.p() > 1 ? noise : NoiseChoice.CONTINUOUS);
     OnlineEstimator estimator = OnlineEstimators.start(spec, ExperimentKeys.forSeed(run.seed()));
     long trainingNanos = System.nanoTime() - started;
 

@@ -15,6 +15,7 @@ import org.dpstream.app.cli.PrivacyGridOptions;
 import org.dpstream.app.cli.ProgressBar;
 import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.IncrementClipping;
+import org.dpstream.core.online.NoiseChoice;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -75,6 +76,12 @@ public final class OfwExperimentCommand implements Callable<Integer> {
           + " the worst case), worst-case (the paper's per-term bounds) or a threshold C (the whole increment"
           + " clipped to C in the noise's norm); p = 1 always uses the worst case. Default: ${DEFAULT-VALUE}.")
   String clip;
+
+  @Option(names = "--noise", paramLabel = "continuous|discrete", defaultValue = "continuous",
+      description = "DP-TOFW's noise sampler: continuous (Ziggurat Gaussian) or discrete (the exact discrete"
+          + " Gaussian on the lattice; --accountant auto or zcdp only, where auto means the zCDP tree); p = 1"
+          + " always samples continuous noise. Default: ${DEFAULT-VALUE}.")
+  String noise;
 
   @Option(names = "--clip-quantile", paramLabel = "Q", defaultValue = "0.5",
       description = "With --clip adaptive: the target quantile of the increments' norms, in (0, 1)."
@@ -154,7 +161,7 @@ public final class OfwExperimentCommand implements Callable<Integer> {
         + " (noise keys from the fixed experiment secret: reproducible, not for real data)");
     stderr.flush();
 
-    ExperimentRunner runner = new ExperimentRunner(checkpoints, parseClip(), learningRate);
+    ExperimentRunner runner = new ExperimentRunner(checkpoints, parseClip(), learningRate).withNoise(parseNoise(accountantList));
     ProgressBar progress = ProgressBar.forStream(stderr, runs.size());
     List<RunResult> results = new ArrayList<>();
     RegressionDataset data = null;
@@ -250,6 +257,19 @@ public final class OfwExperimentCommand implements Callable<Integer> {
       }
     }
     return parsed;
+  }
+
+  private NoiseChoice parseNoise(List<AccountantChoice> accountantList) {
+    require(noise.equals("continuous") || noise.equals("discrete"),
+        "--noise: continuous or discrete, got " + noise);
+    NoiseChoice choice = noise.equals("discrete") ? NoiseChoice.DISCRETE : NoiseChoice.CONTINUOUS;
+    if (choice == NoiseChoice.DISCRETE) {
+      for (AccountantChoice accountant : accountantList) {
+        require(accountant == AccountantChoice.AUTO || accountant == AccountantChoice.ZCDP,
+            "--noise discrete needs --accountant auto or zcdp, got " + accountant.name().toLowerCase(Locale.ROOT));
+      }
+    }
+    return choice;
   }
 
   private void validateNumbers() {

@@ -143,8 +143,10 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
 
   @Override
   public String describe() {
+    // The release's algorithm names the sampler when it is exact (the blocks' trees and the histogram).
+    String sampler = spec.noise() == NoiseChoice.DISCRETE ? "/discrete-gaussian" : "";
     return budget.accountant() + "(" + schedule.blockCount() + " blocks, C0=" + initialThreshold + ", sigma_h="
-        + histogramSigma + ")/" + nominal[nominal.length - 1].accountant();
+        + histogramSigma + ")/" + nominal[nominal.length - 1].accountant() + sampler;
   }
 
   @Override

@@ -72,7 +72,7 @@ final class AdaptiveClipPrefixSums implements PrivatePrefixSums {
   static AdaptiveClipPrefixSums start(AdaptiveClipPlan plan, KeyedNoiseSource source) {
     double initial = plan.initialThreshold();
     AdaptiveClipPrefixSums sums = new AdaptiveClipPrefixSums(plan, source,
-        NormQuantileHistogram.start(initial, plan.quantile(), plan.histogramSigma()),
+        NormQuantileHistogram.start(initial, plan.quantile(), plan.histogramSigma(), plan.spec().noise()),
         new double[plan.spec().dimension()], 0, 0, 0, initial);
     return sums;
   }
@@ -99,7 +99,8 @@ final class AdaptiveClipPrefixSums implements PrivatePrefixSums {
       }
     }
     NormQuantileHistogram histogram =
-        NormQuantileHistogram.readFrom(in, plan.initialThreshold(), plan.quantile(), plan.histogramSigma());
+        NormQuantileHistogram.readFrom(in, plan.initialThreshold(), plan.quantile(), plan.histogramSigma(),
+            plan.spec().noise());
     AdaptiveClipPrefixSums sums =
         new AdaptiveClipPrefixSums(plan, source, histogram, finished, epoch, stepsInEpoch, totalSteps, threshold);
     if (sums.warmingUp()) {

@@ -15,9 +15,11 @@ public enum NoiseChoice {
    * A saved state's noise is regenerated from the key on restore, so a sampler that reads the bits
    * differently would give the live nodes a second, independent noise draw; a new version makes such a
    * state refused instead. Version 2 of the discrete sampler reads bits through {@code RandomBits} (version 1
-   * took a 64-bit word per decision). The continuous token is unchanged, so its states still resume.
+   * took a 64-bit word per decision); version 3 draws the tree's sigma (from 2^20 units) with the tabulated
+   * sampler at sigma rounded up to a multiple of 2^8. The continuous token is unchanged, so its states still
+   * resume.
    */
   public String fingerprintToken() {
-    return this == DISCRETE ? "DISCRETE2" : name();
+    return this == DISCRETE ? "DISCRETE3" : name();
   }
 }

@@ -6,12 +6,16 @@ import java.io.IOException;
 import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpstream.core.privacy.noise.ConstantVectorNoise;
+import org.dpstream.core.privacy.noise.DiscreteGaussian;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.RandomBits;
 import org.dpstream.core.privacy.noise.VectorNoise;
 
 /**
  * The private estimate of a quantile of the increments' norms that adaptive clipping follows: a histogram of
- * log2 ||g_t|| per block, released with Gaussian noise, pooled over the released blocks.
+ * log2 ||g_t|| per block, released with Gaussian noise, pooled over the released blocks. With {@code noise:
+ * discrete} the noise of each bin is the exact discrete Gaussian N_Z(0, sigma_h^2) (sigma_h^2 the exact square
+ * of the double sigma_h): counts plus integer noise, no floating-point noise.
  *
  * <p>Bins are public: half-octaves below the first threshold C_0, bin j holding norms in
  * (C_0 2^-(j+1)/2, C_0 2^-j/2] for j &lt; {@value #BINS} - 1 (bin 0 also everything above C_0, bin
@@ -39,25 +43,34 @@ final class NormQuantileHistogram {
 
   private final double initialThreshold;
   private final double quantile;
+  /** The bins' noise for noise: continuous (zeros for the audit's noise-free control); null for discrete. */
   private final VectorNoise noise;
+  /** The exact sampler of a bin's noise for noise: discrete, else null. */
+  private final DiscreteGaussian exactNoise;
   private final long[] blockCounts = new long[BINS];
   private final double[] pooled;
   private long pooledSamples;
   private final double[] draw = new double[BINS];
 
-  private NormQuantileHistogram(double initialThreshold, double quantile, double sigma, double[] pooled,
-      long pooledSamples) {
+  private NormQuantileHistogram(double initialThreshold, double quantile, double sigma, NoiseChoice sampling,
+      double[] pooled, long pooledSamples) {
     this.initialThreshold = initialThreshold;
     this.quantile = quantile;
     // A sigma of 0 is the audit's negative control (quantile without noise, NOT PRIVATE): zeros, drawn like
     // noise so that releasing stays one code path; production sigma is > 0.
-    this.noise = sigma > 0 ? new GaussianVectorNoise(BINS, sigma) : ConstantVectorNoise.zero(BINS);
+    boolean exact = sampling == NoiseChoice.DISCRETE && sigma > 0;
+    this.exactNoise = exact ? DiscreteGaussian.ofSigma(sigma) : null;
+    this.noise = exact ? null : sigma > 0 ? new GaussianVectorNoise(BINS, sigma) : ConstantVectorNoise.zero(BINS);
     this.pooled = pooled;
     this.pooledSamples = pooledSamples;
   }
 
   static NormQuantileHistogram start(double initialThreshold, double quantile, double sigma) {
-    return new NormQuantileHistogram(initialThreshold, quantile, sigma, new double[BINS], 0);
+    return start(initialThreshold, quantile, sigma, NoiseChoice.CONTINUOUS);
+  }
+
+  static NormQuantileHistogram start(double initialThreshold, double quantile, double sigma, NoiseChoice sampling) {
+    return new NormQuantileHistogram(initialThreshold, quantile, sigma, sampling, new double[BINS], 0);
   }
 
   /** The public bin of a norm. */
@@ -81,7 +94,14 @@ final class NormQuantileHistogram {
 
   /** Releases the block's histogram with noise from {@code bits}, pools it and starts the next block. */
   void releaseBlock(UniformRandomProvider bits) {
-    noise.sample(bits, draw);
+    if (exactNoise != null) {
+      RandomBits exactBits = RandomBits.of(bits);
+      for (int j = 0; j < BINS; j++) {
+        draw[j] = exactNoise.sample(exactBits); // |noise| < 2^53 (sigma_h is about 22): an exact double
+      }
+    } else {
+      noise.sample(bits, draw);
+    }
     long samples = 0;
     for (int j = 0; j < BINS; j++) {
       pooled[j] += blockCounts[j] + draw[j];
@@ -127,8 +147,8 @@ final class NormQuantileHistogram {
     out.writeLong(pooledSamples);
   }
 
-  static NormQuantileHistogram readFrom(DataInput in, double initialThreshold, double quantile, double sigma)
-      throws IOException {
+  static NormQuantileHistogram readFrom(DataInput in, double initialThreshold, double quantile, double sigma,
+      NoiseChoice sampling) throws IOException {
     long[] counts = new long[BINS];
     for (int j = 0; j < BINS; j++) {
       counts[j] = in.readLong();
@@ -147,7 +167,7 @@ final class NormQuantileHistogram {
     if (samples < 0) {
       throw new IOException("corrupt adaptive clipping state: " + samples + " samples");
     }
-    NormQuantileHistogram histogram = new NormQuantileHistogram(initialThreshold, quantile, sigma, pooled, samples);
+    NormQuantileHistogram histogram = new NormQuantileHistogram(initialThreshold, quantile, sigma, sampling, pooled, samples);
     System.arraycopy(counts, 0, histogram.blockCounts, 0, BINS);
     return histogram;
   }

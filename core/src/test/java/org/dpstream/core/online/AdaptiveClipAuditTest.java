@@ -54,11 +54,15 @@ class AdaptiveClipAuditTest {
   private static final double[] OTHER_X = {0.3, -0.4};
   private static final double OTHER_Y = 0.2;
 
+  /** The default since session 5: every noise exact (tree node noise and histogram bins). */
+  private static final OnlineModelSpec DISCRETE_SPEC = SPEC.withNoise(NoiseChoice.DISCRETE);
+
   /** The model on D or D' (differing at {@code differing}, 1-based), reduced to a statistic. */
   private static AuditedMechanism adaptive(AdaptiveClipPlan plan, int differing, boolean thresholdStatistic) {
     return (neighbour, rng) -> {
       KeyedNoiseSource source = new KeyedNoiseSource(TestKeys.seeded(rng.nextLong()));
-      DpTofw model = DpTofw.start(SPEC, plan, plan.start(SPEC, source));
+      OnlineModelSpec spec = plan.spec();
+      DpTofw model = DpTofw.start(spec, plan, plan.start(spec, source));
       double statistic = 0;
       for (int t = 1; t <= STEPS; t++) {
         if (t == differing && neighbour) {
@@ -106,6 +110,22 @@ class AdaptiveClipAuditTest {
   @Test
   void blocksWhoseNoiseIgnoresTheThresholdAreCaught() {
     AuditResult result = audit(adaptive(AdaptiveClipPlan.broken(SPEC, 1e-3, true), 3, false), 14L);
+    assertThrows(AssertionError.class, () -> result.assertAtMost(BUDGET.epsilon()), result.toString());
+  }
+
+  @Test
+  void exactNoiseThresholdFromTheDiscreteHistogramPassesTheAudit() {
+    audit(adaptive(AdaptiveClipPlan.of(DISCRETE_SPEC), 1, true), 15L).assertAtMost(BUDGET.epsilon());
+  }
+
+  @Test
+  void exactNoiseBlocksCalibratedToTheirThresholdPassTheAudit() {
+    audit(adaptive(AdaptiveClipPlan.of(DISCRETE_SPEC), 3, false), 16L).assertAtMost(BUDGET.epsilon());
+  }
+
+  @Test
+  void exactNoiseBlocksWhoseNoiseIgnoresTheThresholdAreCaught() {
+    AuditResult result = audit(adaptive(AdaptiveClipPlan.broken(DISCRETE_SPEC, 1e-3, true), 3, false), 17L);
     assertThrows(AssertionError.class, () -> result.assertAtMost(BUDGET.epsilon()), result.toString());
   }
 }

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.math.BigInteger;
 import org.dpstream.core.geometry.LpBall;
 import org.dpstream.core.loss.DataBounds;
 import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.noise.TabulatedDiscreteGaussian;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
 import org.dpstream.core.privacy.tree.DiscreteGaussianNodeNoise;
@@ -62,11 +62,11 @@ class DiscreteTreeNoiseTest {
     DiscreteGaussianNodeNoise nodeNoise = DiscreteGaussianNodeNoise.onLattice(
         new KeyedNoiseSource(TestKeys.seeded(1)).forStream("tree", "hand"), 2, sigma, TreeNoisePlan.latticeFor(
             spec(AccountantChoice.ZCDP, NoiseChoice.DISCRETE)));
-    long wholeUnits = (long) Math.ceil(sigmaUnits);
-    assertTrue(wholeUnits >= sigmaUnits && wholeUnits - sigmaUnits < 1);
-    assertEquals(BigInteger.valueOf(wholeUnits).pow(2), nodeNoise.coordinate().sigmaSquaredNumerator());
-    assertEquals(BigInteger.ONE, nodeNoise.coordinate().sigmaSquaredDenominator());
-    assertEquals(wholeUnits, nodeNoise.coordinate().proposalScale());
+    // sigma 2^30 is some 2^33 units: the tabulated sampler, n = ceil(sigma 2^30) rounded up to a multiple of 2^8.
+    long wholeUnits = nodeNoise.sigmaUnits();
+    assertEquals(0, wholeUnits % 256);
+    assertTrue(wholeUnits >= sigmaUnits && wholeUnits - sigmaUnits < 256, wholeUnits + " against " + sigmaUnits);
+    assertEquals(wholeUnits, ((TabulatedDiscreteGaussian) nodeNoise.coordinate()).sigma());
     assertTrue(sUnits * sUnits / (2.0 * wholeUnits * wholeUnits) <= calibration.rhoAfter(1), "rounding up costs no rho");
     assertTrue(plan.describe().startsWith("zcdp-cks20/discrete-gaussian(d=2, sigma="), plan.describe());
   }
@@ -83,7 +83,7 @@ class DiscreteTreeNoiseTest {
   /** States of the first discrete sampler (a word per decision) are refused, continuous ones still resume. */
   @Test
   void theFingerprintNamesTheDiscreteSamplersVersion() {
-    assertEquals("DISCRETE2", NoiseChoice.DISCRETE.fingerprintToken());
+    assertEquals("DISCRETE3", NoiseChoice.DISCRETE.fingerprintToken());
     assertEquals("CONTINUOUS", NoiseChoice.CONTINUOUS.fingerprintToken());
   }
 

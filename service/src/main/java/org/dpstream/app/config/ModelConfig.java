@@ -39,8 +39,10 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     accountant is paper, else worst-case
  * @param learningRate lr of DP-TOFW's step size min(1, lr / (t + 1)); default 1, the paper's. Public:
  *     tuning it on the private stream spends privacy
- * @param noise {@code continuous} (default) or {@code discrete}: the tree's Gaussian node noise sampled
- *     exactly on the lattice (needs p &gt; 1 and accountant zcdp or auto)
+ * @param noise {@code discrete} or {@code continuous}: {@code discrete} samples every noise of DP-TOFW exactly on
+ *     the lattice (the tree's nodes, adaptive clipping's histogram; needs p &gt; 1 and accountant zcdp or auto,
+ *     where auto then means the zCDP tree). Default: discrete where it applies, else continuous (p = 1, or
+ *     accountant paper, factorization or blt)
  * @param featureBounds optional declared public bounds |x_j| &lt;= b_j, one per feature: samples are clamped to
  *     them and divided by them before the estimator, so {@code radius}, {@code featureNormBound} and the clip
  *     settings are in those scaled units (features in [-1, 1]) and releases carry parameters in the original
@@ -70,7 +72,6 @@ public record ModelConfig(
     accountant = accountant == null ? "auto" : accountant;
     releaseEvery = releaseEvery == null ? 1 : releaseEvery;
     learningRate = learningRate == null ? 1.0 : learningRate;
-    noise = noise == null ? "continuous" : noise;
     featureBounds = featureBounds == null ? null : Collections.unmodifiableList(new ArrayList<>(featureBounds));
   }
 
@@ -82,7 +83,7 @@ public record ModelConfig(
         differenceClip, accountant, releaseEvery, clip, learningRate, noise, null);
   }
 
-  /** A model with the paper's clipping and step size, and continuous node noise. */
+  /** A model with the paper's clipping and step size, and the default noise. */
   public ModelConfig(String id, int dimension, String loss, String p, double radius, double epsilon, double delta,
       long horizon, double featureNormBound, double labelBound, Double gradientClip, Double differenceClip,
       String accountant, Integer releaseEvery) {
@@ -101,7 +102,8 @@ public record ModelConfig(
       };
       PrivacyBudget budget = new PrivacyBudget(epsilon, delta);
       AccountantChoice choice = AccountantChoice.parse(require(accountant, "accountant"));
-      NoiseChoice sampling = switch (require(noise, "noise").toLowerCase(Locale.ROOT)) {
+      String noiseName = noise != null ? noise : defaultNoise(domain.exponent(), choice);
+      NoiseChoice sampling = switch (noiseName.toLowerCase(Locale.ROOT)) {
         case "continuous" -> NoiseChoice.CONTINUOUS;
         case "discrete" -> NoiseChoice.DISCRETE;
         default -> throw new IllegalArgumentException("noise must be continuous or discrete, got " + noise);
@@ -161,6 +163,16 @@ public record ModelConfig(
       bounds[j] = b;
     }
     return FeatureBoundScaling.of(bounds);
+  }
+
+  /**
+   * The exact discrete Gaussian where the spec admits it (DP-TOFW under a zCDP tree, which auto then means):
+   * its online step measured within the 500k steps/s target (docs/benchmarks.md), and no floating-point noise
+   * is released; continuous where no exact sampler applies (p = 1, paper, factorization, blt).
+   */
+  static String defaultNoise(double p, AccountantChoice accountant) {
+    boolean exactApplies = p > 1 && (accountant == AccountantChoice.AUTO || accountant == AccountantChoice.ZCDP);
+    return exactApplies ? "discrete" : "continuous";
   }
 
   static double parseP(String p) {

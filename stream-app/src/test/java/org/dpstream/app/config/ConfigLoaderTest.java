@@ -42,14 +42,21 @@ class ConfigLoaderTest {
     OnlineModelSpec spec = config.registry().find("linreg-p15").orElseThrow().spec();
     assertEquals(1.5, spec.p());
     assertEquals(AccountantChoice.AUTO, spec.accountant());
-    assertEquals(NoiseChoice.CONTINUOUS, spec.noise());
+    assertEquals(NoiseChoice.DISCRETE, spec.noise());
   }
 
   @Test
-  void noiseIsContinuousByDefaultAndDiscreteOnRequest() {
+  void noiseIsDiscreteByDefaultWhereItAppliesAndContinuousOnRequest() {
     String header = "applicationId: a\nkafka:\n  bootstrap.servers: b:9092\n";
-    assertEquals(NoiseChoice.CONTINUOUS,
+    assertEquals(NoiseChoice.DISCRETE,
         ConfigLoader.parse(header + MODEL, "test").registry().find("m").orElseThrow().spec().noise());
+    assertEquals(NoiseChoice.CONTINUOUS, ConfigLoader.parse(header + MODEL + "    noise: continuous\n", "test")
+        .registry().find("m").orElseThrow().spec().noise());
+    // No exact sampler for the paper's accountant or p = 1: continuous by default there, no error.
+    assertEquals(NoiseChoice.CONTINUOUS, ConfigLoader.parse(header + MODEL.replace("accountant: zcdp", "accountant: paper"),
+        "test").registry().find("m").orElseThrow().spec().noise());
+    assertEquals(NoiseChoice.CONTINUOUS, ConfigLoader.parse(header + MODEL.replace("\"inf\"", "\"1\""),
+        "test").registry().find("m").orElseThrow().spec().noise());
     String discrete = MODEL + "    noise: discrete\n";
     assertEquals(NoiseChoice.DISCRETE,
         ConfigLoader.parse(header + discrete, "test").registry().find("m").orElseThrow().spec().noise());

@@ -20,7 +20,7 @@ import java.util.Objects;
  *
  * <p>Immutable; cheap arithmetic stays in {@code long} when the numbers fit, else {@link BigInteger}.
  */
-public final class DiscreteGaussian {
+public final class DiscreteGaussian implements ExactIntegerSampler {
 
   /** Largest sigma, so that the proposal's scale t = floor(sigma) + 1 stays within {@link DiscreteLaplace}. */
   public static final long MAX_SIGMA = DiscreteLaplace.MAX_SCALE_NUMERATOR - 1;
@@ -135,6 +135,7 @@ public final class DiscreteGaussian {
   }
 
   /** One draw. */
+  @Override
   public long sample(RandomBits bits) {
     Objects.requireNonNull(bits, "bits");
     while (true) {

@@ -1,6 +1,8 @@
 package org.dpstream.core.privacy.noise;
 
 import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.assertFits;
+import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.assertFitsNormalBins;
+import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.assertReplays;
 import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.keyedBits;
 import static org.dpstream.core.privacy.noise.IntegerGoodnessOfFit.pmfOverRange;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,8 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import org.apache.commons.statistics.distribution.NormalDistribution;
-import org.apache.commons.statistics.inference.ChiSquareTest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -65,7 +65,7 @@ class DiscreteGaussianTest {
   void aWholeSigmaNearTheTopOfTheRangeFitsTheNormal() {
     long sigma = (1L << 52) + 1;
     DiscreteGaussian gaussian = DiscreteGaussian.ofIntegerSigma(sigma);
-    assertFitsNormalBins(gaussian, sigma, keyedBits(30));
+    assertFitsNormalBins(gaussian, sigma, keyedBits(30), 20_000);
   }
 
   @Test
@@ -84,13 +84,9 @@ class DiscreteGaussianTest {
   void varianceIsTheExactOneAndBelowSigmaSquared() {
     double sigmaSquared = 0.25;
     double[] pmf = pmf(sigmaSquared);
-    int reach = (pmf.length - 1) / 2;
-    double variance = 0;
-    double fourth = 0;
-    for (int x = -reach; x <= reach; x++) {
-      variance += pmf[x + reach] * x * x;
-      fourth += pmf[x + reach] * x * x * (double) x * x;
-    }
+    double[] moments = IntegerGoodnessOfFit.secondAndFourthMoments(pmf);
+    double variance = moments[0];
+    double fourth = moments[1];
     assertTrue(variance < sigmaSquared, "CKS20 bound on the exact variance");
     DiscreteGaussian gaussian = DiscreteGaussian.ofSigma(0.5);
     RandomBits bits = keyedBits(4);
@@ -132,22 +128,7 @@ class DiscreteGaussianTest {
     assertEquals(BigInteger.ONE.shiftLeft(80), gaussian.sigmaSquaredNumerator());
     assertEquals(BigInteger.ONE, gaussian.sigmaSquaredDenominator());
     assertEquals(1L << 40, gaussian.proposalScale(), "a whole sigma is its own proposal scale");
-    assertFitsNormalBins(gaussian, sigma, keyedBits(6));
-  }
-
-  private static void assertFitsNormalBins(DiscreteGaussian gaussian, double sigma, RandomBits bits) {
-    NormalDistribution normal = NormalDistribution.of(0, sigma);
-    int bins = 20;
-    int n = 20_000;
-    long[] observed = new long[bins];
-    for (int i = 0; i < n; i++) {
-      double u = normal.cumulativeProbability(gaussian.sample(bits));
-      observed[Math.min(bins - 1, (int) (u * bins))]++;
-    }
-    double[] expected = new double[bins];
-    java.util.Arrays.fill(expected, 1.0);
-    double pValue = ChiSquareTest.withDefaults().test(expected, observed).getPValue();
-    assertTrue(pValue >= 1e-4, "p-value " + pValue);
+    assertFitsNormalBins(gaussian, sigma, keyedBits(6), 20_000);
   }
 
   @Test
@@ -185,12 +166,7 @@ class DiscreteGaussianTest {
 
   @Test
   void replaysBitForBitFromTheKeyedSource() {
-    DiscreteGaussian gaussian = DiscreteGaussian.ofSigma(1234.5);
-    RandomBits first = keyedBits(8);
-    RandomBits again = keyedBits(8);
-    for (int i = 0; i < 1000; i++) {
-      assertEquals(gaussian.sample(first), gaussian.sample(again));
-    }
+    assertReplays(DiscreteGaussian.ofSigma(1234.5), 8);
   }
 
   @Test

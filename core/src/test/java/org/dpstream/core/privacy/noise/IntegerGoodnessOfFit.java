@@ -1,9 +1,13 @@
 package org.dpstream.core.privacy.noise;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
 
 import java.util.function.LongSupplier;
 import java.util.function.LongToDoubleFunction;
+import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.apache.commons.statistics.inference.ChiSquareTest;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
@@ -71,5 +75,44 @@ final class IntegerGoodnessOfFit {
 
   private static int bin(long x, int bulk) {
     return (int) (Math.max(-bulk, Math.min(bulk, x)) + bulk);
+  }
+
+  /** 1000 draws from two reservoirs of the same keyed bits are equal. */
+  static void assertReplays(ExactIntegerSampler sampler, long seed) {
+    RandomBits first = keyedBits(seed);
+    RandomBits again = keyedBits(seed);
+    for (int i = 0; i < 1000; i++) {
+      assertEquals(sampler.sample(first), sampler.sample(again));
+    }
+  }
+
+  /**
+   * Fails if {@code n} draws are not uniform over 20 equiprobable bins of N(0, sigma^2) at alpha = 1e-4 (for a
+   * large sigma the discrete Gaussian is that normal to within exp(-2 pi^2 sigma^2) in total variation).
+   */
+  static void assertFitsNormalBins(ExactIntegerSampler sampler, double sigma, RandomBits bits, int n) {
+    NormalDistribution normal = NormalDistribution.of(0, sigma);
+    int bins = 20;
+    long[] observed = new long[bins];
+    for (int i = 0; i < n; i++) {
+      double u = normal.cumulativeProbability(sampler.sample(bits));
+      observed[Math.min(bins - 1, (int) (u * bins))]++;
+    }
+    double[] expected = new double[bins];
+    Arrays.fill(expected, 1.0);
+    double pValue = ChiSquareTest.withDefaults().test(expected, observed).getPValue();
+    assertTrue(pValue >= 1e-4, "p-value " + pValue);
+  }
+
+  /** E[X^2] and E[X^4] of a pmf over [-reach, reach] (its variance and fourth moment when it is symmetric). */
+  static double[] secondAndFourthMoments(double[] pmf) {
+    int reach = (pmf.length - 1) / 2;
+    double second = 0;
+    double fourth = 0;
+    for (int x = -reach; x <= reach; x++) {
+      second += pmf[x + reach] * x * x;
+      fourth += pmf[x + reach] * x * x * (double) x * x;
+    }
+    return new double[] {second, fourth};
   }
 }

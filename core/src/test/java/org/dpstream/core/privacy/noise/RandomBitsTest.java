@@ -5,26 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.apache.commons.rng.UniformRandomProvider;
 import org.junit.jupiter.api.Test;
 
 /** The bit reservoir: order of bits, no reuse, exact Bernoulli and uniform draws on scripted words. */
 class RandomBitsTest {
 
-  /** Hands out the given words in order and counts them; fails if asked for more. */
-  private static final class ScriptedWords implements UniformRandomProvider {
-    private final long[] words;
-    int used;
-
-    ScriptedWords(long... words) {
-      this.words = words;
-    }
-
-    @Override
-    public long nextLong() {
-      return words[used++];
-    }
-  }
 
   @Test
   void bitsComeLowestFirstAndEachWordServesSixtyFourBits() {
