@@ -5,11 +5,13 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.dpstream.app.cli.FashionMnistDirectoryOption;
 import org.dpstream.app.cli.OptionChecks;
 import org.dpstream.app.cli.OutputDirectoryOption;
+import org.dpstream.app.cli.ParsingConverter;
 import org.dpstream.app.cli.PrivacyOptions;
 import org.dpstream.app.cli.ProgressBar;
 import org.dpstream.bandit.env.BanditEnvironment;
@@ -65,9 +67,10 @@ public final class BanditExperimentCommand implements Callable<Integer> {
   @Mixin PrivacyOptions privacy; // --epsilon, --delta (default 1/T, as in the paper)
 
   @Option(names = "--algorithms", split = ",", paramLabel = "ALG", defaultValue = "random,greedy,dphdb,dpucb,dplinear",
+      converter = AlgorithmConverter.class,
       description = "Algorithms: dphdb, dpucb, dplinear (private); random (uniform arms) and greedy (non-private ridge)"
           + " as references. Default: ${DEFAULT-VALUE}.")
-  List<String> algorithms;
+  List<BanditAlgorithm> algorithms;
 
   @Mixin OutputDirectoryOption output;
 
@@ -82,16 +85,37 @@ public final class BanditExperimentCommand implements Callable<Integer> {
   String preSelectionGap;
 
   @Option(names = "--dplinear-accountant", paramLabel = "ACC", defaultValue = "factorization",
+      converter = LinearAccountantConverter.class,
       description = "DP-Linear's prefix-sum mechanism: factorization or zcdp (the Gaussian tree). Default: ${DEFAULT-VALUE}.")
-  String linearAccountant;
+  AccountantChoice linearAccountant;
 
   @Option(names = "--dplinear-releases", paramLabel = "N", defaultValue = "100",
       description = "DP-Linear's statistics releases over the horizon (refresh period ceil(T / N)). Default: ${DEFAULT-VALUE}.")
   int linearReleases;
 
+  /** {@code --algorithms}: {@link BanditAlgorithm#parse}. */
+  static final class AlgorithmConverter extends ParsingConverter<BanditAlgorithm> {
+    AlgorithmConverter() {
+      super(BanditAlgorithm::parse);
+    }
+  }
+
+  /** {@code --dplinear-accountant}: an {@link AccountantChoice} of DP-Linear's Gaussian statistics only. */
+  static final class LinearAccountantConverter extends ParsingConverter<AccountantChoice> {
+    LinearAccountantConverter() {
+      super(name -> {
+        AccountantChoice choice = AccountantChoice.parse(name);
+        if (choice != AccountantChoice.FACTORIZATION && choice != AccountantChoice.ZCDP) {
+          throw new IllegalArgumentException("expected factorization or zcdp, got " + name);
+        }
+        return choice;
+      });
+    }
+  }
+
   @Override
   public Integer call() throws IOException {
-    List<BanditAlgorithm> algorithmList = parseAlgorithms();
+    List<BanditAlgorithm> algorithmList = new ArrayList<>(new LinkedHashSet<>(algorithms));
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter stderr = spec.commandLine().getErr();
     BanditEnvironments environments;
@@ -106,7 +130,7 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     int kValue = resolve(arms, 2, environments.fixedArms(), "--K");
     validateNumbers(dValue, kValue);
     double deltaValue = privacy.delta(1.0 / horizon);
-    BanditPolicies.Options options = new BanditPolicies.Options(parseGap(), parseLinearAccountant(), linearReleases);
+    BanditPolicies.Options options = new BanditPolicies.Options(parseGap(), linearAccountant, linearReleases);
     require(linearReleases >= 2, "--dplinear-releases: need at least 2, got " + linearReleases);
 
     Path out = output.create();
@@ -163,37 +187,12 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     return option != null ? option : defaultValue;
   }
 
-  private List<BanditAlgorithm> parseAlgorithms() {
-    List<BanditAlgorithm> parsed = new ArrayList<>();
-    for (String name : algorithms) {
-      BanditAlgorithm algorithm;
-      try {
-        algorithm = BanditAlgorithm.parse(name);
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(spec.commandLine(), "--algorithms: " + e.getMessage());
-      }
-      if (!parsed.contains(algorithm)) {
-        parsed.add(algorithm);
-      }
-    }
-    return parsed;
-  }
-
   private void validateNumbers(int dValue, int kValue) {
     require(dValue >= 1, "--d: the dimension must be >= 1, got " + dValue);
     require(kValue >= 2, "--K: need at least 2 arms, got " + kValue);
     require(horizon >= 2, "--T: need at least 2 rounds, got " + horizon);
     require(seeds >= 1, "--seeds: need at least one seed, got " + seeds);
     privacy.check(spec);
-  }
-
-  private AccountantChoice parseLinearAccountant() {
-    return switch (linearAccountant.strip().toLowerCase(java.util.Locale.ROOT)) {
-      case "factorization" -> AccountantChoice.FACTORIZATION;
-      case "zcdp" -> AccountantChoice.ZCDP;
-      default -> throw new ParameterException(spec.commandLine(),
-          "--dplinear-accountant: expected factorization or zcdp, got " + linearAccountant);
-    };
   }
 
   private double parseGap() {

@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.app.cli.OutputDirectoryOption;
+import org.dpstream.app.cli.ParsingConverter;
 import org.dpstream.app.cli.ProgressBar;
 import org.dpstream.bench.common.Formats;
 import org.dpstream.bench.common.Stats;
@@ -71,8 +72,16 @@ public final class DdaExperimentCommand implements Callable<Integer> {
 
   @Option(names = "--gossip", defaultValue = "matching",
       description = "Edge activation among active nodes: matching (random maximal matching, the paper's 1-2 edges on K_20)"
-          + " or metropolis (all induced edges). Default: ${DEFAULT-VALUE}.")
-  String gossip;
+          + " or metropolis (all induced edges). Default: ${DEFAULT-VALUE}.",
+      converter = GossipConverter.class)
+  GossipSampler.Mode gossip;
+
+  /** {@code --gossip}: {@link GossipSampler.Mode#named}. */
+  static final class GossipConverter extends ParsingConverter<GossipSampler.Mode> {
+    GossipConverter() {
+      super(GossipSampler.Mode::named);
+    }
+  }
 
   @Option(names = "--iota", split = ",", defaultValue = "0.1,0.2,1.0", description = "Node sampling ratio(s); n iota must be an integer. Default: ${DEFAULT-VALUE}.")
   List<Double> iotas;
@@ -154,12 +163,7 @@ public final class DdaExperimentCommand implements Callable<Integer> {
     StepSchedule schedule = l1 ? StepSchedule.generalConvex(gamma == null ? 0.01 : gamma)
         : StepSchedule.stronglyConvex(gamma == null ? 20 : gamma);
     GossipGraph supergraph = supergraph();
-    GossipSampler.Mode mode;
-    try {
-      mode = GossipSampler.Mode.named(gossip);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--gossip: " + e.getMessage());
-    }
+    GossipSampler.Mode mode = gossip;
     List<DdaRunResult> results = new ArrayList<>();
     ProgressBar progress = ProgressBar.forStream(stderr, seeds * iotas.size() * epsilons.size());
     Map<Long, Double> optimumBySeed = new TreeMap<>();
@@ -252,7 +256,7 @@ public final class DdaExperimentCommand implements Callable<Integer> {
   private void printSummary(PrintWriter stdout, List<DdaRunResult> results, GossipGraph supergraph,
       GossipSampler.Mode mode, Map<Long, Double> optimumBySeed) {
     stdout.printf(Locale.ROOT, "DP-DDA on %s (%s-SVM, lambda=%s), %s, gossip=%s, sigma from %s, F* (seed 1) = %s%n",
-        data, regularizer, Formats.parameter(lambda), supergraph, gossip,
+        data, regularizer, Formats.parameter(lambda), supergraph, gossip.cliName(),
         calibrateToReport() ? "the reported guarantee" : "Theorem 1 with constant " + noiseConstant,
         Formats.brief(optimumBySeed.get(1L)));
     stdout.printf(Locale.ROOT, "  non-private reference (seed 1): test accuracy %.4f%n", referenceAccuracy);

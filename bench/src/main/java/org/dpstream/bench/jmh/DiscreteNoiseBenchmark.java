@@ -1,28 +1,16 @@
 package org.dpstream.bench.jmh;
 
-import java.util.concurrent.TimeUnit;
 import org.apache.commons.rng.UniformRandomProvider;
-import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.privacy.noise.DiscreteGaussian;
 import org.dpstream.core.privacy.noise.ExactIntegerSampler;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
 import org.dpstream.core.privacy.noise.RandomBits;
 import org.dpstream.core.privacy.noise.TabulatedDiscreteGaussian;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
-import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.core.privacy.random.NoiseStream;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One coordinate of lattice noise, in lattice units, from the keyed source: the continuous Gaussian
@@ -35,13 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * from 2^20 units on ({@link TabulatedDiscreteGaussian}, sigma rounded up to a multiple of 256, so its
  * sigma = 3 row is sigma = 256).
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class DiscreteNoiseBenchmark {
+public class DiscreteNoiseBenchmark extends ThroughputBenchmark {
 
   static final int COORDINATES = 1000;
 
@@ -60,9 +42,7 @@ public class DiscreteNoiseBenchmark {
 
   @Setup
   public void setUp() {
-    byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
-    RandomSource.SPLIT_MIX_64.create(6L).nextBytes(material);
-    stream = new KeyedNoiseSource(NoiseKey.ofBytes(material)).forStream("tree", "benchmark");
+    stream = BenchmarkInputs.keyedSource(6L).forStream("tree", "benchmark");
     gaussian = new GaussianVectorNoise(COORDINATES, sigmaUnits);
     continuous = new double[COORDINATES];
     discrete = noise.equals("tabulated")

@@ -1,24 +1,13 @@
 package org.dpstream.bench.jmh;
 
-import java.util.concurrent.TimeUnit;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
-import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.core.privacy.random.NoiseStream;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Gaussians per second from the keyed cryptographic source and from a fast simulation generator,
@@ -28,13 +17,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * a fresh coordinate per draw of a d = 20 vector, as the tree does (one coordinate per node), which
  * adds the per-coordinate setup.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class NoiseGenerationBenchmark {
+public class NoiseGenerationBenchmark extends ThroughputBenchmark {
 
   static final int GAUSSIANS = 1000;
   private static final int NODE_DIMENSION = 20;
@@ -52,9 +35,7 @@ public class NoiseGenerationBenchmark {
 
   @Setup
   public void setUp() {
-    byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
-    RandomSource.SPLIT_MIX_64.create(1L).nextBytes(material);
-    stream = new KeyedNoiseSource(NoiseKey.ofBytes(material)).forStream("tree", "benchmark");
+    stream = BenchmarkInputs.keyedSource(1L).forStream("tree", "benchmark");
     fast = RandomSource.XO_RO_SHI_RO_128_PP.create(1L);
   }
 

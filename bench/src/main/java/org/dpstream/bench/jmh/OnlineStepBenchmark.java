@@ -1,7 +1,6 @@
 package org.dpstream.bench.jmh;
 
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.geometry.LpBall;
@@ -15,32 +14,16 @@ import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.online.IncrementClipping;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
-import org.dpstream.core.privacy.random.NoiseKey;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One private step of the online estimator on one core, keyed cryptographic noise: DP-POFW for p = 1
  * (report-noisy-min over 2d vertices), DP-TOFW otherwise (two gradients, clipping, tree step, LMO).
  * The accountant is {@code auto} and the noise continuous by default, as a user would run it.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class OnlineStepBenchmark {
+public class OnlineStepBenchmark extends ThroughputBenchmark {
 
   private static final int SAMPLES = 1024;
 
@@ -83,9 +66,7 @@ public class OnlineStepBenchmark {
         new DataBounds(1, 2), AccountantChoice.valueOf(accountant.toUpperCase(Locale.ROOT)))
         .withNoise(NoiseChoice.valueOf(noise.toUpperCase(Locale.ROOT)))
         .withIncrementClipping(clip.equals("adaptive") ? IncrementClipping.ADAPTIVE : IncrementClipping.WORST_CASE);
-    byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
-    RandomSource.SPLIT_MIX_64.create(4L).nextBytes(material);
-    estimator = OnlineEstimators.start(spec, new KeyedNoiseSource(NoiseKey.ofBytes(material)));
+    estimator = OnlineEstimators.start(spec, BenchmarkInputs.keyedSource(4L));
     UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(5L);
     features = new double[SAMPLES][dimension];
     labels = new double[SAMPLES];

@@ -1,11 +1,8 @@
 package org.dpstream.bench.jmh;
 
-import java.util.concurrent.TimeUnit;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.privacy.noise.GaussianVectorNoise;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
-import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.core.privacy.random.NoiseStream;
 import org.dpstream.core.privacy.tree.ContinualPrefixSum;
 import org.dpstream.core.privacy.tree.DiscreteGaussianNodeNoise;
@@ -13,29 +10,15 @@ import org.dpstream.core.privacy.tree.NodeNoise;
 import org.dpstream.core.privacy.tree.KeyedNodeNoise;
 import org.dpstream.core.privacy.tree.Lattice;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One step of the O(d) tree mechanism with keyed Gaussian node noise (continuous, or exact discrete): add a leaf, subtract the
  * merged nodes' noise (kept in memory for the lowest four levels, regenerated above), draw the new node's, release the noisy
  * prefix sum. Amortised 1 + 1/16 node draws of d Gaussians per step.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class TreeStepBenchmark {
+public class TreeStepBenchmark extends ThroughputBenchmark {
 
   private static final int LEAVES = 1024;
 
@@ -53,10 +36,8 @@ public class TreeStepBenchmark {
 
   @Setup
   public void setUp() {
-    byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
-    RandomSource.SPLIT_MIX_64.create(2L).nextBytes(material);
     Lattice lattice = Lattice.ofPowerOfTwo(-30);
-    NoiseStream bits = new KeyedNoiseSource(NoiseKey.ofBytes(material)).forStream("tree", "benchmark");
+    NoiseStream bits = BenchmarkInputs.keyedSource(2L).forStream("tree", "benchmark");
     NodeNoise nodeNoise = noise.equals("discrete")
         ? DiscreteGaussianNodeNoise.onLattice(bits, dimension, 10.0, lattice)
         : new KeyedNodeNoise(bits, new GaussianVectorNoise(dimension, 10.0), lattice);

@@ -9,8 +9,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.dpstream.app.cli.AccountantConverter;
 import org.dpstream.app.cli.OptionChecks;
 import org.dpstream.app.cli.OutputDirectoryOption;
+import org.dpstream.app.cli.ParsingConverter;
 import org.dpstream.app.cli.PrivacyGridOptions;
 import org.dpstream.app.cli.ProgressBar;
 import org.dpstream.core.online.AccountantChoice;
@@ -19,7 +21,6 @@ import org.dpstream.core.online.NoiseChoice;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine;
 
 /**
@@ -63,12 +64,13 @@ public final class OfwExperimentCommand implements Callable<Integer> {
   @Mixin PrivacyGridOptions privacy; // --epsilon(s), --delta (default 1/T for each T, as in the paper)
 
   @Option(names = "--algorithms", split = ",", paramLabel = "ALG", defaultValue = "ofw",
-      description = "Algorithms: ofw, noisysfw, noisysgd. Default: ${DEFAULT-VALUE}.")
-  List<String> algorithms;
+      converter = AlgorithmConverter.class, description = "Algorithms: ofw, noisysfw, noisysgd. Default: ${DEFAULT-VALUE}.")
+  List<Algorithm> algorithms;
 
   @Option(names = "--accountant", split = ",", paramLabel = "ACC", defaultValue = "paper",
+      converter = AccountantConverter.class,
       description = "Noise and accounting of OFW: paper (tree, eq. 3.2), zcdp (tree), factorization (square-root factorization, zCDP), blt (buffered linear Toeplitz, zCDP), auto (blt or the better tree, whichever predicts less error). Default: ${DEFAULT-VALUE}.")
-  List<String> accountants;
+  List<AccountantChoice> accountants;
 
   @Option(names = "--clip", paramLabel = "adaptive|worst-case|C", defaultValue = "adaptive",
       description = "DP-TOFW's increment clipping: adaptive (the whole increment clipped to a private online"
@@ -121,6 +123,13 @@ public final class OfwExperimentCommand implements Callable<Integer> {
     }
   }
 
+  /** {@code --algorithms}: {@link Algorithm#parse}. */
+  static final class AlgorithmConverter extends ParsingConverter<Algorithm> {
+    AlgorithmConverter() {
+      super(Algorithm::parse);
+    }
+  }
+
   /** Parses p: a number >= 1, or inf / infinity. */
   static final class ExponentConverter implements CommandLine.ITypeConverter<Double> {
     @Override
@@ -145,8 +154,8 @@ public final class OfwExperimentCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    List<Algorithm> algorithmList = parseAlgorithms();
-    List<AccountantChoice> accountantList = parseAccountants();
+    List<Algorithm> algorithmList = distinct(algorithms);
+    List<AccountantChoice> accountantList = distinct(accountants);
     validateNumbers();
     List<RunSpec> runs = plan(algorithmList, accountantList);
 
@@ -224,39 +233,6 @@ public final class OfwExperimentCommand implements Callable<Integer> {
       return requested.subList(0, 1);
     }
     return p == 1 ? List.of(AccountantChoice.PAPER) : requested;
-  }
-
-  private List<Algorithm> parseAlgorithms() {
-    List<Algorithm> parsed = new ArrayList<>();
-    for (String name : algorithms) {
-      Algorithm algorithm;
-      try {
-        algorithm = Algorithm.parse(name);
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(spec.commandLine(), "--algorithms: " + e.getMessage());
-      }
-      if (!parsed.contains(algorithm)) {
-        parsed.add(algorithm);
-      }
-    }
-    return parsed;
-  }
-
-  private List<AccountantChoice> parseAccountants() {
-    List<AccountantChoice> parsed = new ArrayList<>();
-    for (String name : accountants) {
-      AccountantChoice choice;
-      try {
-        choice = AccountantChoice.valueOf(name.strip().toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(spec.commandLine(),
-            "--accountant: unknown accountant '" + name + "'; expected one of paper, zcdp, factorization, blt, auto");
-      }
-      if (!parsed.contains(choice)) {
-        parsed.add(choice);
-      }
-    }
-    return parsed;
   }
 
   private NoiseChoice parseNoise(List<AccountantChoice> accountantList) {

@@ -65,6 +65,25 @@ class BanditExperimentCommandTest {
     assertTrue(outcome.err().contains("apt-get install dataset-fashion-mnist"), outcome.err());
   }
 
+  @Test
+  void enumOptionsRefuseOtherValuesNamingTheOptionAndTheValue(@TempDir Path dir) {
+    BenchRun accountant = run("bandit", "--T", "10", "--seeds", "1", "--dplinear-accountant", "paper",
+        "--out", dir.toString());
+    assertEquals(2, accountant.exitCode());
+    assertTrue(accountant.err().contains("--dplinear-accountant")
+        && accountant.err().contains("expected factorization or zcdp, got paper"), accountant.err());
+    BenchRun unknown = run("bandit", "--T", "10", "--seeds", "1", "--dplinear-accountant", "rdp",
+        "--out", dir.toString());
+    assertTrue(unknown.err().contains("--dplinear-accountant") && unknown.err().contains("got 'rdp'"),
+        unknown.err());
+    BenchRun algorithm = run("bandit", "--T", "10", "--seeds", "1", "--algorithms", "dphdb,thompson",
+        "--out", dir.toString());
+    assertEquals(2, algorithm.exitCode());
+    assertTrue(algorithm.err().contains("--algorithms") && algorithm.err().contains("unknown algorithm 'thompson'"),
+        algorithm.err());
+    assertTrue(!Files.exists(dir.resolve("results.csv")));
+  }
+
   /** A stand-in for Fashion-MNIST's training split: 8 images of 2x2 pixels, labels 0..3 (so K = 4, d = 4). */
   private static Path tinyFashionMnist(Path dir) throws IOException {
     Path data = Files.createDirectories(dir.resolve("fmnist"));

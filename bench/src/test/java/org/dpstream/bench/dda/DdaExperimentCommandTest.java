@@ -44,6 +44,16 @@ class DdaExperimentCommandTest {
     }
     assertNotNull(ImageIO.read(dir.resolve("suboptimality.png").toFile()));
     assertTrue(outcome.out().contains("non-private reference"), outcome.out());
+    assertTrue(outcome.out().contains("gossip=matching"), outcome.out());
+  }
+
+  @Test
+  void anUnknownGossipModeIsRefusedNamingTheOptionAndTheValue(@TempDir Path dir) {
+    BenchRun outcome = run(tinyRun(dir, "--gossip", "flood"));
+    assertEquals(2, outcome.exitCode());
+    assertTrue(outcome.err().contains("--gossip")
+        && outcome.err().contains("gossip must be matching or metropolis, got 'flood'"), outcome.err());
+    assertTrue(!Files.exists(dir.resolve("results.csv")));
   }
 
   @Test

@@ -30,15 +30,27 @@ public final class GossipSampler {
 
   /** How the active nodes' links are activated. */
   public enum Mode {
-    RANDOM_MATCHING, INDUCED_METROPOLIS;
+    RANDOM_MATCHING("matching"), INDUCED_METROPOLIS("metropolis");
+
+    private final String cliName;
+
+    Mode(String cliName) {
+      this.cliName = cliName;
+    }
+
+    /** The name configs and command lines use: {@code matching} or {@code metropolis}. */
+    public String cliName() {
+      return cliName;
+    }
 
     /** By the name configs and command lines use: {@code matching} or {@code metropolis}. */
     public static Mode named(String name) {
-      return switch (name) {
-        case "matching" -> RANDOM_MATCHING;
-        case "metropolis" -> INDUCED_METROPOLIS;
-        default -> throw new IllegalArgumentException("gossip must be matching or metropolis, got '" + name + "'");
-      };
+      for (Mode mode : values()) {
+        if (mode.cliName.equals(name)) {
+          return mode;
+        }
+      }
+      throw new IllegalArgumentException("gossip must be matching or metropolis, got '" + name + "'");
     }
   }
 

@@ -3,12 +3,6 @@ package org.dpstream.core.erm;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
-import org.dpstream.core.erm.privacy.GaussianCompositionCalibration;
-import org.dpstream.core.privacy.accounting.PrivacyLedger;
-import org.dpstream.core.privacy.accounting.Rounding;
-import org.dpstream.core.privacy.noise.ConstantVectorNoise;
-import org.dpstream.core.privacy.noise.IidVectorNoise;
-import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
@@ -86,40 +80,14 @@ public final class DpCd implements ErmAlgorithm {
 
   @Override
   public ErmRun train(ErmProblem problem, KeyedNoiseSource source, String runId, PassListener listener) {
-    ErmDataset data = problem.dataset();
-    ErmOptions options = problem.options();
-    int n = data.size();
-    int d = data.dimension();
-    double[] smoothness = problem.objective().coordinateSmoothness(data.bounds());
-    double[] steps = new double[d];
-    for (int j = 0; j < d; j++) {
-      steps[j] = options.stepScale() / smoothness[j];
-    }
-    long updates = Math.multiplyExact((long) problem.passes(), d);
-    LoopSchedule schedule = options.averaging()
-        ? LoopSchedule.averaged(problem.passes(), d)
-        : LoopSchedule.lastIterate(updates);
+    int d = problem.dataset().dimension();
+    double[] smoothness = problem.objective().coordinateSmoothness(problem.dataset().bounds());
+    LoopSchedule schedule = LoopSchedule.ofPasses(problem.passes(), d, problem.options().averaging());
     double[] clips = clipThresholds(problem, smoothness);
-    double[] sigmas = new double[d];
-    GaussianCompositionCalibration calibration = null;
-    PrivacyLedger ledger = null;
-    VectorNoise unitNoise = ConstantVectorNoise.zero(1);
-    if (problem.isPrivate()) {
-      calibration = GaussianCompositionCalibration.of(
-          problem.budget(), schedule.totalUpdates(), options.zcdpRule());
-      ledger = PrivacyLedger.forRun(calibration);
-      unitNoise = IidVectorNoise.gaussian(1, 1.0);
-      for (int j = 0; j < d; j++) {
-        sigmas[j] = calibration.sigmaFor(Rounding.up(2 * clips[j] / n));
-      }
-    }
+    CoordinateRun run = CoordinateRun.open(problem, schedule, j -> clips[j]);
     BlockSampling coordinates = BlockSampling.uniform(BlockPartition.contiguous(d, d));
-    CoordinateUpdateEngine.Plan plan = new CoordinateUpdateEngine.Plan(data, problem.objective(), coordinates,
-        steps, sigmas, unitNoise, clips, Double.POSITIVE_INFINITY, schedule, d, options.initialWeights(d));
-    CoordinateUpdateEngine.Outcome outcome =
-        CoordinateUpdateEngine.run(plan, source.forStream(PURPOSE, runId), listener);
-    return new ErmRun(name(), outcome.finalWeights(), outcome.passWeights(), ledger, outcome.updates(),
-        describe(problem, schedule, clips, sigmas, calibration));
+    return run.train(name(), coordinates, smoothness, clips, Double.POSITIVE_INFINITY, d,
+        source.forStream(PURPOSE, runId), listener, describe(problem, schedule, clips, run));
   }
 
   private double[] clipThresholds(ErmProblem problem, double[] smoothness) {
@@ -135,21 +103,12 @@ public final class DpCd implements ErmAlgorithm {
     return rule.thresholds(clipNorm, smoothness);
   }
 
-  private String describe(ErmProblem problem, LoopSchedule schedule, double[] clips, double[] sigmas,
-      GaussianCompositionCalibration calibration) {
+  private String describe(ErmProblem problem, LoopSchedule schedule, double[] clips, CoordinateRun run) {
     return String.format(Locale.ROOT,
         "%s: proximal coordinate descent (Mangold et al. 2022, Alg. 1), %s clipping C=%s, C_j in [%.4g, %.4g],"
-            + " steps %s/M_j, %s, %d passes; %s; sigma_j in [%.4g, %.4g]",
-        name(), rule.name().toLowerCase(Locale.ROOT), problem.options().clipNorm(), min(clips), max(clips),
-        problem.options().stepScale(), schedule, problem.passes(),
-        calibration == null ? "NON-PRIVATE (no noise)" : calibration.describe(), min(sigmas), max(sigmas));
-  }
-
-  static double min(double[] values) {
-    return Arrays.stream(values).min().orElse(Double.NaN);
-  }
-
-  static double max(double[] values) {
-    return Arrays.stream(values).max().orElse(Double.NaN);
+            + " steps %s/M_j, %s, %d passes; ",
+        name(), rule.name().toLowerCase(Locale.ROOT), problem.options().clipNorm(), CoordinateRun.min(clips),
+        CoordinateRun.max(clips), problem.options().stepScale(), schedule, problem.passes())
+        + run.describeNoise();
   }
 }

@@ -3,12 +3,7 @@ package org.dpstream.core.erm;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
-import org.dpstream.core.erm.privacy.GaussianCompositionCalibration;
-import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.accounting.Rounding;
-import org.dpstream.core.privacy.noise.ConstantVectorNoise;
-import org.dpstream.core.privacy.noise.IidVectorNoise;
-import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
@@ -82,7 +77,6 @@ public final class DpSkgd implements ErmAlgorithm {
     ErmDataset data = problem.dataset();
     ErmOptions options = problem.options();
     FeatureBounds bounds = data.bounds();
-    int n = data.size();
     int d = data.dimension();
     BlockPartition partition =
         BlockPartition.contiguous(d, options.blockCount() == 0 ? d : options.blockCount());
@@ -95,37 +89,15 @@ public final class DpSkgd implements ErmAlgorithm {
     double[] blockLipschitz = blockSensitivityBounds(partition, bounds, residualClip, coordinateClips);
     long updatesPerPass = Math.max(1, Math.round(d / blocks.expectedBlockSize()));
     LoopSchedule schedule = schedule(problem, blocks, smoothness, blockLipschitz, updatesPerPass);
-
-    double[] steps = new double[d];
-    for (int j = 0; j < d; j++) {
-      steps[j] = options.stepScale() / smoothness[j];
-    }
-    double[] sigmas = new double[d];
-    GaussianCompositionCalibration calibration = null;
-    PrivacyLedger ledger = null;
-    VectorNoise unitNoise = ConstantVectorNoise.zero(1);
-    if (problem.isPrivate()) {
-      calibration = GaussianCompositionCalibration.of(
-          problem.budget(), schedule.totalUpdates(), options.zcdpRule());
-      ledger = PrivacyLedger.forRun(calibration);
-      unitNoise = IidVectorNoise.gaussian(1, 1.0);
-      for (int j = 0; j < d; j++) {
-        sigmas[j] = calibration.sigmaFor(Rounding.up(2 * blockLipschitz[partition.blockOf(j)] / n));
-      }
-    }
-    CoordinateUpdateEngine.Plan plan = new CoordinateUpdateEngine.Plan(data, problem.objective(), blocks,
-        steps, sigmas, unitNoise, coordinateClips, residualClip, schedule, updatesPerPass, options.initialWeights(d));
-    CoordinateUpdateEngine.Outcome outcome =
-        CoordinateUpdateEngine.run(plan, source.forStream(PURPOSE, runId), listener);
+    CoordinateRun run = CoordinateRun.open(problem, schedule, j -> blockLipschitz[partition.blockOf(j)]);
     String description = String.format(Locale.ROOT,
         "%s: DP-SkGD-BS (Maranjyan et al., Alg. 1), b=%d blocks, %s sampling, residual clip R=%.4g,"
-            + " L_U in [%.4g, %.4g], steps %s/M_j (block Gershgorin), %s; %s; sigma_j in [%.4g, %.4g]",
+            + " L_U in [%.4g, %.4g], steps %s/M_j (block Gershgorin), %s; ",
         name(), partition.blockCount(), sampling.name().toLowerCase(Locale.ROOT), residualClip,
-        DpCd.min(blockLipschitz), DpCd.max(blockLipschitz), options.stepScale(), schedule,
-        calibration == null ? "NON-PRIVATE (no noise)" : calibration.describe(),
-        DpCd.min(sigmas), DpCd.max(sigmas));
-    return new ErmRun(name(), outcome.finalWeights(), outcome.passWeights(), ledger, outcome.updates(),
-        description);
+        CoordinateRun.min(blockLipschitz), CoordinateRun.max(blockLipschitz), options.stepScale(), schedule)
+        + run.describeNoise();
+    return run.train(name(), blocks, smoothness, coordinateClips, residualClip, updatesPerPass,
+        source.forStream(PURPOSE, runId), listener, description);
   }
 
   /** Sigma_S^2 = E[L_S^2 sum_{j in S} 1/(p_j M_j)] = sum_j L_{B(j)}^2 / M_j for block sampling. */
@@ -194,10 +166,7 @@ public final class DpSkgd implements ErmAlgorithm {
     ErmOptions options = problem.options();
     LoopRule rule = options.loopRule();
     if (rule instanceof LoopRule.FromPasses) {
-      long updates = Math.multiplyExact((long) problem.passes(), updatesPerPass);
-      return options.averaging()
-          ? LoopSchedule.averaged(problem.passes(), updatesPerPass)
-          : LoopSchedule.lastIterate(updates);
+      return LoopSchedule.ofPasses(problem.passes(), updatesPerPass, options.averaging());
     }
     if (!problem.isPrivate()) {
       throw new IllegalArgumentException("the theorems' loop lengths depend on the budget: private runs only");

@@ -40,6 +40,15 @@ public record LoopSchedule(long outerIterations, long innerIterations, boolean a
     return new LoopSchedule(1, steps, false);
   }
 
+  /**
+   * {@code passes} passes of {@code updatesPerPass} updates each: restarting from the average after every
+   * pass, or the last iterate of them all.
+   */
+  public static LoopSchedule ofPasses(long passes, long updatesPerPass, boolean averaging) {
+    long updates = Math.multiplyExact(passes, updatesPerPass);
+    return averaging ? averaged(passes, updatesPerPass) : lastIterate(updates);
+  }
+
   /** T outer iterations of K updates, restarting from the average each time. */
   public static LoopSchedule averaged(long outerIterations, long innerIterations) {
     return new LoopSchedule(outerIterations, innerIterations, true);

@@ -277,37 +277,19 @@ class AdaptiveClipTest {
       OnlineTestData data = new OnlineTestData(5, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(3));
       OnlineModelSpec spec = adaptiveSpec(data, 64, accountant)
           .withNoise(variant == 2 ? NoiseChoice.DISCRETE : NoiseChoice.CONTINUOUS);
-      int steps = 200; // past the horizon of 64: three epochs, the later ones without warm-up
-      double[][] xs = new double[steps][];
-      double[] ys = new double[steps];
-      for (int t = 0; t < steps; t++) {
-        xs[t] = data.features();
-        ys[t] = data.label(xs[t]);
-      }
+      // past the horizon of 64: three epochs, the later ones without warm-up
+      ResumeRuns.Stream stream = ResumeRuns.draw(data, 200);
       OnlineEstimator straight = OnlineEstimators.start(spec, SOURCE);
-      double[][] expected = new double[steps][];
-      for (int t = 0; t < steps; t++) {
-        straight.step(xs[t], ys[t]);
-        expected[t] = straight.parameters();
-      }
+      double[][] expected = ResumeRuns.straightReleases(straight, stream, s -> { });
       assertEquals(3, straight.epoch());
       for (int crash : new int[] {0, 1, 2, 3, 5, 16, 63, 64, 65, 66, 130, 199}) {
         OnlineEstimator first = OnlineEstimators.start(spec, new KeyedNoiseSource(TestKeys.seeded(91)));
-        for (int t = 0; t < crash; t++) {
-          first.step(xs[t], ys[t]);
-        }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        first.writeState(new DataOutputStream(bytes));
-        OnlineEstimator resumed = OnlineEstimators.restore(spec,
-            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), new KeyedNoiseSource(TestKeys.seeded(91)));
+        ResumeRuns.stepThrough(first, stream, crash);
+        byte[] state = ResumeRuns.state(first);
+        OnlineEstimator resumed = ResumeRuns.restore(spec, state, new KeyedNoiseSource(TestKeys.seeded(91)));
         assertEquals(first.ledger(), resumed.ledger());
-        ByteArrayOutputStream again = new ByteArrayOutputStream();
-        resumed.writeState(new DataOutputStream(again));
-        assertArrayEquals(bytes.toByteArray(), again.toByteArray(), "state written again after " + crash);
-        for (int t = crash; t < steps; t++) {
-          resumed.step(xs[t], ys[t]);
-          assertArrayEquals(expected[t], resumed.parameters(), accountant + ", crash after " + crash + ", step " + (t + 1));
-        }
+        assertArrayEquals(state, ResumeRuns.state(resumed), "state written again after " + crash);
+        ResumeRuns.assertContinuesStraight(resumed, stream, crash, expected, accountant + ", ");
         assertEquals(straight.ledger(), resumed.ledger());
       }
     }

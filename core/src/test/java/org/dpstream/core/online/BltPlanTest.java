@@ -66,31 +66,15 @@ class BltPlanTest {
   void bltPrefixSumsResumeBitIdenticallyAndStayWithinBudget() throws IOException {
     OnlineTestData data = new OnlineTestData(4, 1.5, RADIUS, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(11));
     OnlineModelSpec spec = data.spec("blt-resume", 1.5, RADIUS, 1, 50, AccountantChoice.BLT);
-    int steps = 120;
-    double[][] xs = new double[steps][];
-    double[] ys = new double[steps];
-    for (int t = 0; t < steps; t++) {
-      xs[t] = data.features();
-      ys[t] = data.label(xs[t]);
-    }
+    ResumeRuns.Stream stream = ResumeRuns.draw(data, 120);
     OnlineEstimator straight = OnlineEstimators.start(spec, SOURCE);
-    double[][] expected = new double[steps][];
-    for (int t = 0; t < steps; t++) {
-      straight.step(xs[t], ys[t]);
-      expected[t] = straight.parameters();
-      assertTrue(straight.ledger().spentEpsilon() <= 1);
-    }
+    double[][] expected = ResumeRuns.straightReleases(straight, stream, s -> assertTrue(s.ledger().spentEpsilon() <= 1));
     assertEquals(2, straight.ledger().epoch());
     for (int crash : new int[] {0, 1, 49, 50, 77}) {
       OnlineEstimator first = OnlineEstimators.start(spec, SOURCE);
-      for (int t = 0; t < crash; t++) {
-        first.step(xs[t], ys[t]);
-      }
+      ResumeRuns.stepThrough(first, stream, crash);
       OnlineEstimator resumed = OnlineEstimators.restore(spec, stateOf(first), SOURCE);
-      for (int t = crash; t < steps; t++) {
-        resumed.step(xs[t], ys[t]);
-        assertArrayEquals(expected[t], resumed.parameters(), "crash after " + crash + ", step " + (t + 1));
-      }
+      ResumeRuns.assertContinuesStraight(resumed, stream, crash, expected, "");
     }
   }
 

@@ -93,33 +93,15 @@ class DpTofwTest {
   void resumedFromItsStateAnywhereTheReleasesAreBitIdentical() throws IOException {
     OnlineTestData data = new OnlineTestData(5, 1.5, RADIUS, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(3));
     OnlineModelSpec spec = data.spec("resume", 1.5, RADIUS, 1, 64, AccountantChoice.ZCDP);
-    int steps = 200; // past the horizon of 64: three epochs
-    double[][] xs = new double[steps][];
-    double[] ys = new double[steps];
-    for (int t = 0; t < steps; t++) {
-      xs[t] = data.features();
-      ys[t] = data.label(xs[t]);
-    }
+    ResumeRuns.Stream stream = ResumeRuns.draw(data, 200); // past the horizon of 64: three epochs
     OnlineEstimator straight = OnlineEstimators.start(spec, SOURCE);
-    double[][] expected = new double[steps][];
-    for (int t = 0; t < steps; t++) {
-      straight.step(xs[t], ys[t]);
-      expected[t] = straight.parameters();
-    }
+    double[][] expected = ResumeRuns.straightReleases(straight, stream, s -> { });
     for (int crash : new int[] {0, 1, 63, 64, 65, 130, 199}) {
       OnlineEstimator first = OnlineEstimators.start(spec, new KeyedNoiseSource(TestKeys.seeded(77)));
-      for (int t = 0; t < crash; t++) {
-        first.step(xs[t], ys[t]);
-      }
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-      first.writeState(new DataOutputStream(bytes));
-      OnlineEstimator resumed = OnlineEstimators.restore(
-          spec, new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), new KeyedNoiseSource(TestKeys.seeded(77)));
+      ResumeRuns.stepThrough(first, stream, crash);
+      OnlineEstimator resumed = ResumeRuns.restore(spec, ResumeRuns.state(first), new KeyedNoiseSource(TestKeys.seeded(77)));
       assertEquals(first.ledger(), resumed.ledger());
-      for (int t = crash; t < steps; t++) {
-        resumed.step(xs[t], ys[t]);
-        assertArrayEquals(expected[t], resumed.parameters(), "crash after " + crash + ", step " + (t + 1));
-      }
+      ResumeRuns.assertContinuesStraight(resumed, stream, crash, expected, "");
       assertEquals(3, resumed.epoch()); // 200 steps = 3 full trees of 64 and 8 steps of the fourth
 
     }
@@ -130,34 +112,15 @@ class DpTofwTest {
   void factorizationPrefixSumsResumeBitIdenticallyAndStayWithinBudget() throws IOException {
     OnlineTestData data = new OnlineTestData(4, 1.5, RADIUS, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(11));
     OnlineModelSpec spec = data.spec("factorized", 1.5, RADIUS, 1, 50, AccountantChoice.FACTORIZATION);
-    int steps = 120;
-    double[][] xs = new double[steps][];
-    double[] ys = new double[steps];
-    for (int t = 0; t < steps; t++) {
-      xs[t] = data.features();
-      ys[t] = data.label(xs[t]);
-    }
+    ResumeRuns.Stream stream = ResumeRuns.draw(data, 120);
     OnlineEstimator straight = OnlineEstimators.start(spec, SOURCE);
-    double[][] expected = new double[steps][];
-    for (int t = 0; t < steps; t++) {
-      straight.step(xs[t], ys[t]);
-      expected[t] = straight.parameters();
-      assertTrue(straight.ledger().spentEpsilon() <= 1);
-    }
+    double[][] expected = ResumeRuns.straightReleases(straight, stream, s -> assertTrue(s.ledger().spentEpsilon() <= 1));
     assertTrue(straight.mechanism().contains("sqrt-factorization"), straight.mechanism());
     for (int crash : new int[] {0, 49, 50, 77}) {
       OnlineEstimator first = OnlineEstimators.start(spec, SOURCE);
-      for (int t = 0; t < crash; t++) {
-        first.step(xs[t], ys[t]);
-      }
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-      first.writeState(new DataOutputStream(bytes));
-      OnlineEstimator resumed = OnlineEstimators.restore(
-          spec, new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), SOURCE);
-      for (int t = crash; t < steps; t++) {
-        resumed.step(xs[t], ys[t]);
-        assertArrayEquals(expected[t], resumed.parameters(), "crash after " + crash + ", step " + (t + 1));
-      }
+      ResumeRuns.stepThrough(first, stream, crash);
+      OnlineEstimator resumed = ResumeRuns.restore(spec, ResumeRuns.state(first), SOURCE);
+      ResumeRuns.assertContinuesStraight(resumed, stream, crash, expected, "");
     }
   }
 

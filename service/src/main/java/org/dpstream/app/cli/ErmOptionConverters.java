@@ -1,9 +1,6 @@
 package org.dpstream.app.cli;
 
-import java.util.function.Function;
 import org.dpstream.core.erm.training.ErmSettings;
-import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * Enum-typed ERM options ({@code --loss}, {@code --reg}): picocli converts the text once, with the names and
@@ -14,26 +11,16 @@ public final class ErmOptionConverters {
   private ErmOptionConverters() {}
 
   /** {@code --loss}: logistic or squared (also square, least-squares). */
-  public static final class LossConverter implements ITypeConverter<ErmSettings.Loss> {
-    @Override
-    public ErmSettings.Loss convert(String value) {
-      return converted(value, ErmSettings.Loss::parse);
+  public static final class LossConverter extends ParsingConverter<ErmSettings.Loss> {
+    public LossConverter() {
+      super(ErmSettings.Loss::parse);
     }
   }
 
   /** {@code --reg}: none, l2, l1 or elastic-net. */
-  public static final class RegConverter implements ITypeConverter<ErmSettings.Reg> {
-    @Override
-    public ErmSettings.Reg convert(String value) {
-      return converted(value, ErmSettings.Reg::parse);
-    }
-  }
-
-  private static <T> T converted(String value, Function<String, T> parser) {
-    try {
-      return parser.apply(value);
-    } catch (IllegalArgumentException e) {
-      throw new TypeConversionException(e.getMessage());
+  public static final class RegConverter extends ParsingConverter<ErmSettings.Reg> {
+    public RegConverter() {
+      super(ErmSettings.Reg::parse);
     }
   }
 }

@@ -16,6 +16,7 @@ import org.dpstream.app.cli.ErmOptionConverters;
 import org.dpstream.app.cli.FashionMnistDirectoryOption;
 import org.dpstream.app.cli.FeatureBoundsOption;
 import org.dpstream.app.cli.OptionChecks;
+import org.dpstream.app.cli.ParsingConverter;
 import org.dpstream.app.cli.PrivacyOptions;
 import org.dpstream.app.cli.ProgressBar;
 import org.dpstream.core.data.CsvReader;
@@ -484,14 +485,9 @@ public final class TrainCommand implements Callable<Integer> {
   }
 
   /** Converts {@code --accountant} (case-insensitive); a wrong value is reported by picocli, naming the option. */
-  static final class AccountantConverter implements CommandLine.ITypeConverter<ErmSettings.Accountant> {
-    @Override
-    public ErmSettings.Accountant convert(String value) {
-      try {
-        return ErmSettings.Accountant.parse(value);
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.TypeConversionException(e.getMessage());
-      }
+  static final class AccountantConverter extends ParsingConverter<ErmSettings.Accountant> {
+    AccountantConverter() {
+      super(ErmSettings.Accountant::parse);
     }
   }
 }

@@ -72,12 +72,8 @@ public record NoisySfwCalibration(int samples, int dimension, int initialBatch, 
     if (n < 4) {
       throw new IllegalArgumentException("NoisySFW needs at least 4 samples (one per batch), got " + n);
     }
-    if (!(stepSizeScale > 0) || !Double.isFinite(stepSizeScale)) {
-      throw new IllegalArgumentException("step size scale must be positive and finite, got " + stepSizeScale);
-    }
     PrivacyBudget budget = problem.budget();
-    Sensitivities.requireEpsilonAtMostOne(budget.epsilon(), SOURCE);
-    Sensitivities.requirePositiveDelta(budget.delta(), SOURCE);
+    Sensitivities.requireProvedRange(stepSizeScale, budget, SOURCE);
 
     int d = problem.dimension();
     int initialBatch = n / 2;

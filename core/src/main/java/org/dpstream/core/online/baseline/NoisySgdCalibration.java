@@ -58,12 +58,8 @@ public record NoisySgdCalibration(int samples, int dimension, long iterations, i
     if (n < 2) {
       throw new IllegalArgumentException("NoisySGD needs at least 2 samples, got " + n);
     }
-    if (!(stepSizeScale > 0) || !Double.isFinite(stepSizeScale)) {
-      throw new IllegalArgumentException("step size scale must be positive and finite, got " + stepSizeScale);
-    }
     PrivacyBudget budget = problem.budget();
-    Sensitivities.requireEpsilonAtMostOne(budget.epsilon(), SOURCE);
-    Sensitivities.requirePositiveDelta(budget.delta(), SOURCE);
+    Sensitivities.requireProvedRange(stepSizeScale, budget, SOURCE);
 
     int d = problem.dimension();
     double p = problem.domain().exponent();

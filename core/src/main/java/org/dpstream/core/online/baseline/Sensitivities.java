@@ -1,6 +1,7 @@
 package org.dpstream.core.online.baseline;
 
 import org.dpstream.core.loss.SampleLoss;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
 
 /**
  * The constants the baselines' calibrations are built from, and the rounding that keeps them safe.
@@ -59,14 +60,26 @@ final class Sensitivities {
     return p > 2 ? roundUp(Math.pow(dimension, 0.5 - 1 / p)) : 1.0;
   }
 
-  static void requireEpsilonAtMostOne(double epsilon, String source) {
+  /**
+   * The premises both baselines' calibrations share: a positive, finite step-size scale, and a budget in
+   * the range where {@code source} is proved (epsilon &lt;= 1, delta &gt; 0).
+   */
+  static void requireProvedRange(double stepSizeScale, PrivacyBudget budget, String source) {
+    if (!(stepSizeScale > 0) || !Double.isFinite(stepSizeScale)) {
+      throw new IllegalArgumentException("step size scale must be positive and finite, got " + stepSizeScale);
+    }
+    requireEpsilonAtMostOne(budget.epsilon(), source);
+    requirePositiveDelta(budget.delta(), source);
+  }
+
+  private static void requireEpsilonAtMostOne(double epsilon, String source) {
     if (epsilon > 1) {
       throw new IllegalArgumentException("epsilon " + epsilon + " > 1 is outside the range where " + source
           + " is proved; a larger budget cannot be expressed with this calibration");
     }
   }
 
-  static void requirePositiveDelta(double delta, String source) {
+  private static void requirePositiveDelta(double delta, String source) {
     if (!(delta > 0)) {
       throw new IllegalArgumentException(source + " needs delta > 0");
     }

@@ -105,12 +105,7 @@ public final class ExponentialMechanismCalibration implements PrivacyCalibration
     if (budget.delta() == 0) {
       throw new IllegalArgumentException("zCDP accounting needs delta > 0, got " + budget);
     }
-    ZeroConcentratedDp.requirePositiveFinite(diameter, "diameter D");
-    if (!(smoothness >= 0 && lipschitz >= 0 && smoothness * diameter + lipschitz > 0)
-        || !Double.isFinite(smoothness * diameter + lipschitz)) {
-      throw new IllegalArgumentException("need beta, L >= 0 with beta D + L positive and finite, got beta="
-          + smoothness + ", L=" + lipschitz);
-    }
+    ReportNoisyMaxCalibration.requireScoreBounds(diameter, smoothness, lipschitz);
     return new ExponentialMechanismCalibration(budget, horizon, diameter, smoothness, lipschitz, ZcdpConversion.TIGHT);
   }
 

@@ -92,12 +92,7 @@ public final class ReportNoisyMaxCalibration implements PrivacyCalibration {
     if (budget.delta() == 0) {
       throw new IllegalArgumentException("Algorithm 2 needs delta > 0 (its scale has ln(1/delta)), got " + budget);
     }
-    ZeroConcentratedDp.requirePositiveFinite(diameter, "diameter D");
-    if (!(smoothness >= 0 && lipschitz >= 0 && smoothness * diameter + lipschitz > 0)
-        || !Double.isFinite(smoothness * diameter + lipschitz)) {
-      throw new IllegalArgumentException("need beta, L >= 0 with beta D + L positive and finite, got beta="
-          + smoothness + ", L=" + lipschitz);
-    }
+    requireScoreBounds(diameter, smoothness, lipschitz);
     ReportNoisyMaxCalibration calibration =
         new ReportNoisyMaxCalibration(budget, horizon, diameter, smoothness, lipschitz);
     PrivacyBudget atHorizon = calibration.spentAfter(horizon);
@@ -149,6 +144,20 @@ public final class ReportNoisyMaxCalibration implements PrivacyCalibration {
     }
     double advanced = expected + Math.sqrt(2.0 * logInverseDelta * squares);
     return new PrivacyBudget(Rounding.up(Math.min(basic, advanced)), budget.delta());
+  }
+
+  /**
+   * The bounds DP-POFW's vertex scores are calibrated from, here and in {@link
+   * ExponentialMechanismCalibration}: a positive, finite l1 diameter D, and beta, L &gt;= 0 with beta D + L
+   * (a score's sensitivity scale) positive and finite.
+   */
+  static void requireScoreBounds(double diameter, double smoothness, double lipschitz) {
+    ZeroConcentratedDp.requirePositiveFinite(diameter, "diameter D");
+    if (!(smoothness >= 0 && lipschitz >= 0 && smoothness * diameter + lipschitz > 0)
+        || !Double.isFinite(smoothness * diameter + lipschitz)) {
+      throw new IllegalArgumentException("need beta, L >= 0 with beta D + L positive and finite, got beta="
+          + smoothness + ", L=" + lipschitz);
+    }
   }
 
   private static void requireStep(long step) {
