@@ -91,6 +91,7 @@ public final class DecisionHttpServer implements AutoCloseable {
   }
 
   private void handle(HttpExchange exchange) throws IOException {
+    long began = System.nanoTime();
     try {
       String path = exchange.getRequestURI().getPath();
       int slash = path.lastIndexOf('/');
@@ -110,7 +111,7 @@ public final class DecisionHttpServer implements AutoCloseable {
         return;
       }
       if (action.equals("decide")) {
-        decide(exchange, banditId, body);
+        decide(exchange, banditId, body, began);
       } else {
         reward(exchange, banditId, body);
       }
@@ -124,7 +125,7 @@ public final class DecisionHttpServer implements AutoCloseable {
     }
   }
 
-  private void decide(HttpExchange exchange, String banditId, JsonNode body) throws IOException {
+  private void decide(HttpExchange exchange, String banditId, JsonNode body, long began) throws IOException {
     String requestId = text(body, "requestId");
     JsonNode context = body.get("context");
     if (requestId == null || context == null || !context.isArray()) {
@@ -154,6 +155,7 @@ public final class DecisionHttpServer implements AutoCloseable {
       answer.put("modelStep", response.getModelStep());
       answer.put("phase", response.getPhase().name());
       respond(exchange, 200, answer);
+      decisions.metrics().decided(banditId, DeciderMetrics.Path.HTTP, response.getPhase(), System.nanoTime() - began);
     }
   }
 

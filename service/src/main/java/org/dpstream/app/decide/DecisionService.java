@@ -58,6 +58,7 @@ public final class DecisionService implements AutoCloseable {
   private final SchemaSerde<DecisionResponse> decisions;
   private final SchemaSerde<DecidedRequest> decided;
   private final SchemaSerde<Reward> rewards;
+  private final DeciderMetrics metrics;
 
   /** A remembered decision and the write of its records (replaced when a failed write is retried). */
   private static final class Logged {
@@ -77,9 +78,15 @@ public final class DecisionService implements AutoCloseable {
     }
   }
 
-  @SuppressWarnings("unchecked")
   DecisionService(Decider decider, Topics topics, Producer<String, byte[]> producer, long memoryMillis,
       int memoryCapacity) {
+    this(decider, topics, producer, memoryMillis, memoryCapacity, DeciderMetrics.NONE);
+  }
+
+  @SuppressWarnings("unchecked")
+  DecisionService(Decider decider, Topics topics, Producer<String, byte[]> producer, long memoryMillis,
+      int memoryCapacity, DeciderMetrics metrics) {
+    this.metrics = metrics;
     this.decider = decider;
     this.topics = topics;
     this.producer = producer;
@@ -102,17 +109,21 @@ public final class DecisionService implements AutoCloseable {
   }
 
   public static DecisionService start(Map<String, Object> clientConfig, Decider decider, Topics topics,
-      BanditRegistry bandits, int memoryCapacity) {
+      BanditRegistry bandits, int memoryCapacity, DeciderMetrics metrics) {
     long window = bandits.all().stream().mapToLong(b -> b.rewardTimeout().toMillis()).max().orElse(60_000);
     DecisionService service = new DecisionService(decider, topics,
         new KafkaProducer<>(producerSettings(clientConfig), new StringSerializer(), new ByteArraySerializer()),
-        window, memoryCapacity);
+        window, memoryCapacity, metrics);
     service.restoreMemory(clientConfig, System.currentTimeMillis() - window);
     return service;
   }
 
   public Decider decider() {
     return decider;
+  }
+
+  DeciderMetrics metrics() {
+    return metrics;
   }
 
   /**
@@ -204,6 +215,13 @@ public final class DecisionService implements AutoCloseable {
     CompletableFuture<Void> log = withLog
         ? send(new ProducerRecord<>(topics.decided().name(), null, logged.timestamp, banditId, logged.decidedValue))
         : CompletableFuture.completedFuture(null);
+    if (withLog) {
+      log.whenComplete((done, failed) -> {
+        if (failed != null) {
+          metrics.logWriteFailed(banditId);
+        }
+      });
+    }
     CompletableFuture<Void> decision = send(new ProducerRecord<>(topics.decisions().name(), null, logged.timestamp,
         banditId, decisions.encode(logged.response)));
     CompletableFuture<Void> both = CompletableFuture.allOf(log, decision);

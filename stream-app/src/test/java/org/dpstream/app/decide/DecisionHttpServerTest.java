@@ -37,6 +37,8 @@ class DecisionHttpServerTest {
       "offers", new BanditConfig("offers", 2, 3, "logistic", 1.0, "0.1", 5L, 1, 1e-5, 1_000, 1.0, 1.0, "10s", "drop",
           null, 1).toEntry()));
   private final ReleasedBandits released = new ReleasedBandits();
+  private final io.micrometer.core.instrument.simple.SimpleMeterRegistry meters =
+      new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
   private MockProducer<String, byte[]> producer;
   private DecisionHttpServer server;
   private final HttpClient client = HttpClient.newHttpClient();
@@ -46,7 +48,8 @@ class DecisionHttpServerTest {
     byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
     Decider decider = new Decider(registry, released, new KeyedNoiseSource(NoiseKey.ofBytes(material)));
     producer = new MockProducer<>(autoComplete, null, new StringSerializer(), new ByteArraySerializer());
-    server = DecisionHttpServer.start(new DecisionService(decider, TOPICS, producer, 60_000, 1_000), 0, 4);
+    server = DecisionHttpServer.start(new DecisionService(decider, TOPICS, producer, 60_000, 1_000,
+        new DeciderMetrics(meters)), 0, 4);
   }
 
   @AfterEach
@@ -165,6 +168,8 @@ class DecisionHttpServerTest {
     producer.completeNext();
     assertEquals(503, first.get().statusCode());
     assertEquals("NOT_WRITTEN", json(first.get()).get("error").asText());
+    assertEquals(1.0, meters.get("dpstream.decider.log.write.failures").tag("bandit", "offers").counter().count());
+    assertEquals(null, meters.find("dpstream.decider.decisions").counter(), "a 503 is not a decision answered");
 
     releaseStep7();
     CompletableFuture<HttpResponse<String>> retry =
@@ -174,6 +179,7 @@ class DecisionHttpServerTest {
     HttpResponse<String> answered = retry.get();
     assertEquals(200, answered.statusCode(), answered.body());
     assertEquals(0, json(answered).get("modelStep").asLong(), "the decision first made, not one at step 7");
+    assertEquals(1.0, meters.get("dpstream.decider.decisions").tags("bandit", "offers", "path", "http").counter().count());
     assertEquals(TOPICS.decided().name(), producer.history().get(2).topic(), "the log record is written again");
   }
 

@@ -50,11 +50,11 @@ class DeciderLearningKeepsUpIT {
   private static final int REQUESTS = 300;
   private static final long PACE_MILLIS = 50;
   /**
-   * Distinct released steps the decisions must have been made at. With the bursts of the 1 MiB chunks the
-   * decisions saw one new step every few seconds (a handful over the run); a learner that reads its inputs
-   * every commit (100 ms) moves them on at nearly every tenth of a second.
+   * Distinct released steps the decisions must have been made at. Measured on the loaded 2-core machine: with
+   * Kafka's 1 MiB chunks 11 steps (the first 120 decisions, 6 s, all at step 0, then jumps of 20 to 50 steps);
+   * with the service's 32 KiB chunks 66 steps.
    */
-  private static final int MIN_DISTINCT_STEPS = 15;
+  private static final int MIN_DISTINCT_STEPS = 30;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @RegisterExtension
