@@ -40,6 +40,7 @@ public final class DeciderMetrics {
   private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
   private final Map<String, Timer> latencies = new ConcurrentHashMap<>();
   private final Map<String, Counter> failedWrites = new ConcurrentHashMap<>();
+  private final Map<String, Counter> refusedRewards = new ConcurrentHashMap<>();
 
   public DeciderMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -72,6 +73,16 @@ public final class DeciderMetrics {
         .description("from a request to its decision (HTTP: answered; Kafka path: acknowledged)")
         .publishPercentileHistogram().minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX)
         .register(registry)).record(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+  }
+
+  /** A reward refused by the deciders (before Kafka), with its reason. */
+  void rewardRefused(String banditId, String reason) {
+    if (registry == null) {
+      return;
+    }
+    refusedRewards.computeIfAbsent(banditId + '\u0000' + reason, k -> Counter.builder("dpstream.decider.rewards.refused")
+        .tag("bandit", banditId).tag("reason", reason).description("rewards the deciders refused, by reason")
+        .register(registry)).increment();
   }
 
   /** A write of a decision to the decision log failed (the producer gave up on it). */

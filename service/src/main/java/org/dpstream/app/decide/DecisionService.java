@@ -44,10 +44,11 @@ import org.dpstream.schemas.Reward;
  * remembered decision is a function of the first caller's context, not to be handed to another caller. The memory is restored on start from the decision log, so a request replayed
  * after a restart (the context decider's at-least-once) gets the decision it got before.
  *
- * <p><b>A log write that fails</b> (the producer's delivery timeout passed): the decision is not
- * answered ({@link #decide}'s future fails; HTTP answers 503) and stays remembered, so a retry with the
- * same request id gets the same decision and writes it again. A decision is only ever answered once the
- * log holds it, so learning sees every decision a client acted on.
+ * <p><b>A log write that fails</b> (the producer's delivery timeout passed): {@link #decide}'s future fails
+ * (the Kafka path does not commit past it); the HTTP API, which answers once the records are handed to the
+ * producer ({@link #decideAndHand}), has answered already. Either way the decision stays remembered with its
+ * failed write and is counted; a retry with the same request id gets the same decision and writes it again.
+ * Until then it is not learnt, and a reward for it is refused ({@link DecisionNotLogged}).
  */
 public final class DecisionService implements AutoCloseable {
 
@@ -137,6 +138,24 @@ public final class DecisionService implements AutoCloseable {
    */
   public CompletableFuture<DecisionResponse> decide(String banditId, String requestId, List<Double> context,
       long timestamp, boolean alwaysResend) throws Decider.Refused {
+    Handed handed = decideAndHand(banditId, requestId, context, timestamp, alwaysResend);
+    return handed.written().thenApply(done -> handed.response());
+  }
+
+  /** A decision and the acknowledgement of its records' writes (which may still be under way). */
+  public record Handed(DecisionResponse response, CompletableFuture<Void> written) {}
+
+  /**
+   * Decides (or finds the earlier decision of) one request and hands its records to the idempotent producer,
+   * without waiting for their acknowledgement (the HTTP API answers at once). If the log write fails later
+   * (the producer's delivery timeout), the decision stays remembered with its failed write: it is not learnt,
+   * the failure is counted ({@code dpstream_decider_log_write_failures_total}), a reward for it is refused
+   * ({@link DecisionNotLogged}), and the request decided again gets the same decision and writes it again.
+   *
+   * @throws Decider.Refused on bad input; nothing is written
+   */
+  public Handed decideAndHand(String banditId, String requestId, List<Double> context, long timestamp,
+      boolean alwaysResend) throws Decider.Refused {
     Decision decision = decider.decide(banditId, requestId, context);
     String key = DecisionMemory.key(banditId, requestId);
     DecisionMemory.Remembered<Logged> remembered = memory.rememberIfAbsent(key, System.currentTimeMillis(), () -> {
@@ -160,7 +179,16 @@ public final class DecisionService implements AutoCloseable {
         }
       }
     }
-    return logged.written.thenApply(done -> logged.response);
+    return new Handed(logged.response, logged.written);
+  }
+
+  /** A reward refused because its decision's log write failed: the decision is not learnt, so neither is the reward. */
+  public static final class DecisionNotLogged extends RuntimeException {
+    public static final String REASON = "DECISION_NOT_LOGGED";
+
+    DecisionNotLogged(String message) {
+      super(message, null, false, false);
+    }
   }
 
   /**
@@ -188,8 +216,16 @@ public final class DecisionService implements AutoCloseable {
     byte[] value = rewards.encode(Reward.newBuilder().setRequestId(requestId).setReward(reward).build());
     Logged decision = memory.get(DecisionMemory.key(banditId, requestId));
     CompletableFuture<Void> before = decision == null ? CompletableFuture.completedFuture(null) : decision.written;
-    return before.exceptionally(failed -> null).thenCompose(done -> send(new ProducerRecord<>(
-        topics.rewards().name(), null, timestamp, banditId, value)));
+    return before.handle((done, failed) -> failed).thenCompose(failed -> {
+      if (failed != null) {
+        // Learning never saw the decision: the reward could not be joined (it would be UNKNOWN_REQUEST there).
+        metrics.rewardRefused(banditId, DecisionNotLogged.REASON);
+        return CompletableFuture.failedFuture(new DecisionNotLogged("request " + requestId + " of bandit "
+            + banditId + ": its decision could not be written to the decision log, so it is not learnt; decide"
+            + " it again with the same requestId (same decision, written again), then send the reward"));
+      }
+      return send(new ProducerRecord<>(topics.rewards().name(), null, timestamp, banditId, value));
+    });
   }
 
   /** Writes a refused input record to dp.rejected (the context decider's bad input). */
