@@ -40,8 +40,8 @@ import org.dpstream.schemas.Reward;
 
 /**
  * The demo's bandit: a simulated environment (the synthetic linear bandit of Han et al., section 5)
- * on Kafka: it sends contexts to dp.contexts, which the service decides (inside the learning topology,
- * see DemoCluster), reads its decisions from dp.decisions (each request once) and
+ * on Kafka: it sends contexts to dp.contexts at a steady rate, which the service's deciders decide from the
+ * released parameters (the Kafka path, see DemoCluster), reads its decisions from dp.decisions (each request once) and
  * answers each with its reward after a random delay, leaving some unanswered (they expire in the
  * service). Tracks cumulative reward and regret, and plots the regret over time.
  */
@@ -61,6 +61,8 @@ final class DemoBandit implements AutoCloseable {
   private final Map<String, Object> clientConfig;
   private final Topics topics;
   private final int requests;
+  /** Requests offered per second: arrivals at a steady rate, as users come, whatever the decision latency. */
+  private final double requestsPerSecond;
   private final SyntheticLinearEnvironment environment;
   private final UniformRandomProvider random;
   private final Map<Integer, BanditRound> rounds = new ConcurrentHashMap<>();
@@ -76,6 +78,8 @@ final class DemoBandit implements AutoCloseable {
   private final List<Double> cumulativeRandomRegret = new ArrayList<>();
   private final Map<Integer, Long> perArm = new HashMap<>();
   private double cumulativeReward;
+  /** The released step each decision was made at, in the order the decisions were read. */
+  private final List<Long> decidedAtStep = new ArrayList<>();
   private volatile boolean stopping;
 
   /**
@@ -99,10 +103,18 @@ final class DemoBandit implements AutoCloseable {
         horizon, null, 1.2, "5s", "drop", null, 1, DpLinearPolicy.NAME, 1.0, refreshEvery, "factorization");
   }
 
-  DemoBandit(Map<String, Object> clientConfig, Topics topics, int requests, long seed) {
+  /**
+   * @param requestsPerSecond the steady rate the environment offers its requests at (open loop, at most
+   *     {@value #WINDOW} waiting for their decision)
+   */
+  DemoBandit(Map<String, Object> clientConfig, Topics topics, int requests, double requestsPerSecond, long seed) {
+    if (!(requestsPerSecond > 0)) {
+      throw new IllegalArgumentException("requests per second must be positive, got " + requestsPerSecond);
+    }
     this.clientConfig = clientConfig;
     this.topics = topics;
     this.requests = requests;
+    this.requestsPerSecond = requestsPerSecond;
     this.environment = new SyntheticLinearEnvironment(DIMENSION, ARMS, seed);
     this.random = RandomSource.XO_RO_SHI_RO_128_PP.create(seed + 1); // simulation only
     producer = CheckedProducer.create(clientConfig, Map.of(ProducerConfig.LINGER_MS_CONFIG, 2),
@@ -126,8 +138,13 @@ final class DemoBandit implements AutoCloseable {
 
   private void send() {
     byte[] key = ID.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    long startNanos = System.nanoTime();
     try {
       for (int i = 0; i < requests && !stopping; i++) {
+        long wait = startNanos + (long) (i * 1e9 / requestsPerSecond) - System.nanoTime();
+        if (wait > 0) {
+          TimeUnit.NANOSECONDS.sleep(wait);
+        }
         BanditRound round = environment.nextRound();
         List<Double> context = new ArrayList<>(DIMENSION);
         for (double v : round.context()) {
@@ -174,6 +191,7 @@ final class DemoBandit implements AutoCloseable {
                 ? 0 : cumulativeRandomRegret.get(cumulativeRandomRegret.size() - 1);
             cumulativeRandomRegret.add(previousRandom + randomRegret);
             perArm.merge(arm, 1L, Long::sum);
+            decidedAtStep.add(decision.getModelStep());
             cumulativeReward += round.observedReward(arm);
           }
           if (random.nextDouble() < NEVER_ANSWERED) {
@@ -221,10 +239,26 @@ final class DemoBandit implements AutoCloseable {
     out.printf(Locale.ROOT, "  cumulative reward %.2f; cumulative regret %.2f (uniformly random arms: %.2f);"
         + " decisions per arm %s%n", cumulativeReward, regret, randomRegret, new java.util.TreeMap<>(perArm));
     out.println("  " + relativeRegret(regret, randomRegret));
+    out.println("  " + stepsByDecile(decidedAtStep));
     out.println("Bandit regret over time: " + plot.toAbsolutePath().normalize());
     out.flush();
     RegretPlot.write(plot, cumulativeRegret.stream().mapToDouble(Double::doubleValue).toArray(),
         cumulativeRandomRegret.stream().mapToDouble(Double::doubleValue).toArray());
+  }
+
+  /**
+   * The released step the decisions were made at, at the end of each tenth of the decisions: a learner
+   * that keeps up with the deciders shows steps rising through the run, one that lags shows 0 until late.
+   */
+  static String stepsByDecile(List<Long> steps) {
+    if (steps.isEmpty()) {
+      return "released step of the decisions: none decided";
+    }
+    StringBuilder line = new StringBuilder("released step the decisions were made at, after each tenth of them:");
+    for (int tenth = 1; tenth <= 10; tenth++) {
+      line.append(' ').append(steps.get(Math.max(0, (int) ((long) tenth * steps.size() / 10) - 1)));
+    }
+    return line.toString();
   }
 
   /**

@@ -75,12 +75,10 @@ final class DemoCluster implements AutoCloseable {
     try {
       kafka = EmbeddedKafka.builder().brokerPort(kafkaPort).start();
       log.println("Kafka broker (KRaft, in-process, temporary directory) at " + kafka.bootstrapServers());
-      // The bandit decides inside the learning topology (decider.inTopology: true). With the deciders, the demo's
-      // releases reached them only after its requests were all decided (learning lagged the Kafka path by the
-      // whole run, every decision at step 0: regret 1.01-1.03 x random in three runs), an open bug of the
-      // deciders (docs/bandit-decider.md); the in-topology path decides between the rounds it learns.
+      // The deciders decide (decider.inTopology: false, the default): the environment's contexts on the Kafka
+      // path, and the HTTP API on a free port for anyone who wants to try it.
       ServiceConfig config = serviceConfig(models, horizon, kafka, stateDirectory, metricsPort).withBandits(bandits)
-          .withOutputFormat(outputFormat).withDecider(DeciderConfig.decidingInTopology());
+          .withOutputFormat(outputFormat).withDecider(DeciderConfig.deciders(0, true));
       Topics topics = new Topics(config.topics());
       kafka.createTopics(topics.specs(PARTITIONS));
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -105,8 +103,10 @@ final class DemoCluster implements AutoCloseable {
           .ifPresent(port -> log.println("Bandit decisions: the HTTP API is at http://localhost:" + port
               + "/v1/bandits/{id}/decide and /reward"));
       if (!bandits.isEmpty()) {
-        log.println("Bandit decisions: the simulated environment sends contexts to " + topics.contexts().name()
-            + ", decided inside the learning topology (decider.inTopology: true)");
+        log.println("Bandit decisions: the simulated environment uses the Kafka path: contexts to "
+            + topics.contexts().name() + ", decided by the deciders from the released parameters (outside the"
+            + " learning transaction), decisions from " + topics.decisions().name() + "; learning reads the decision log "
+            + topics.decided().name() + " (decider.inTopology: false)");
       }
       log.println("Service running: " + models.size() + " models, " + bandits.size() + " bandit(s), topics "
           + String.join(", ",

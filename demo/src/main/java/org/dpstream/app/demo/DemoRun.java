@@ -82,14 +82,15 @@ final class DemoRun {
         OutputWatcher watcher = OutputWatcher.start(cluster.clientConfig(), cluster.topics(), progress);
         SampleProducer producer = new SampleProducer(cluster.clientConfig(), cluster.topics().samples().name());
         DemoBandit bandit = banditRequests > 0
-            ? new DemoBandit(cluster.clientConfig(), cluster.topics(), banditRequests, options.seed() + 1000) : null) {
+            ? new DemoBandit(cluster.clientConfig(), cluster.topics(), banditRequests,
+                banditRequests / (options.duration().toMillis() / 1000.0), options.seed() + 1000) : null) {
       // On stdout, apart from the progress on stderr, for anyone who wants to watch the topics (kcat -b ...).
       out.println(BOOTSTRAP_LINE + cluster.bootstrapServers());
       out.flush();
       if (bandit != null) {
         bandit.start();
-        err.printf(Locale.ROOT, "Bandit %s: sending %,d decision requests from a simulated environment%n",
-            DemoBandit.ID, banditRequests);
+        err.printf(Locale.ROOT, "Bandit %s: sending %,d decision requests from a simulated environment, spread"
+            + " over %s%n", DemoBandit.ID, banditRequests, humanDuration(options.duration()));
       }
       err.printf(Locale.ROOT, "Streaming %,d samples to each of %d models (%s), at most %s%n",
           options.samplesPerModel(), models.size(), rate(), humanDuration(options.duration()));

@@ -44,14 +44,21 @@ public final class BanditDeciders implements AutoCloseable {
    * initial ones), then serves the API and the contexts.
    */
   public static BanditDeciders start(ServiceConfig config, Topics topics, KeyedNoiseSource noise) {
+    return start(config, topics, noise, DeciderMetrics.NONE);
+  }
+
+  /** As {@link #start(ServiceConfig, Topics, KeyedNoiseSource)}, recording {@link DeciderMetrics}. */
+  public static BanditDeciders start(ServiceConfig config, Topics topics, KeyedNoiseSource noise,
+      DeciderMetrics metrics) {
     DeciderConfig settings = config.decider();
     BanditRegistry bandits = config.banditRegistry();
     Map<String, Object> client = TopicProvisioner.adminSettings(config.kafka());
     client.remove(CommonClientConfigs.CLIENT_ID_CONFIG);
     ReleasedBandits released = new ReleasedBandits();
     ReleaseFollower follower = ReleaseFollower.start(client, topics.releases().name(), bandits, released);
+    metrics.follow(bandits, released);
     DecisionService decisions = DecisionService.start(client, new Decider(bandits, released, noise), topics, bandits,
-        settings.memory());
+        settings.memory(), metrics);
     try {
       if (!follower.awaitCaughtUp(CATCH_UP)) {
         LOG.warn("the releases on {} were not all read within {}; deciding from those read so far",
@@ -94,6 +101,29 @@ public final class BanditDeciders implements AutoCloseable {
   /** Whether the follower and the context decider are still running. */
   public boolean healthy() {
     return follower.isAlive() && (contexts == null || contexts.isAlive());
+  }
+
+  /**
+   * Why the deciders are not ready, empty when they are: ready once the follower has read every release
+   * committed when it started (for every configured bandit) and while the follower and the context
+   * decider run.
+   */
+  public java.util.List<String> readinessProblems() {
+    return readinessProblems(follower.isCaughtUp(), follower.isAlive(), contexts == null || contexts.isAlive());
+  }
+
+  static java.util.List<String> readinessProblems(boolean caughtUp, boolean following, boolean deciding) {
+    java.util.List<String> problems = new java.util.ArrayList<>();
+    if (!caughtUp) {
+      problems.add("deciders: the releases committed before the start are not all read yet");
+    }
+    if (!following) {
+      problems.add("deciders: the release follower stopped (decisions come from the last release read)");
+    }
+    if (!deciding) {
+      problems.add("deciders: the context decider (Kafka path) stopped");
+    }
+    return problems;
   }
 
   @Override

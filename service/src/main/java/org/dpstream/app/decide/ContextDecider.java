@@ -111,7 +111,13 @@ public final class ContextDecider implements AutoCloseable {
         return reject(record, rejected.reason().name(), rejected.message());
       }
       DecisionRequest request = ((DecodeResult.Decoded<DecisionRequest>) decoded).value();
-      return decisions.decide(banditId, request.getRequestId(), request.getContext(), record.timestamp(), true);
+      return decisions.decide(banditId, request.getRequestId(), request.getContext(), record.timestamp(), true)
+          .thenApply(decision -> {
+            long millis = System.currentTimeMillis() - record.timestamp();
+            decisions.metrics().decided(banditId, DeciderMetrics.Path.KAFKA, decision.getPhase(),
+                TimeUnit.MILLISECONDS.toNanos(millis));
+            return decision;
+          });
     } catch (Decider.Refused refused) {
       return reject(record, refused.code(), refused.getMessage());
     } catch (RuntimeException e) {

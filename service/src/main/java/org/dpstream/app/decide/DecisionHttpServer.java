@@ -30,14 +30,15 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code POST /v1/bandits/{id}/decide} {@code {"requestId": "...", "context": [...]}} answers 200
  *       {@code {"requestId": ..., "arm": k, "modelStep": n, "phase": "WARM_UP"|"GREEDY"}} once the decision
- *       is in the decision log and on dp.decisions;
+ *       is handed to the producer of the decision log and dp.decisions (not after their acknowledgement);
  *   <li>{@code POST /v1/bandits/{id}/reward} {@code {"requestId": "...", "reward": r}} answers 200
  *       {@code {"requestId": ...}} once the reward is on dp.rewards.
  * </ul>
  *
  * Bad input: 400 with {@code {"error": CODE, "message": ...}} and nothing written; an unknown bandit 404;
  * a request id already decided for another context 409;
- * another method 405; a write that failed 503 (retry with the same request id: same decision). The
+ * another method 405; a write that failed before anything was answered 503 (retry with the same request id:
+ * same decision); a reward whose decision's log write failed 409 {@code DECISION_NOT_LOGGED}. The
  * OpenAPI description is docs/openapi/decisions.yaml.
  */
 public final class DecisionHttpServer implements AutoCloseable {
@@ -91,6 +92,7 @@ public final class DecisionHttpServer implements AutoCloseable {
   }
 
   private void handle(HttpExchange exchange) throws IOException {
+    long began = System.nanoTime();
     try {
       String path = exchange.getRequestURI().getPath();
       int slash = path.lastIndexOf('/');
@@ -110,7 +112,7 @@ public final class DecisionHttpServer implements AutoCloseable {
         return;
       }
       if (action.equals("decide")) {
-        decide(exchange, banditId, body);
+        decide(exchange, banditId, body, began);
       } else {
         reward(exchange, banditId, body);
       }
@@ -124,7 +126,7 @@ public final class DecisionHttpServer implements AutoCloseable {
     }
   }
 
-  private void decide(HttpExchange exchange, String banditId, JsonNode body) throws IOException {
+  private void decide(HttpExchange exchange, String banditId, JsonNode body, long began) throws IOException {
     String requestId = text(body, "requestId");
     JsonNode context = body.get("context");
     if (requestId == null || context == null || !context.isArray()) {
@@ -139,21 +141,24 @@ public final class DecisionHttpServer implements AutoCloseable {
       }
       values.add(v.doubleValue());
     }
-    CompletableFuture<DecisionResponse> decided;
+    DecisionService.Handed decided;
     try {
-      decided = decisions.decide(banditId, requestId, values, System.currentTimeMillis(), false);
+      decided = decisions.decideAndHand(banditId, requestId, values, System.currentTimeMillis(), false);
     } catch (Decider.Refused refused) {
       respond(exchange, status(refused), error(refused.code(), refused.getMessage()));
       return;
     }
-    if (awaited(exchange, decided, requestId)) {
-      DecisionResponse response = decided.join();
+    // Answered once handed to the producer, not after its acknowledgement (docs/bandit-decider.md): only a write
+    // that failed at once (nothing handed) is a 503.
+    if (!decided.written().isCompletedExceptionally() || awaited(exchange, decided.written(), requestId)) {
+      DecisionResponse response = decided.response();
       ObjectNode answer = json.createObjectNode();
       answer.put("requestId", response.getRequestId());
       answer.put("arm", response.getArm());
       answer.put("modelStep", response.getModelStep());
       answer.put("phase", response.getPhase().name());
       respond(exchange, 200, answer);
+      decisions.metrics().decided(banditId, DeciderMetrics.Path.HTTP, response.getPhase(), System.nanoTime() - began);
     }
   }
 
@@ -183,7 +188,15 @@ public final class DecisionHttpServer implements AutoCloseable {
     try {
       future.get(WRITE_WAIT_SECONDS, TimeUnit.SECONDS);
       return true;
-    } catch (ExecutionException | TimeoutException e) {
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof DecisionService.DecisionNotLogged notLogged) {
+        respond(exchange, 409, error(DecisionService.DecisionNotLogged.REASON, notLogged.getMessage()));
+      } else {
+        respond(exchange, 503, error("NOT_WRITTEN", "request " + requestId
+            + " could not be written to Kafka; retry with the same requestId (same decision)"));
+      }
+      return false;
+    } catch (TimeoutException e) {
       respond(exchange, 503, error("NOT_WRITTEN", "request " + requestId
           + " could not be written to Kafka; retry with the same requestId (same decision)"));
       return false;

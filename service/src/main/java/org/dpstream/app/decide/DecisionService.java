@@ -44,10 +44,11 @@ import org.dpstream.schemas.Reward;
  * remembered decision is a function of the first caller's context, not to be handed to another caller. The memory is restored on start from the decision log, so a request replayed
  * after a restart (the context decider's at-least-once) gets the decision it got before.
  *
- * <p><b>A log write that fails</b> (the producer's delivery timeout passed): the decision is not
- * answered ({@link #decide}'s future fails; HTTP answers 503) and stays remembered, so a retry with the
- * same request id gets the same decision and writes it again. A decision is only ever answered once the
- * log holds it, so learning sees every decision a client acted on.
+ * <p><b>A log write that fails</b> (the producer's delivery timeout passed): {@link #decide}'s future fails
+ * (the Kafka path does not commit past it); the HTTP API, which answers once the records are handed to the
+ * producer ({@link #decideAndHand}), has answered already. Either way the decision stays remembered with its
+ * failed write and is counted; a retry with the same request id gets the same decision and writes it again.
+ * Until then it is not learnt, and a reward for it is refused ({@link DecisionNotLogged}).
  */
 public final class DecisionService implements AutoCloseable {
 
@@ -58,6 +59,7 @@ public final class DecisionService implements AutoCloseable {
   private final SchemaSerde<DecisionResponse> decisions;
   private final SchemaSerde<DecidedRequest> decided;
   private final SchemaSerde<Reward> rewards;
+  private final DeciderMetrics metrics;
 
   /** A remembered decision and the write of its records (replaced when a failed write is retried). */
   private static final class Logged {
@@ -77,9 +79,15 @@ public final class DecisionService implements AutoCloseable {
     }
   }
 
-  @SuppressWarnings("unchecked")
   DecisionService(Decider decider, Topics topics, Producer<String, byte[]> producer, long memoryMillis,
       int memoryCapacity) {
+    this(decider, topics, producer, memoryMillis, memoryCapacity, DeciderMetrics.NONE);
+  }
+
+  @SuppressWarnings("unchecked")
+  DecisionService(Decider decider, Topics topics, Producer<String, byte[]> producer, long memoryMillis,
+      int memoryCapacity, DeciderMetrics metrics) {
+    this.metrics = metrics;
     this.decider = decider;
     this.topics = topics;
     this.producer = producer;
@@ -102,17 +110,21 @@ public final class DecisionService implements AutoCloseable {
   }
 
   public static DecisionService start(Map<String, Object> clientConfig, Decider decider, Topics topics,
-      BanditRegistry bandits, int memoryCapacity) {
+      BanditRegistry bandits, int memoryCapacity, DeciderMetrics metrics) {
     long window = bandits.all().stream().mapToLong(b -> b.rewardTimeout().toMillis()).max().orElse(60_000);
     DecisionService service = new DecisionService(decider, topics,
         new KafkaProducer<>(producerSettings(clientConfig), new StringSerializer(), new ByteArraySerializer()),
-        window, memoryCapacity);
+        window, memoryCapacity, metrics);
     service.restoreMemory(clientConfig, System.currentTimeMillis() - window);
     return service;
   }
 
   public Decider decider() {
     return decider;
+  }
+
+  DeciderMetrics metrics() {
+    return metrics;
   }
 
   /**
@@ -126,6 +138,24 @@ public final class DecisionService implements AutoCloseable {
    */
   public CompletableFuture<DecisionResponse> decide(String banditId, String requestId, List<Double> context,
       long timestamp, boolean alwaysResend) throws Decider.Refused {
+    Handed handed = decideAndHand(banditId, requestId, context, timestamp, alwaysResend);
+    return handed.written().thenApply(done -> handed.response());
+  }
+
+  /** A decision and the acknowledgement of its records' writes (which may still be under way). */
+  public record Handed(DecisionResponse response, CompletableFuture<Void> written) {}
+
+  /**
+   * Decides (or finds the earlier decision of) one request and hands its records to the idempotent producer,
+   * without waiting for their acknowledgement (the HTTP API answers at once). If the log write fails later
+   * (the producer's delivery timeout), the decision stays remembered with its failed write: it is not learnt,
+   * the failure is counted ({@code dpstream_decider_log_write_failures_total}), a reward for it is refused
+   * ({@link DecisionNotLogged}), and the request decided again gets the same decision and writes it again.
+   *
+   * @throws Decider.Refused on bad input; nothing is written
+   */
+  public Handed decideAndHand(String banditId, String requestId, List<Double> context, long timestamp,
+      boolean alwaysResend) throws Decider.Refused {
     Decision decision = decider.decide(banditId, requestId, context);
     String key = DecisionMemory.key(banditId, requestId);
     DecisionMemory.Remembered<Logged> remembered = memory.rememberIfAbsent(key, System.currentTimeMillis(), () -> {
@@ -149,7 +179,16 @@ public final class DecisionService implements AutoCloseable {
         }
       }
     }
-    return logged.written.thenApply(done -> logged.response);
+    return new Handed(logged.response, logged.written);
+  }
+
+  /** A reward refused because its decision's log write failed: the decision is not learnt, so neither is the reward. */
+  public static final class DecisionNotLogged extends RuntimeException {
+    public static final String REASON = "DECISION_NOT_LOGGED";
+
+    DecisionNotLogged(String message) {
+      super(message, null, false, false);
+    }
   }
 
   /**
@@ -177,8 +216,16 @@ public final class DecisionService implements AutoCloseable {
     byte[] value = rewards.encode(Reward.newBuilder().setRequestId(requestId).setReward(reward).build());
     Logged decision = memory.get(DecisionMemory.key(banditId, requestId));
     CompletableFuture<Void> before = decision == null ? CompletableFuture.completedFuture(null) : decision.written;
-    return before.exceptionally(failed -> null).thenCompose(done -> send(new ProducerRecord<>(
-        topics.rewards().name(), null, timestamp, banditId, value)));
+    return before.handle((done, failed) -> failed).thenCompose(failed -> {
+      if (failed != null) {
+        // Learning never saw the decision: the reward could not be joined (it would be UNKNOWN_REQUEST there).
+        metrics.rewardRefused(banditId, DecisionNotLogged.REASON);
+        return CompletableFuture.failedFuture(new DecisionNotLogged("request " + requestId + " of bandit "
+            + banditId + ": its decision could not be written to the decision log, so it is not learnt; decide"
+            + " it again with the same requestId (same decision, written again), then send the reward"));
+      }
+      return send(new ProducerRecord<>(topics.rewards().name(), null, timestamp, banditId, value));
+    });
   }
 
   /** Writes a refused input record to dp.rejected (the context decider's bad input). */
@@ -204,6 +251,13 @@ public final class DecisionService implements AutoCloseable {
     CompletableFuture<Void> log = withLog
         ? send(new ProducerRecord<>(topics.decided().name(), null, logged.timestamp, banditId, logged.decidedValue))
         : CompletableFuture.completedFuture(null);
+    if (withLog) {
+      log.whenComplete((done, failed) -> {
+        if (failed != null) {
+          metrics.logWriteFailed(banditId);
+        }
+      });
+    }
     CompletableFuture<Void> decision = send(new ProducerRecord<>(topics.decisions().name(), null, logged.timestamp,
         banditId, decisions.encode(logged.response)));
     CompletableFuture<Void> both = CompletableFuture.allOf(log, decision);

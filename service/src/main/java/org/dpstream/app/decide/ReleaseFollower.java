@@ -120,6 +120,11 @@ public final class ReleaseFollower implements AutoCloseable {
     }
   }
 
+  /** Whether every release committed when the follower started has been read. */
+  public boolean isCaughtUp() {
+    return caughtUp.getCount() == 0;
+  }
+
   /** Whether the follower thread is still reading. */
   public boolean isAlive() {
     return thread.isAlive();

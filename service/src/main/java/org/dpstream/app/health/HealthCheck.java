@@ -52,11 +52,26 @@ public final class HealthCheck {
   private final StreamsStatus status;
   private final Policy policy;
   private final Clock clock;
+  /** Further parts of the service that must be ready (e.g. the deciders): each gives its problems, none when ready. */
+  private final List<java.util.function.Supplier<List<String>>> parts;
 
   public HealthCheck(StreamsStatus status, Policy policy, Clock clock) {
+    this(status, policy, clock, List.of());
+  }
+
+  private HealthCheck(StreamsStatus status, Policy policy, Clock clock,
+      List<java.util.function.Supplier<List<String>>> parts) {
     this.status = status;
     this.policy = policy;
     this.clock = clock;
+    this.parts = List.copyOf(parts);
+  }
+
+  /** This check, also not ready while {@code part} names a problem (its lines go into /ready's body). */
+  public HealthCheck alsoRequiring(java.util.function.Supplier<List<String>> part) {
+    List<java.util.function.Supplier<List<String>>> all = new ArrayList<>(parts);
+    all.add(part);
+    return new HealthCheck(status, policy, clock, all);
   }
 
   public HealthCheck(StreamsStatus status) {
@@ -101,8 +116,12 @@ public final class HealthCheck {
             + policy.failureWindow().toSeconds() + " s after the last failure)");
       }
     });
+    for (java.util.function.Supplier<List<String>> part : parts) {
+      problems.addAll(part.get());
+    }
     if (problems.isEmpty()) {
-      return new Report(true, List.of("state RUNNING, " + threads.size() + " stream thread(s) running and polling"));
+      return new Report(true, List.of("state RUNNING, " + threads.size() + " stream thread(s) running and polling"
+          + (parts.isEmpty() ? "" : "; deciders caught up and running")));
     }
     return new Report(false, problems);
   }

@@ -59,16 +59,19 @@ public final class DpstreamService implements AutoCloseable {
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     });
     KafkaClientMetrics streamsMetrics = KafkaClientMetrics.bind(streams, registry);
-    // /ready as a metric, so an alert rule (deploy/prometheus/alerts.yml) sees what a probe sees.
-    HealthCheck health = new HealthCheck(status);
-    Gauge.builder("dpstream.ready", () -> health.readiness().ok() ? 1 : 0)
-        .description("1 when /ready answers 200: every stream thread running and polling, none failed lately")
-        .register(registry);
     streams.start();
     BanditDeciders deciders = hasDeciders(config)
-        ? BanditDeciders.start(config, new Topics(config.topics(), config.output().outputFormat()), noise)
+        ? BanditDeciders.start(config, new Topics(config.topics(), config.output().outputFormat()), noise,
+            new org.dpstream.app.decide.DeciderMetrics(registry))
         : null;
-    return new DpstreamService(streams, streamsMetrics, status, deciders);
+    DpstreamService service = new DpstreamService(streams, streamsMetrics, status, deciders);
+    // /ready as a metric, so an alert rule (deploy/prometheus/alerts.yml) sees what a probe sees.
+    HealthCheck health = service.health();
+    Gauge.builder("dpstream.ready", () -> health.readiness().ok() ? 1 : 0)
+        .description("1 when /ready answers 200: every stream thread running and polling, none failed lately,"
+            + " the deciders (if any) caught up with the releases")
+        .register(registry);
+    return service;
   }
 
   private static boolean hasDeciders(ServiceConfig config) {
@@ -98,7 +101,8 @@ public final class DpstreamService implements AutoCloseable {
 
   /** Liveness and readiness of this service, for /health and /ready. */
   public HealthCheck health() {
-    return new HealthCheck(status);
+    HealthCheck streamsHealth = new HealthCheck(status);
+    return deciders == null ? streamsHealth : streamsHealth.alsoRequiring(deciders::readinessProblems);
   }
 
   public KafkaStreams.State state() {

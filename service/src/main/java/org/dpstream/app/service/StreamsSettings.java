@@ -19,12 +19,25 @@ import org.dpstream.app.kafka.Topics;
  * outside the processors' own guard to dp.rejected ({@link RejectingExceptionHandler}), so no record can
  * kill a stream thread.
  *
+ * <p><b>Input in small chunks.</b> The stream thread's consumer hands records out one partition's fetched
+ * chunk after another, and the thread polls again only once it has processed what it holds. With
+ * Kafka's default chunk (max.partition.fetch.bytes, 1 MiB: thousands of samples, each a learning step)
+ * one input partition could hold the thread for seconds while the others waited; the bandits' decision
+ * log and rewards, read by the same thread as the models' samples, were then learnt in bursts tens of
+ * seconds apart and the deciders decided from a stale step for a whole demo run (docs/bandit-decider.md,
+ * "Learning lagged the deciders"). The main consumer's chunk defaults to {@value #INPUT_CHUNK_BYTES}
+ * bytes, so the thread turns to every input partition within a fraction of a second; a
+ * {@code max.partition.fetch.bytes} in the kafka settings (prefixed or not) replaces it.
+ *
  * <p>From dpstream's own keys: {@code instanceId} becomes {@code group.instance.id} (static membership:
  * Kafka Streams gives each stream thread's consumer {@code <instanceId>-<thread index>}), and
  * {@code createTopics.replicationFactor} is the replication of Kafka Streams' internal topics unless
  * {@code kafka.replication.factor} says otherwise.
  */
 public final class StreamsSettings {
+
+  /** The main consumer's default max.partition.fetch.bytes (see the class comment). */
+  static final int INPUT_CHUNK_BYTES = 32 * 1024;
 
   private StreamsSettings() {}
 
@@ -45,6 +58,12 @@ public final class StreamsSettings {
       properties.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, config.instanceId());
     }
     properties.putAll(config.kafka());
+    String chunk = StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG);
+    if (!properties.containsKey(chunk)
+        && !properties.containsKey(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG))
+        && !properties.containsKey(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG)) {
+      properties.put(chunk, String.valueOf(INPUT_CHUNK_BYTES));
+    }
     if (!properties.containsKey(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG)) {
       throw new IllegalArgumentException("kafka.bootstrap.servers is required in the config file");
     }

@@ -37,6 +37,8 @@ class DecisionHttpServerTest {
       "offers", new BanditConfig("offers", 2, 3, "logistic", 1.0, "0.1", 5L, 1, 1e-5, 1_000, 1.0, 1.0, "10s", "drop",
           null, 1).toEntry()));
   private final ReleasedBandits released = new ReleasedBandits();
+  private final io.micrometer.core.instrument.simple.SimpleMeterRegistry meters =
+      new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
   private MockProducer<String, byte[]> producer;
   private DecisionHttpServer server;
   private final HttpClient client = HttpClient.newHttpClient();
@@ -46,7 +48,8 @@ class DecisionHttpServerTest {
     byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
     Decider decider = new Decider(registry, released, new KeyedNoiseSource(NoiseKey.ofBytes(material)));
     producer = new MockProducer<>(autoComplete, null, new StringSerializer(), new ByteArraySerializer());
-    server = DecisionHttpServer.start(new DecisionService(decider, TOPICS, producer, 60_000, 1_000), 0, 4);
+    server = DecisionHttpServer.start(new DecisionService(decider, TOPICS, producer, 60_000, 1_000,
+        new DeciderMetrics(meters)), 0, 4);
   }
 
   @AfterEach
@@ -156,25 +159,52 @@ class DecisionHttpServerTest {
   }
 
   @Test
-  void aDecisionWhoseLogWriteFailsIsA503AndItsRetryGetsTheSameDecisionWrittenAgain() throws Exception {
+  void aDecisionIsAnsweredOnceHandedToTheProducerAndIfItsLogWriteFailsItIsCountedItsRewardRefusedAndItsRetryWritesItAgain()
+      throws Exception {
     start(false);
-    CompletableFuture<HttpResponse<String>> first =
-        postAsync("/v1/bandits/offers/decide", "{\"requestId\": \"q1\", \"context\": [0, 0]}");
-    awaitSends(2);
-    producer.errorNext(new RuntimeException("broker gone"));
-    producer.completeNext();
-    assertEquals(503, first.get().statusCode());
-    assertEquals("NOT_WRITTEN", json(first.get()).get("error").asText());
+    // Answered with nothing acknowledged yet: the decision was handed to the producer.
+    HttpResponse<String> first = post("/v1/bandits/offers/decide", "{\"requestId\": \"q1\", \"context\": [0, 0]}");
+    assertEquals(200, first.statusCode(), first.body());
+    assertEquals(2, producer.history().size(), "the log record and the decision were handed over");
+    assertEquals(TOPICS.decided().name(), producer.history().get(0).topic());
+    assertTrue(producer.errorNext(new RuntimeException("broker gone"))); // the log write fails later
+    assertTrue(producer.completeNext()); // dp.decisions got it
+    assertEquals(1.0, meters.get("dpstream.decider.log.write.failures").tag("bandit", "offers").counter().count());
 
+    // Its reward cannot be joined (learning never saw the decision): refused with a reason, nothing written.
+    HttpResponse<String> reward = post("/v1/bandits/offers/reward", "{\"requestId\": \"q1\", \"reward\": 0.5}");
+    assertEquals(409, reward.statusCode(), reward.body());
+    assertEquals("DECISION_NOT_LOGGED", json(reward).get("error").asText());
+    assertEquals(2, producer.history().size(), "no reward record");
+    assertEquals(1.0, meters.get("dpstream.decider.rewards.refused").tags("bandit", "offers", "reason",
+        "DECISION_NOT_LOGGED").counter().count());
+
+    // The same request decided again: the same decision (not one at the newer step), and the log record again.
     releaseStep7();
-    CompletableFuture<HttpResponse<String>> retry =
-        postAsync("/v1/bandits/offers/decide", "{\"requestId\": \"q1\", \"context\": [0, 0]}");
-    awaitSends(4);
-    assertTrue(producer.completeNext() && producer.completeNext());
-    HttpResponse<String> answered = retry.get();
-    assertEquals(200, answered.statusCode(), answered.body());
-    assertEquals(0, json(answered).get("modelStep").asLong(), "the decision first made, not one at step 7");
+    HttpResponse<String> retry = post("/v1/bandits/offers/decide", "{\"requestId\": \"q1\", \"context\": [0, 0]}");
+    assertEquals(200, retry.statusCode(), retry.body());
+    assertEquals(json(first), json(retry));
+    assertEquals(0, json(retry).get("modelStep").asLong(), "the decision first made, not one at step 7");
     assertEquals(TOPICS.decided().name(), producer.history().get(2).topic(), "the log record is written again");
+    CompletableFuture<HttpResponse<String>> rewarded =
+        postAsync("/v1/bandits/offers/reward", "{\"requestId\": \"q1\", \"reward\": 0.5}");
+    Thread.sleep(200);
+    assertEquals(4, producer.history().size(), "the reward waits for its decision's acknowledgement");
+    assertTrue(producer.completeNext() && producer.completeNext()); // the retry's log record and decision
+    awaitSends(5); // then the reward is sent
+    assertTrue(producer.completeNext());
+    assertEquals(200, rewarded.get().statusCode(), rewarded.get().body());
+    assertEquals(TOPICS.rewards().name(), producer.history().get(4).topic());
+    assertEquals(2.0, meters.get("dpstream.decider.decisions").tags("bandit", "offers", "path", "http").counter().count());
+  }
+
+  @Test
+  void aWriteThatFailsAtOnceIsA503AndNothingIsAnswered() throws Exception {
+    start(true);
+    producer.close(); // send() now throws at once: nothing was handed to Kafka
+    HttpResponse<String> refused = post("/v1/bandits/offers/decide", "{\"requestId\": \"q2\", \"context\": [0, 0]}");
+    assertEquals(503, refused.statusCode(), refused.body());
+    assertEquals("NOT_WRITTEN", json(refused).get("error").asText());
   }
 
   private void awaitSends(int count) throws InterruptedException {

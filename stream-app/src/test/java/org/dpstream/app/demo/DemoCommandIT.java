@@ -58,6 +58,8 @@ class DemoCommandIT {
     assertTrue(Files.size(regret) > 10_000, "a PNG of the bandit's regret at " + regret);
     assertTrue(summary.contains("Bandit " + DemoBandit.ID) && summary.contains("cumulative reward"), summary);
     assertTrue(summary.contains("regret / random arms' regret: "), summary);
+    assertTrue(summary.contains("released step the decisions were made at"), summary);
+    assertTrue(stderr.toString().contains("the simulated environment uses the Kafka path"), stderr::toString);
     try (Stream<Path> left = Files.list(out)) {
       assertEquals(java.util.Set.of(plot, regret), java.util.Set.copyOf(left.toList()), "only the plots are left behind");
     }

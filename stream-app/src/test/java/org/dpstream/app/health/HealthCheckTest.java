@@ -42,6 +42,19 @@ class HealthCheckTest {
   }
 
   @Test
+  void aPartThatIsNotReadyKeepsTheServiceNotReadyAndSaysWhy() {
+    java.util.concurrent.atomic.AtomicReference<List<String>> deciders =
+        new java.util.concurrent.atomic.AtomicReference<>(List.of("deciders: not caught up"));
+    HealthCheck health = check(KafkaStreams.State.RUNNING, List.of(polling("t1", 0)), null)
+        .alsoRequiring(deciders::get);
+    assertEquals(new HealthCheck.Report(false, List.of("deciders: not caught up")), health.readiness());
+    assertTrue(health.liveness().ok(), "only readiness depends on the deciders");
+    deciders.set(List.of());
+    assertEquals("ready\nstate RUNNING, 1 stream thread(s) running and polling; deciders caught up and running\n",
+        health.readiness().body("ready", "not ready"));
+  }
+
+  @Test
   void aThreadThatStoppedPollingIsStalledButTheProcessIsStillAlive() {
     HealthCheck health = check(KafkaStreams.State.RUNNING, List.of(polling("t1", 0), polling("t2", 61)), null);
     HealthCheck.Report ready = health.readiness();

@@ -2,6 +2,7 @@ package org.dpstream.app.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,21 @@ class StreamsSettingsTest {
     StreamsConfig streams = new StreamsConfig(properties);
     assertEquals("host-a-1", streams.getMainConsumerConfigs("app", "c1", 1).get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
     assertEquals("host-a-2", streams.getMainConsumerConfigs("app", "c2", 2).get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+  }
+
+  @Test
+  void theStreamThreadTakesItsInputInSmallChunksUnlessTheKafkaSettingsSayOtherwise() {
+    StreamsConfig defaults = new StreamsConfig(StreamsSettings.of(config(Map.of("bootstrap.servers", "b:9092"), null, null)));
+    assertEquals("32768", String.valueOf(defaults.getMainConsumerConfigs("app", "c", 1).get(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG)));
+    // Kafka's own default (1 MiB) held the thread on one partition for seconds: the deciders' learning lag.
+    assertTrue(StreamsSettings.INPUT_CHUNK_BYTES < ConsumerConfig.DEFAULT_MAX_PARTITION_FETCH_BYTES / 8);
+    for (String key : List.of("max.partition.fetch.bytes", "consumer.max.partition.fetch.bytes",
+        "main.consumer.max.partition.fetch.bytes")) {
+      StreamsConfig set = new StreamsConfig(StreamsSettings.of(config(Map.of("bootstrap.servers", "b:9092", key, "500000"),
+          null, null)));
+      assertEquals("500000", String.valueOf(set.getMainConsumerConfigs("app", "c", 1).get(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG)),
+          key);
+    }
   }
 
   @Test

@@ -1,0 +1,97 @@
+package org.dpstream.app.decide;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.dpstream.app.config.BanditRegistry;
+import org.dpstream.schemas.DecisionPhase;
+
+/**
+ * The deciders' metrics: decisions by bandit, path ({@code http}, {@code kafka}) and phase; the decision
+ * latency by bandit and path (HTTP: from the request's arrival to its answer; Kafka path: from the context
+ * record's timestamp to the acknowledgement of its decision), a histogram from 100 us to 10 s; the decision
+ * log writes that failed; and the released step each bandit's deciders decide from. Tags hold only configured
+ * bandit ids, never request data. A no-op without a registry.
+ */
+public final class DeciderMetrics {
+
+  /** Where a decision was asked for. */
+  public enum Path {
+    HTTP, KAFKA;
+
+    String tag() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  static final Duration LATENCY_MIN = Duration.ofNanos(100_000);
+  static final Duration LATENCY_MAX = Duration.ofSeconds(10);
+
+  /** Metrics that record nothing (tests, tools). */
+  public static final DeciderMetrics NONE = new DeciderMetrics(null);
+
+  private final MeterRegistry registry;
+  private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
+  private final Map<String, Timer> latencies = new ConcurrentHashMap<>();
+  private final Map<String, Counter> failedWrites = new ConcurrentHashMap<>();
+  private final Map<String, Counter> refusedRewards = new ConcurrentHashMap<>();
+
+  public DeciderMetrics(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** Registers the released-step gauge of every configured bandit. */
+  void follow(BanditRegistry bandits, ReleasedBandits released) {
+    if (registry == null) {
+      return;
+    }
+    for (BanditRegistry.Entry entry : bandits.all()) {
+      String id = entry.spec().banditId();
+      Gauge.builder("dpstream.decider.released.step", released,
+              r -> r.latest(id).map(b -> (double) b.step()).orElse(Double.NaN))
+          .tag("bandit", id).description("the released step the deciders decide from (read from the releases topic)")
+          .register(registry);
+    }
+  }
+
+  /** One decision answered (HTTP) or acknowledged (Kafka path), {@code nanos} after it was asked for. */
+  void decided(String banditId, Path path, DecisionPhase phase, long nanos) {
+    if (registry == null) {
+      return;
+    }
+    decisions.computeIfAbsent(banditId + '\u0000' + path + '\u0000' + phase, k -> Counter
+        .builder("dpstream.decider.decisions").tag("bandit", banditId).tag("path", path.tag())
+        .tag("phase", phase.name()).description("decisions made by the deciders").register(registry)).increment();
+    latencies.computeIfAbsent(banditId + '\u0000' + path, k -> Timer.builder("dpstream.decider.decision.latency")
+        .tag("bandit", banditId).tag("path", path.tag())
+        .description("from a request to its decision (HTTP: answered; Kafka path: acknowledged)")
+        .publishPercentileHistogram().minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX)
+        .register(registry)).record(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+  }
+
+  /** A reward refused by the deciders (before Kafka), with its reason. */
+  void rewardRefused(String banditId, String reason) {
+    if (registry == null) {
+      return;
+    }
+    refusedRewards.computeIfAbsent(banditId + '\u0000' + reason, k -> Counter.builder("dpstream.decider.rewards.refused")
+        .tag("bandit", banditId).tag("reason", reason).description("rewards the deciders refused, by reason")
+        .register(registry)).increment();
+  }
+
+  /** A write of a decision to the decision log failed (the producer gave up on it). */
+  void logWriteFailed(String banditId) {
+    if (registry == null) {
+      return;
+    }
+    failedWrites.computeIfAbsent(banditId, id -> Counter.builder("dpstream.decider.log.write.failures")
+        .tag("bandit", id).description("decision log writes that failed (the decision is not learnt)")
+        .register(registry)).increment();
+  }
+}
