@@ -15,7 +15,9 @@ import org.dpstream.core.privacy.random.NoiseStream;
  * gradient d_t is kept exactly (no tree) and only the choice of vertex among the 2d vertices {+-r e_j}
  * of the l1 ball is private: by Laplace report-noisy-min as printed ({@link AccountantChoice#PAPER}), or
  * by the exponential mechanism accounted in zCDP, which spends the same budget on less noise
- * ({@link VertexChoice}).
+ * ({@link VertexChoice}). Under {@code noise: discrete} the exponential mechanism is sampled exactly over
+ * integer scores: the increments are kept on a lattice ({@link PofwScoreLattice}) and the vertex drawn by
+ * {@link ExactVertexChoice}; no floating-point value decides the choice (docs/privacy-layer.md).
  *
  * <p>Readings of the paper, stated because they matter for privacy:
  *
@@ -107,6 +109,10 @@ public final class DpPofw implements OnlineEstimator {
    * still reserves the calibrated cost.
    */
   public static DpPofw startWithUnitNoise(OnlineModelSpec spec, VectorNoise unitNoise, KeyedNoiseSource source) {
+    if (spec.noise() == NoiseChoice.DISCRETE) {
+      throw new IllegalArgumentException("the unit-noise seam replaces the continuous scores' noise; noise: discrete"
+          + " draws no such noise (use noise: continuous)");
+    }
     if (unitNoise.dimension() != 2 * spec.dimension()) {
       throw new IllegalArgumentException("DP-POFW scores 2d = " + 2 * spec.dimension() + " vertices, got noise of"
           + " dimension " + unitNoise.dimension());

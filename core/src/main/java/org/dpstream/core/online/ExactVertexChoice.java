@@ -7,8 +7,8 @@ import org.dpstream.core.privacy.noise.RandomBits;
 
 /**
  * DP-POFW's vertex choice under {@code noise: discrete}: the exponential mechanism of {@link VertexChoice.Gumbel},
- * sampled exactly over integer utilities. The vertex s r e_j scores s r S_j / ((k + 1)) gamma-units, and the
- * common factor r gamma / (k + 1) &gt; 0 does not change the argmin, so the utilities are u(2j) = -S_j (vertex
+ * sampled exactly over integer utilities. The vertex s r e_j scores s r gamma S_j / (k + 1), S_j in lattice units,
+ * and the common factor r gamma / (k + 1) &gt; 0 does not change the argmin, so the utilities are u(2j) = -S_j (vertex
  * +r e_j) and u(2j + 1) = S_j (-r e_j), S_j the epoch's sum of lattice units. One sample moves each by at most
  * Delta_u = 2B ({@link PofwScoreLattice}); lambda_k = epsilon_k / (2 Delta_u), rounded down, with epsilon_k the
  * calibration's bounded-range parameter of step k, so the step is (at most) epsilon_k-bounded-range and the

@@ -182,6 +182,14 @@ class DpPofwDiscreteTest {
     assertThrows(IOException.class, () -> OnlineEstimators.restore(continuous, stateOf(b), SOURCE));
   }
 
+  /** The unit-noise seam swaps the continuous scores' noise; a discrete model draws none, so it is refused. */
+  @Test
+  void theUnitNoiseSeamRefusesADiscreteModel() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DpPofw.startWithUnitNoise(
+        handSpec(8), org.dpstream.core.privacy.noise.ConstantVectorNoise.zero(6), SOURCE));
+    assertTrue(e.getMessage().contains("noise: continuous"), e.getMessage());
+  }
+
   /** A state whose lattice sum exceeds what an epoch can hold (n B) is corrupt, not resumed. */
   @Test
   void aLatticeSumBeyondTheEpochsBoundIsRefused() throws IOException {
