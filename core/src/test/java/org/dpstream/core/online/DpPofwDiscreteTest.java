@@ -59,6 +59,18 @@ class DpPofwDiscreteTest {
     PofwScoreLattice long40 = PofwScoreLattice.of(handSpec(1L << 40));
     assertEquals(-19, long40.exponent());
     assertEquals(786_433L, long40.bound());
+    // 2^52 (53 bits) leaves the fewest accepted, 8 bits: gamma = 2^-7, B = ceil(C 2^7) = 193; 2^53 (54 bits) is refused.
+    PofwScoreLattice longest = PofwScoreLattice.of(handSpec(1L << 52));
+    assertEquals(-7, longest.exponent());
+    assertEquals(193L, longest.bound());
+    IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
+        () -> PofwScoreLattice.of(handSpec(1L << 53)));
+    assertTrue(tooLong.getMessage().contains("too long"), tooLong.getMessage());
+    OnlineModelSpec overflowing = new OnlineModelSpec("hand", 3, GlmLoss.squared(), LpBall.of(1, 1), BUDGET, 8,
+        new ClipBounds(Double.MAX_VALUE, Double.MAX_VALUE), AccountantChoice.ZCDP, WIDE);
+    IllegalArgumentException infinite = assertThrows(IllegalArgumentException.class,
+        () -> PofwScoreLattice.of(overflowing));
+    assertTrue(infinite.getMessage().startsWith("gradientClip + differenceClip must be finite"), infinite.getMessage());
   }
 
   /** lambda_k = epsilon_k / (4B) rounded down: never above the exact quotient, and within 2^-38 of it. */
