@@ -170,10 +170,14 @@ class DpPofwDiscreteTest {
     }
   }
 
-  private static DataInputStream stateOf(OnlineEstimator estimator) throws IOException {
+  private static byte[] stateBytes(OnlineEstimator estimator) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     estimator.writeState(new DataOutputStream(bytes));
-    return new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()));
+    return bytes.toByteArray();
+  }
+
+  private static DataInputStream stateOf(OnlineEstimator estimator) throws IOException {
+    return new DataInputStream(new ByteArrayInputStream(stateBytes(estimator)));
   }
 
   /** A state saved with continuous noise is refused under discrete and the other way round: the fingerprints differ. */
@@ -210,10 +214,9 @@ class DpPofwDiscreteTest {
     OnlineEstimator estimator = OnlineEstimators.start(spec, SOURCE);
     double[] x = data.features();
     estimator.step(x, data.label(x));
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    estimator.writeState(new DataOutputStream(bytes));
-    byte[] state = bytes.toByteArray();
-    // The sums are the d longs before the ledger; find the first by its value and overwrite it with Long.MAX_VALUE.
+    byte[] state = stateBytes(estimator);
+    // Overwrite 8 bytes at each offset in turn with 0x3FFF...F (beyond n B); at the sums' offsets the restore must
+    // refuse with the lattice-sum message (other fields give other errors, not the check under test).
     DpPofw restored = (DpPofw) OnlineEstimators.restore(spec, new DataInputStream(new ByteArrayInputStream(state)), SOURCE);
     assertEquals(1, restored.steps());
     long limit = 50 * PofwScoreLattice.of(spec).bound();
