@@ -38,8 +38,8 @@ public class OnlineStepBenchmark extends ThroughputBenchmark {
   public String accountant;
 
   /**
-   * continuous or discrete; only continuous by default because discrete is refused at p = 1 (run it
-   * with -p noise=continuous,discrete -p p=1.5 and so on).
+   * continuous or discrete (run -p noise=continuous,discrete; at p = 1 discrete is DP-POFW's exact exponential
+   * mechanism on lattice scores, elsewhere the discrete Gaussian tree, which needs accountant auto or zcdp).
    */
   @Param({"continuous"})
   public String noise;

@@ -5,6 +5,7 @@ import java.io.DataOutput;
 import java.io.IOException;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
+import org.dpstream.core.privacy.noise.RandomBits;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
@@ -14,7 +15,9 @@ import org.dpstream.core.privacy.random.NoiseStream;
  * gradient d_t is kept exactly (no tree) and only the choice of vertex among the 2d vertices {+-r e_j}
  * of the l1 ball is private: by Laplace report-noisy-min as printed ({@link AccountantChoice#PAPER}), or
  * by the exponential mechanism accounted in zCDP, which spends the same budget on less noise
- * ({@link VertexChoice}).
+ * ({@link VertexChoice}). Under {@code noise: discrete} the exponential mechanism is sampled exactly over
+ * integer scores: the increments are kept on a lattice ({@link PofwScoreLattice}) and the vertex drawn by
+ * {@link ExactVertexChoice}; no floating-point value decides the choice (docs/privacy-layer.md).
  *
  * <p>Readings of the paper, stated because they matter for privacy:
  *
@@ -33,15 +36,23 @@ import org.dpstream.core.privacy.random.NoiseStream;
 public final class DpPofw implements OnlineEstimator {
 
   static final byte STATE_VERSION = 1;
+  /** {@code noise: discrete}: the increment sum is held in lattice units ({@code long}s). */
+  static final byte DISCRETE_STATE_VERSION = 2;
   static final String ALGORITHM = "dp-pofw";
 
   private final OnlineModelSpec spec;
   private final VertexChoice vertexChoice;
+  /** Non-null under {@code noise: discrete}: the exact exponential mechanism over lattice utilities. */
+  private final ExactVertexChoice exactChoice;
+  /** The lattice the increments are rounded to (the spec's own: its clamp is the sensitivity's guard). */
+  private final PofwScoreLattice lattice;
   private final NoiseStream bits;
   private final ClippedIncrement clippedIncrement;
   private final FrankWolfeIterates iterates;
   /** sum of the clipped g_i of the current epoch: raw data. */
   private final double[] incrementSum;
+  /** noise: discrete: the sum of the epoch's increments in lattice units (raw data); null otherwise. */
+  private final long[] unitSum;
   private long steps;
   private long stepsInEpoch;
   private long epoch;
@@ -49,9 +60,12 @@ public final class DpPofw implements OnlineEstimator {
 
   private final double[] increment;
   private final double[] vertexNoise;
+  private final long[] utilities;
+  private final long[] pendingSums;
 
-  private DpPofw(OnlineModelSpec spec, VertexChoice vertexChoice, NoiseStream bits, FrankWolfeIterates iterates,
-      double[] incrementSum, long steps, long stepsInEpoch, long epoch, PrivacyLedger ledger) {
+  private DpPofw(OnlineModelSpec spec, VertexChoice vertexChoice, ExactVertexChoice exactChoice, NoiseStream bits,
+      FrankWolfeIterates iterates, double[] incrementSum, long[] unitSum, long steps, long stepsInEpoch, long epoch,
+      PrivacyLedger ledger) {
     if (spec.p() != 1) {
       throw new IllegalArgumentException("DP-POFW is for p = 1; got p = " + spec.p());
     }
@@ -61,6 +75,9 @@ public final class DpPofw implements OnlineEstimator {
     }
     this.spec = spec;
     this.vertexChoice = vertexChoice;
+    this.exactChoice = exactChoice;
+    this.lattice = exactChoice == null ? null : PofwScoreLattice.of(spec);
+    this.unitSum = unitSum;
     this.bits = bits;
     int d = spec.dimension();
     this.clippedIncrement = new ClippedIncrement(spec);
@@ -72,6 +89,8 @@ public final class DpPofw implements OnlineEstimator {
     this.ledger = ledger;
     this.increment = new double[d];
     this.vertexNoise = new double[2 * d];
+    this.utilities = exactChoice == null ? null : new long[2 * d];
+    this.pendingSums = exactChoice == null ? null : new long[d];
   }
 
   private static NoiseStream bitsFor(OnlineModelSpec spec, KeyedNoiseSource source) {
@@ -90,6 +109,10 @@ public final class DpPofw implements OnlineEstimator {
    * still reserves the calibrated cost.
    */
   public static DpPofw startWithUnitNoise(OnlineModelSpec spec, VectorNoise unitNoise, KeyedNoiseSource source) {
+    if (spec.noise() == NoiseChoice.DISCRETE) {
+      throw new IllegalArgumentException("the unit-noise seam replaces the continuous scores' noise; noise: discrete"
+          + " draws no such noise (use noise: continuous)");
+    }
     if (unitNoise.dimension() != 2 * spec.dimension()) {
       throw new IllegalArgumentException("DP-POFW scores 2d = " + 2 * spec.dimension() + " vertices, got noise of"
           + " dimension " + unitNoise.dimension());
@@ -98,13 +121,28 @@ public final class DpPofw implements OnlineEstimator {
   }
 
   private static DpPofw start(OnlineModelSpec spec, VertexChoice choice, KeyedNoiseSource source) {
+    return start(spec, choice, exactChoiceFor(spec), source);
+  }
+
+  private static ExactVertexChoice exactChoiceFor(OnlineModelSpec spec) {
+    return spec.noise() == NoiseChoice.DISCRETE ? ExactVertexChoice.of(spec) : null;
+  }
+
+  /**
+   * A model whose exact vertex choice is {@code exactChoice} (null: continuous), calibrated perhaps for another
+   * spec than the one it learns under: the seam through which the audit's negative control runs a model whose
+   * clipping (and lattice clamp) is far above the bounds its lambda was calibrated for.
+   */
+  static DpPofw start(OnlineModelSpec spec, VertexChoice choice, ExactVertexChoice exactChoice,
+      KeyedNoiseSource source) {
     int d = spec.dimension();
-    return new DpPofw(spec, choice, bitsFor(spec, source), FrankWolfeIterates.atOrigin(d), new double[d], 0, 0, 0,
-        PrivacyLedger.open(choice.calibration()));
+    return new DpPofw(spec, choice, exactChoice, bitsFor(spec, source), FrankWolfeIterates.atOrigin(d),
+        new double[d], exactChoice == null ? null : new long[d], 0, 0, 0, PrivacyLedger.open(choice.calibration()));
   }
 
   public static DpPofw restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {
-    StateCodec.readHeader(in, STATE_VERSION, spec, ALGORITHM);
+    ExactVertexChoice exactChoice = exactChoiceFor(spec);
+    StateCodec.readHeader(in, exactChoice == null ? STATE_VERSION : DISCRETE_STATE_VERSION, spec, ALGORITHM);
     long steps = in.readLong();
     long stepsInEpoch = in.readLong();
     long epoch = in.readLong();
@@ -113,10 +151,23 @@ public final class DpPofw implements OnlineEstimator {
     }
     int d = spec.dimension();
     FrankWolfeIterates iterates = FrankWolfeIterates.readFrom(in, d);
-    double[] incrementSum = StateCodec.readVector(in, d);
+    double[] incrementSum = new double[d];
+    long[] unitSum = null;
+    if (exactChoice == null) {
+      incrementSum = StateCodec.readVector(in, d);
+    } else {
+      unitSum = new long[d];
+      long limit = spec.horizon() * PofwScoreLattice.of(spec).bound();
+      for (int j = 0; j < d; j++) {
+        unitSum[j] = in.readLong();
+        if (Math.abs(unitSum[j]) > limit) {
+          throw new IOException("corrupt DP-POFW state: lattice sum " + unitSum[j] + " beyond the epoch's bound " + limit);
+        }
+      }
+    }
     PrivacyLedger ledger = StateCodec.readLedger(in);
-    return new DpPofw(spec, VertexChoice.of(spec), bitsFor(spec, source), iterates, incrementSum, steps, stepsInEpoch,
-        epoch, ledger);
+    return new DpPofw(spec, VertexChoice.of(spec), exactChoice, bitsFor(spec, source), iterates, incrementSum, unitSum,
+        steps, stepsInEpoch, epoch, ledger);
   }
 
   @Override
@@ -132,10 +183,13 @@ public final class DpPofw implements OnlineEstimator {
     PrivacyLedger reserved =
         (newEpoch ? ledger.startEpoch() : ledger).reserve(vertexChoice.calibration().spentAfter(k));
 
-    // Noisy argmin over the vertices s r e_j of the score s r d_j + noise, d = sum / (k + 1).
     UniformRandomProvider noiseBits = bits.at(currentEpoch, k);
-    vertexChoice.perturbations(noiseBits, k, vertexNoise);
     double radius = spec.domain().radius();
+    if (exactChoice != null) {
+      return exactStep(newEpoch, k, currentEpoch, t, reserved, noiseBits, radius);
+    }
+    // Noisy argmin over the vertices s r e_j of the score s r d_j + noise, d = sum / (k + 1).
+    vertexChoice.perturbations(noiseBits, k, vertexNoise);
     int bestCoordinate = 0;
     double bestSign = 1;
     double bestScore = Double.POSITIVE_INFINITY;
@@ -160,7 +214,24 @@ public final class DpPofw implements OnlineEstimator {
     for (int j = 0; j < incrementSum.length; j++) {
       incrementSum[j] += increment[j];
     }
-    iterates.stepTowardsAxis(bestCoordinate, bestSign * radius, 1.0 / (t + 1));
+    return commit(bestCoordinate, bestSign * radius, k, currentEpoch, t, reserved);
+  }
+
+  /** The exact path: lattice units summed in {@code long}s, the vertex drawn by the exact exponential mechanism. */
+  private StepOutcome exactStep(boolean newEpoch, long k, long currentEpoch, long t, PrivacyLedger reserved,
+      UniformRandomProvider noiseBits, double radius) {
+    long[] sums = pendingSums;
+    for (int j = 0; j < sums.length; j++) {
+      // |previous| <= (k - 1) B and |units| <= B with k B < 2^61: no overflow.
+      sums[j] = (newEpoch ? 0 : unitSum[j]) + lattice.units(increment[j]);
+    }
+    int vertex = exactChoice.choose(sums, k, RandomBits.of(noiseBits), utilities);
+    System.arraycopy(sums, 0, unitSum, 0, sums.length);
+    return commit(vertex / 2, (vertex % 2 == 0 ? 1 : -1) * radius, k, currentEpoch, t, reserved);
+  }
+
+  private StepOutcome commit(int coordinate, double vertex, long k, long currentEpoch, long t, PrivacyLedger reserved) {
+    iterates.stepTowardsAxis(coordinate, vertex, 1.0 / (t + 1));
     steps = t;
     stepsInEpoch = k;
     epoch = currentEpoch;
@@ -196,17 +267,23 @@ public final class DpPofw implements OnlineEstimator {
 
   @Override
   public String mechanism() {
-    return ALGORITHM + "/" + vertexChoice.describe();
+    return ALGORITHM + "/" + (exactChoice == null ? vertexChoice.describe() : exactChoice.describe());
   }
 
   @Override
   public void writeState(DataOutput out) throws IOException {
-    StateCodec.writeHeader(out, STATE_VERSION, spec);
+    StateCodec.writeHeader(out, exactChoice == null ? STATE_VERSION : DISCRETE_STATE_VERSION, spec);
     out.writeLong(steps);
     out.writeLong(stepsInEpoch);
     out.writeLong(epoch);
     iterates.writeTo(out);
-    StateCodec.writeVector(out, incrementSum);
+    if (exactChoice == null) {
+      StateCodec.writeVector(out, incrementSum);
+    } else {
+      for (long sum : unitSum) {
+        out.writeLong(sum);
+      }
+    }
     StateCodec.writeLedger(out, ledger);
   }
 

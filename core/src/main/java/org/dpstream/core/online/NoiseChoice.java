@@ -1,12 +1,13 @@
 package org.dpstream.core.online;
 
-/** How the tree's Gaussian node noise is sampled (config key {@code noise}). */
+/** How a model's noise is sampled (config key {@code noise}). */
 public enum NoiseChoice {
   /** Floating-point Gaussian (Ziggurat) rounded to the lattice: fastest; see docs/privacy-layer.md for its caveat. */
   CONTINUOUS,
   /**
-   * The exact discrete Gaussian on the lattice (Canonne, Kamath and Steinke 2020): no floating-point
-   * noise; zCDP tree only (accountant zcdp or auto), DP-TOFW only (p &gt; 1).
+   * No floating-point noise: for DP-TOFW (p &gt; 1) the exact discrete Gaussian on the lattice (Canonne, Kamath
+   * and Steinke 2020), zCDP tree only (accountant zcdp or auto); for DP-POFW (p = 1) the exact exponential
+   * mechanism over lattice scores ({@link ExactVertexChoice}), accountant zcdp or auto.
    */
   DISCRETE;
 

@@ -26,8 +26,9 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param incrementClipping how DP-TOFW bounds one increment (ignored by DP-POFW)
  * @param learningRate lr of DP-TOFW's step size eta_t = min(1, lr / (t + 1)); 1 is the paper's. Public
  *     configuration: tuning it on the private stream spends privacy
- * @param noise how DP-TOFW's Gaussian node noise is sampled; {@link NoiseChoice#DISCRETE} needs p &gt; 1
- *     and the zcdp (or auto, which then means zcdp) accountant
+ * @param noise how the noise is sampled: DP-TOFW's Gaussian node noise, DP-POFW's vertex choice (p = 1:
+ *     {@link NoiseChoice#DISCRETE} is the exact exponential mechanism on lattice scores); DISCRETE needs the
+ *     zcdp (or auto, which then means zcdp) accountant
  * @param featureScaling null, or declared per-feature bounds every sample is clamped to and divided by
  *     before the estimator ({@link FeatureBoundScaling}): the estimator, {@code domain}, {@code data} and the
  *     clip bounds are then in those scaled units (features in [-1, 1]), and {@link OnlineEstimator#parameters}
@@ -81,15 +82,12 @@ public record OnlineModelSpec(
       throw new IllegalArgumentException("horizon must be at least 2: " + horizon);
     }
     if (noise == NoiseChoice.DISCRETE) {
-      if (domain.exponent() == 1) {
-        throw new IllegalArgumentException(
-            "noise: discrete needs p > 1 (DP-POFW's report-noisy-min at p = 1 samples continuous noise)");
-      }
       if (accountant == AccountantChoice.PAPER || accountant == AccountantChoice.FACTORIZATION
           || accountant == AccountantChoice.BLT) {
         throw new IllegalArgumentException("noise: discrete needs accountant zcdp or auto, got "
             + accountant.name().toLowerCase(java.util.Locale.ROOT)
-            + " (the paper's accountant prices continuous noise; the factorization's and blt's noise have real coefficients)");
+            + " (the paper's accountant prices continuous noise (at p = 1 its Laplace report-noisy-min);"
+            + " the factorization's and blt's noise have real coefficients)");
       }
     }
   }

@@ -134,10 +134,10 @@ class DiscreteTreeNoiseTest {
         () -> spec(AccountantChoice.PAPER, NoiseChoice.DISCRETE));
     assertTrue(paper.getMessage().startsWith("noise: discrete needs accountant zcdp or auto, got paper"));
     assertThrows(IllegalArgumentException.class, () -> spec(AccountantChoice.FACTORIZATION, NoiseChoice.DISCRETE));
-    IllegalArgumentException pOne = assertThrows(IllegalArgumentException.class,
+    IllegalArgumentException pOnePaper = assertThrows(IllegalArgumentException.class,
         () -> new OnlineModelSpec("hand", 2, GlmLoss.squared(), LpBall.of(1, 1), BUDGET, 8, new ClipBounds(1, 0.5),
-            AccountantChoice.AUTO, WIDE).withNoise(NoiseChoice.DISCRETE));
-    assertTrue(pOne.getMessage().startsWith("noise: discrete needs p > 1"));
+            AccountantChoice.PAPER, WIDE).withNoise(NoiseChoice.DISCRETE));
+    assertTrue(pOnePaper.getMessage().startsWith("noise: discrete needs accountant zcdp or auto, got paper"));
     // epsilon = delta = 1e-9 over n = 2^40 puts sigma above 2^23 clip bounds: beyond 2^53 units of a 2^-30 lattice.
     OnlineModelSpec tiny = new OnlineModelSpec("hand", 2, GlmLoss.squared(), LpBall.of(2, 1),
         new PrivacyBudget(1e-9, 1e-9), 1L << 40, new ClipBounds(1, 0.5), AccountantChoice.ZCDP, WIDE)

@@ -127,7 +127,7 @@ public record ModelConfig(
       }
       OnlineModelSpec spec = new OnlineModelSpec(require(id, "id"), dimension, sampleLoss, domain, budget, horizon, clipBounds, choice,
           bounds, clipping, learningRate, sampling, featureScaling(featureBounds, dimension));
-      if (sampling == NoiseChoice.DISCRETE) {
+      if (sampling == NoiseChoice.DISCRETE && domain.exponent() > 1) {
         TreeNoisePlan.choose(spec); // the calibrated sigma must be within the discrete sampler's range
       }
       return spec;
@@ -166,12 +166,13 @@ public record ModelConfig(
   }
 
   /**
-   * The exact discrete Gaussian where the spec admits it (DP-TOFW under a zCDP tree, which auto then means):
-   * its online step measured within the 500k steps/s target (docs/benchmarks.md), and no floating-point noise
-   * is released; continuous where no exact sampler applies (p = 1, paper, factorization, blt).
+   * Exact noise where the spec admits it (accountant zcdp or auto): for DP-TOFW the discrete Gaussian tree
+   * (auto then means zcdp), its online step measured within the 500k steps/s target (docs/benchmarks.md); for
+   * DP-POFW (p = 1) the exact exponential mechanism on lattice scores (docs/privacy-layer.md). Continuous where
+   * no exact sampler applies (paper, factorization, blt).
    */
   static String defaultNoise(double p, AccountantChoice accountant) {
-    boolean exactApplies = p > 1 && (accountant == AccountantChoice.AUTO || accountant == AccountantChoice.ZCDP);
+    boolean exactApplies = accountant == AccountantChoice.AUTO || accountant == AccountantChoice.ZCDP;
     return exactApplies ? "discrete" : "continuous";
   }
 

@@ -52,11 +52,14 @@ class ConfigLoaderTest {
         ConfigLoader.parse(header + MODEL, "test").registry().find("m").orElseThrow().spec().noise());
     assertEquals(NoiseChoice.CONTINUOUS, ConfigLoader.parse(header + MODEL + "    noise: continuous\n", "test")
         .registry().find("m").orElseThrow().spec().noise());
-    // No exact sampler for the paper's accountant or p = 1: continuous by default there, no error.
+    // No exact sampler for the paper's accountant: continuous by default there, no error; p = 1 (DP-POFW's exact
+    // exponential mechanism) is discrete by default under zcdp and continuous under paper.
     assertEquals(NoiseChoice.CONTINUOUS, ConfigLoader.parse(header + MODEL.replace("accountant: zcdp", "accountant: paper"),
         "test").registry().find("m").orElseThrow().spec().noise());
-    assertEquals(NoiseChoice.CONTINUOUS, ConfigLoader.parse(header + MODEL.replace("\"inf\"", "\"1\""),
+    assertEquals(NoiseChoice.DISCRETE, ConfigLoader.parse(header + MODEL.replace("\"inf\"", "\"1\""),
         "test").registry().find("m").orElseThrow().spec().noise());
+    assertEquals(NoiseChoice.CONTINUOUS, ConfigLoader.parse(header + MODEL.replace("\"inf\"", "\"1\"")
+        .replace("accountant: zcdp", "accountant: paper"), "test").registry().find("m").orElseThrow().spec().noise());
     String discrete = MODEL + "    noise: discrete\n";
     assertEquals(NoiseChoice.DISCRETE,
         ConfigLoader.parse(header + discrete, "test").registry().find("m").orElseThrow().spec().noise());
@@ -67,9 +70,9 @@ class ConfigLoaderTest {
     IllegalArgumentException paper = assertThrows(IllegalArgumentException.class,
         () -> ConfigLoader.parse(header + discrete.replace("accountant: zcdp", "accountant: paper"), "cfg.yaml"));
     assertTrue(paper.getMessage().contains("noise: discrete needs accountant zcdp or auto"), paper.getMessage());
-    IllegalArgumentException pOne = assertThrows(IllegalArgumentException.class,
-        () -> ConfigLoader.parse(header + discrete.replace("\"inf\"", "\"1\""), "cfg.yaml"));
-    assertTrue(pOne.getMessage().contains("noise: discrete needs p > 1"), pOne.getMessage());
+    IllegalArgumentException pOnePaper = assertThrows(IllegalArgumentException.class, () -> ConfigLoader.parse(
+        header + discrete.replace("\"inf\"", "\"1\"").replace("accountant: zcdp", "accountant: paper"), "cfg.yaml"));
+    assertTrue(pOnePaper.getMessage().contains("noise: discrete needs accountant zcdp or auto"), pOnePaper.getMessage());
   }
 
   @Test
