@@ -166,13 +166,15 @@ public record ModelConfig(
   }
 
   /**
-   * Exact noise where the spec admits it (accountant zcdp or auto): for DP-TOFW the discrete Gaussian tree
-   * (auto then means zcdp), its online step measured within the 500k steps/s target (docs/benchmarks.md); for
-   * DP-POFW (p = 1) the exact exponential mechanism on lattice scores (docs/privacy-layer.md). Continuous where
-   * no exact sampler applies (paper, factorization, blt).
+   * The exact discrete Gaussian where the spec admits it (DP-TOFW, p &gt; 1, under a zCDP tree, which auto then
+   * means): its online step measured within the 500k steps/s target (docs/benchmarks.md), no floating-point
+   * noise, and a sampling time that depends on the noise only. Continuous elsewhere: DP-POFW (p = 1) has an
+   * exact vertex choice ({@code noise: discrete}), but its number of rejection rounds depends on the scores, a
+   * timing channel the accounting does not price (docs/privacy-layer.md), so it is not the default; and no exact
+   * sampler applies to paper, factorization or blt.
    */
   static String defaultNoise(double p, AccountantChoice accountant) {
-    boolean exactApplies = accountant == AccountantChoice.AUTO || accountant == AccountantChoice.ZCDP;
+    boolean exactApplies = p > 1 && (accountant == AccountantChoice.AUTO || accountant == AccountantChoice.ZCDP);
     return exactApplies ? "discrete" : "continuous";
   }
 
