@@ -6,7 +6,7 @@ import org.dpstream.bandit.BanditPolicy;
 import org.dpstream.bandit.Decision;
 import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.tree.ContinualPrefixSum;
 import org.dpstream.core.privacy.tree.KeyedNodeNoise;
@@ -67,7 +67,7 @@ public final class DpUcbPolicy implements BanditPolicy {
         contextL2, spec.rewardBound(), lattice.roundingSlack(leafLength, 2));
     this.calibration = GaussianTreeCalibration.of(spec.budget(), spec.horizon(), sensitivity);
     this.confidence = new DpUcbConfidence(spec, calibration.nodeSigma(), calibration.tree().depth());
-    GaussianVectorNoise nodeNoise = new GaussianVectorNoise(leafLength, calibration.nodeSigma());
+    IidVectorNoise nodeNoise = IidVectorNoise.gaussian(leafLength, calibration.nodeSigma());
     this.sums = new LatticePrefixSums[spec.arms()];
     this.estimates = new ArmEstimate[spec.arms()];
     this.gram = new DMatrixRMaj(d, d);

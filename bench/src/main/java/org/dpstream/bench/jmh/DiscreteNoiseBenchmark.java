@@ -3,7 +3,7 @@ package org.dpstream.bench.jmh;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpstream.core.privacy.noise.DiscreteGaussian;
 import org.dpstream.core.privacy.noise.ExactIntegerSampler;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.RandomBits;
 import org.dpstream.core.privacy.noise.TabulatedDiscreteGaussian;
 import org.dpstream.core.privacy.random.NoiseStream;
@@ -35,7 +35,7 @@ public class DiscreteNoiseBenchmark extends ThroughputBenchmark {
 
   private final long[] out = new long[COORDINATES];
   private double[] continuous;
-  private GaussianVectorNoise gaussian;
+  private IidVectorNoise gaussian;
   private ExactIntegerSampler discrete;
   private NoiseStream stream;
   private long next;
@@ -43,7 +43,7 @@ public class DiscreteNoiseBenchmark extends ThroughputBenchmark {
   @Setup
   public void setUp() {
     stream = BenchmarkInputs.keyedSource(6L).forStream("tree", "benchmark");
-    gaussian = new GaussianVectorNoise(COORDINATES, sigmaUnits);
+    gaussian = IidVectorNoise.gaussian(COORDINATES, sigmaUnits);
     continuous = new double[COORDINATES];
     discrete = noise.equals("tabulated")
         ? TabulatedDiscreteGaussian.ofSigmaAtLeast((long) Math.ceil(sigmaUnits))

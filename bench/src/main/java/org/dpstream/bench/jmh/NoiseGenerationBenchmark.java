@@ -2,7 +2,7 @@ package org.dpstream.bench.jmh;
 
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.NoiseStream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -25,8 +25,8 @@ public class NoiseGenerationBenchmark extends ThroughputBenchmark {
   @Param({"keyed-aes", "xoroshiro128pp"})
   public String source;
 
-  private final GaussianVectorNoise bulk = new GaussianVectorNoise(GAUSSIANS, 1.0);
-  private final GaussianVectorNoise node = new GaussianVectorNoise(NODE_DIMENSION, 1.0);
+  private final IidVectorNoise bulk = IidVectorNoise.gaussian(GAUSSIANS, 1.0);
+  private final IidVectorNoise node = IidVectorNoise.gaussian(NODE_DIMENSION, 1.0);
   private final double[] bulkOut = new double[GAUSSIANS];
   private final double[] nodeOut = new double[NODE_DIMENSION];
   private NoiseStream stream;

@@ -2,7 +2,7 @@ package org.dpstream.bench.jmh;
 
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.NoiseStream;
 import org.dpstream.core.privacy.tree.ContinualPrefixSum;
 import org.dpstream.core.privacy.tree.DiscreteGaussianNodeNoise;
@@ -40,7 +40,7 @@ public class TreeStepBenchmark extends ThroughputBenchmark {
     NoiseStream bits = BenchmarkInputs.keyedSource(2L).forStream("tree", "benchmark");
     NodeNoise nodeNoise = noise.equals("discrete")
         ? DiscreteGaussianNodeNoise.onLattice(bits, dimension, 10.0, lattice)
-        : new KeyedNodeNoise(bits, new GaussianVectorNoise(dimension, 10.0), lattice);
+        : new KeyedNodeNoise(bits, IidVectorNoise.gaussian(dimension, 10.0), lattice);
     // A horizon far beyond what a run reaches, so the benchmark measures steps, not epoch changes.
     mechanism = ContinualPrefixSum.compact(dimension, 1L << 40, nodeNoise);
     UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(3L);

@@ -7,7 +7,7 @@ import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpstream.core.privacy.noise.ConstantVectorNoise;
 import org.dpstream.core.privacy.noise.DiscreteGaussian;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.RandomBits;
 import org.dpstream.core.privacy.noise.VectorNoise;
 
@@ -60,7 +60,7 @@ final class NormQuantileHistogram {
     // noise so that releasing stays one code path; production sigma is > 0.
     boolean exact = sampling == NoiseChoice.DISCRETE && sigma > 0;
     this.exactNoise = exact ? DiscreteGaussian.ofSigma(sigma) : null;
-    this.noise = exact ? null : sigma > 0 ? new GaussianVectorNoise(BINS, sigma) : ConstantVectorNoise.zero(BINS);
+    this.noise = exact ? null : sigma > 0 ? IidVectorNoise.gaussian(BINS, sigma) : ConstantVectorNoise.zero(BINS);
     this.pooled = pooled;
     this.pooledSamples = pooledSamples;
   }

@@ -9,7 +9,7 @@ import org.dpstream.core.privacy.accounting.NormRegularity;
 import org.dpstream.core.privacy.accounting.PaperTreeCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyCalibration;
 import org.dpstream.core.privacy.noise.DiscreteGaussian;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.GeneralizedGaussianNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.PrivatePrefixSums;
@@ -106,10 +106,10 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
       case LP -> GeneralizedGaussianNoise.ofLqPlus(d, regularity.smoothNormExponent(), sigmaPlus);
       // ||z||_+ = c ||z||_2: the density exp(-c^2 ||z||_2^2 / (2 sigma_+^2)) is N(0, (sigma_+ / c)^2 I). The
       // regularity's c is d^(1/2 - 1/p) for p > 2 (Lemma 3.3) but also covers small d with p near 1.
-      case SCALED_L2 -> new GaussianVectorNoise(d, Math.nextUp(sigmaPlus / regularity.euclideanScale()));
+      case SCALED_L2 -> IidVectorNoise.gaussian(d, Math.nextUp(sigmaPlus / regularity.euclideanScale()));
     };
-    double predicted = noise instanceof GaussianVectorNoise gaussian
-        ? gaussianDualNormSquare(d, q, gaussian.sigma())
+    double predicted = noise instanceof IidVectorNoise gaussian && gaussian.law() == IidVectorNoise.Law.GAUSSIAN
+        ? gaussianDualNormSquare(d, q, gaussian.scale())
         : d * sigmaPlus * sigmaPlus;
     return new TreeNoisePlan(calibration, noise, predicted, spec.domain().norm().dual(), NoiseChoice.CONTINUOUS);
   }
@@ -119,11 +119,11 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     double q = LpNorm.dualExponent(spec.p());
     double l2Sensitivity = PrefixSumPlan.l2LeafSensitivity(spec, latticeFor(spec).roundingSlack(d, 2));
     GaussianTreeCalibration calibration = GaussianTreeCalibration.of(spec.budget(), spec.horizon(), l2Sensitivity);
-    GaussianVectorNoise noise = new GaussianVectorNoise(d, calibration.nodeSigma());
+    IidVectorNoise noise = IidVectorNoise.gaussian(d, calibration.nodeSigma());
     if (spec.noise() == NoiseChoice.DISCRETE) {
-      requireDiscreteRange(noise.sigma(), latticeFor(spec));
+      requireDiscreteRange(noise.scale(), latticeFor(spec));
     }
-    return new TreeNoisePlan(calibration, noise, gaussianDualNormSquare(d, q, noise.sigma()), LpNorm.L2,
+    return new TreeNoisePlan(calibration, noise, gaussianDualNormSquare(d, q, noise.scale()), LpNorm.L2,
         spec.noise());
   }
 
@@ -171,7 +171,7 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     NoiseStream bits = source.forStream("tree", spec.modelId());
     if (sampling == NoiseChoice.DISCRETE) {
       // zcdp(spec) made the noise an isotropic Gaussian; its sigma is the calibrated one, exactly.
-      double sigma = ((GaussianVectorNoise) noise).sigma();
+      double sigma = ((IidVectorNoise) noise).scale();
       return DiscreteGaussianNodeNoise.onLattice(bits, spec.dimension(), sigma, latticeFor(spec));
     }
     return new KeyedNodeNoise(bits, noise, latticeFor(spec));

@@ -99,7 +99,7 @@ class AdaptiveClipTest {
     noisy.releaseBlock(SOURCE.forStream("test", "h").at(0, 0));
     double[] pooled = noisy.pooled();
     double[] expected = new double[NormQuantileHistogram.BINS];
-    new org.dpstream.core.privacy.noise.GaussianVectorNoise(NormQuantileHistogram.BINS, 10)
+    org.dpstream.core.privacy.noise.IidVectorNoise.gaussian(NormQuantileHistogram.BINS, 10)
         .sample(SOURCE.forStream("test", "h").at(0, 0), expected);
     expected[2] += 1;
     assertArrayEquals(expected, pooled);

@@ -12,7 +12,7 @@ import org.dpstream.core.privacy.audit.AuditedMechanism;
 import org.dpstream.core.privacy.audit.PrivacyAuditor;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.NoiseStream;
 import org.dpstream.core.privacy.tree.DiscreteGaussianNodeNoise;
 import org.dpstream.core.privacy.tree.KeyedNodeNoise;
@@ -56,7 +56,7 @@ class DpTofwAuditTest {
       NoiseStream bits = SOURCE.forStream("tree", Long.toHexString(rng.nextLong()));
       Lattice lattice = TreeNoisePlan.latticeFor(clipping);
       NodeNoise noise = plan.sampling() == NoiseChoice.DISCRETE
-          ? DiscreteGaussianNodeNoise.onLattice(bits, 2, ((GaussianVectorNoise) plan.noise()).sigma(), lattice)
+          ? DiscreteGaussianNodeNoise.onLattice(bits, 2, ((IidVectorNoise) plan.noise()).scale(), lattice)
           : new KeyedNodeNoise(bits, plan.noise(), lattice);
       DpTofw estimator = DpTofw.start(clipping, plan, plan.withNodeNoise(clipping, noise));
       double statistic = 0;

@@ -11,7 +11,7 @@ import org.dpstream.core.geometry.LpNorm;
 import org.dpstream.core.loss.DataBounds;
 import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.ConstantNodeNoise;
 import org.dpstream.core.privacy.testing.TestKeys;
@@ -55,9 +55,9 @@ class IncrementClippingTest {
     TreeNoisePlan one = TreeNoisePlan.choose(spec(1.5, AccountantChoice.ZCDP, IncrementClipping.fixed(1)));
     TreeNoisePlan two = TreeNoisePlan.choose(spec(1.5, AccountantChoice.ZCDP, IncrementClipping.fixed(2)));
     TreeNoisePlan worst = TreeNoisePlan.choose(spec(1.5, AccountantChoice.ZCDP, IncrementClipping.WORST_CASE));
-    double sigmaOne = ((GaussianVectorNoise) one.noise()).sigma();
-    double sigmaTwo = ((GaussianVectorNoise) two.noise()).sigma();
-    double sigmaWorst = ((GaussianVectorNoise) worst.noise()).sigma();
+    double sigmaOne = ((IidVectorNoise) one.noise()).scale();
+    double sigmaTwo = ((IidVectorNoise) two.noise()).scale();
+    double sigmaWorst = ((IidVectorNoise) worst.noise()).scale();
     // The lattice slack is ~2^-30 of C, so sigma is proportional to C up to that.
     assertEquals(2, sigmaTwo / sigmaOne, 1e-6);
     // The worst case at p = 1.5 (q = 3 > 2) bounds ||g||_2 by d^(1/2 - 1/3) (L + beta D).

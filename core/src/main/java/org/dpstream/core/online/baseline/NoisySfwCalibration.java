@@ -2,7 +2,7 @@ package org.dpstream.core.online.baseline;
 
 import org.dpstream.core.privacy.accounting.NormRegularity;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.GeneralizedGaussianNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 
@@ -125,7 +125,7 @@ public record NoisySfwCalibration(int samples, int dimension, int initialBatch, 
     return switch (regularity.smoothNorm()) {
       case LP -> GeneralizedGaussianNoise.ofLqPlus(dimension, regularity.smoothNormExponent(), sigma);
       // ||.||_+ = c ||.||_2: the density exp(-c^2 ||z||_2^2 / (2 sigma^2)) is N(0, (sigma/c)^2 I).
-      case SCALED_L2 -> new GaussianVectorNoise(dimension, Sensitivities.roundUp(sigma / regularity.euclideanScale()));
+      case SCALED_L2 -> IidVectorNoise.gaussian(dimension, Sensitivities.roundUp(sigma / regularity.euclideanScale()));
     };
   }
 

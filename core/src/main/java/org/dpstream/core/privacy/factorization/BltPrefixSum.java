@@ -4,7 +4,7 @@ import java.io.DataInput;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.NoiseStream;
 
@@ -92,7 +92,7 @@ public final class BltPrefixSum extends EpochedPrefixSum {
    */
   public static BltPrefixSum start(int dimension, BltStrategy strategy, ToeplitzStrategyCalibration calibration,
       NoiseStream bits) {
-    return start(strategy, calibration.horizon(), bits, new GaussianVectorNoise(dimension, calibration.noiseSigma()));
+    return start(strategy, calibration.horizon(), bits, IidVectorNoise.gaussian(dimension, calibration.noiseSigma()));
   }
 
   /**
@@ -168,7 +168,7 @@ public final class BltPrefixSum extends EpochedPrefixSum {
    */
   public static BltPrefixSum readFrom(DataInput in, BltStrategy strategy, ToeplitzStrategyCalibration calibration,
       NoiseStream bits, int dimension) throws IOException {
-    BltPrefixSum restored = readFrom(in, strategy, bits, new GaussianVectorNoise(dimension, calibration.noiseSigma()));
+    BltPrefixSum restored = readFrom(in, strategy, bits, IidVectorNoise.gaussian(dimension, calibration.noiseSigma()));
     if (restored.horizon() != calibration.horizon()) {
       throw new IOException("snapshot horizon " + restored.horizon() + " is not the calibration's " + calibration.horizon());
     }

@@ -4,7 +4,7 @@ import java.io.DataInput;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.function.IntFunction;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.NoiseStream;
 
@@ -151,7 +151,7 @@ public final class SqrtFactorizationPrefixSum extends EpochedPrefixSum {
   }
 
   private static IntFunction<VectorNoise> gaussianFor(SqrtFactorizationCalibration calibration) {
-    return d -> new GaussianVectorNoise(d, calibration.noiseSigma());
+    return d -> IidVectorNoise.gaussian(d, calibration.noiseSigma());
   }
 
   private static void requireNoiseDimension(VectorNoise noise, int dimension) {

@@ -67,14 +67,14 @@ public final class GeneralizedGaussianNoise implements VectorNoise {
    * @throws IllegalArgumentException if {@code dimension <= 0}, {@code p} is not &gt; 2, or
    *     {@code sigmaPlus} is not finite and &gt; 0
    */
-  public static GaussianVectorNoise ofRescaledL2(int dimension, double p, double sigmaPlus) {
+  public static IidVectorNoise ofRescaledL2(int dimension, double p, double sigmaPlus) {
     requirePositiveDimension(dimension);
     if (!(p > 2)) {
       throw new IllegalArgumentException("p must be > 2 (or infinite), got " + p);
     }
     requirePositiveFinite(sigmaPlus, "sigmaPlus");
     double normScale = Math.pow(dimension, 0.5 - 1 / p);
-    return new GaussianVectorNoise(dimension, sigmaPlus / normScale);
+    return IidVectorNoise.gaussian(dimension, sigmaPlus / normScale);
   }
 
   @Override

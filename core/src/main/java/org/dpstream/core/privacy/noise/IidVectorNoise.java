@@ -24,8 +24,8 @@ import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
  *
  * Floating-point samplers: the tree rounds its noise to a lattice (post-processing), DP-POFW releases only an
  * argmax. A draw reads the bits passed in and nothing else, so noise is a function of the keyed source's
- * coordinates. (The tree and the factorizations still use {@link GaussianVectorNoise}, whose draws are the
- * same as {@link #gaussian}'s.)
+ * coordinates. The one iid vector noise of the project: the tree, the factorizations, the batch algorithms,
+ * DP-DDA and DP-POFW all draw through it.
  */
 public final class IidVectorNoise implements VectorNoise {
 

@@ -3,7 +3,7 @@ package org.dpstream.core.privacy.audit;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.apache.commons.rng.simple.RandomSource;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
 
@@ -51,9 +51,9 @@ class GaussianMechanismAuditTest {
   }
 
   /** Noise for L2 sensitivity CLIP_BOUND, as the mechanism's accounting believes. */
-  private static GaussianVectorNoise calibratedNoise() {
+  private static IidVectorNoise calibratedNoise() {
     // The classical calibration (Dwork and Roth 2014, Theorem A.1): sigma = S sqrt(2 ln(1.25 / delta)) / eps.
-    return new GaussianVectorNoise(
+    return IidVectorNoise.gaussian(
         DIMENSION, CLIP_BOUND * Math.sqrt(2 * Math.log(1.25 / CLAIMED_DELTA)) / CLAIMED_EPSILON);
   }
 

@@ -16,7 +16,7 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
 import org.dpstream.core.privacy.testing.TestKeys;
@@ -33,7 +33,7 @@ class BltPrefixSumTest {
   }
 
   private static BltPrefixSum gaussian(String stream, long horizon, double sigma) {
-    return BltPrefixSum.start(STRATEGY, horizon, bits(stream), new GaussianVectorNoise(D, sigma));
+    return BltPrefixSum.start(STRATEGY, horizon, bits(stream), IidVectorNoise.gaussian(D, sigma));
   }
 
   static double[][] run(BltPrefixSum mechanism, double[][] leaves) {
@@ -76,7 +76,7 @@ class BltPrefixSumTest {
   void noiseIsRowTOfATimesCInverseTimesTheKeyedDraws() {
     int horizon = 6;
     double sigma = 2.5;
-    GaussianVectorNoise noise = new GaussianVectorNoise(D, sigma);
+    IidVectorNoise noise = IidVectorNoise.gaussian(D, sigma);
     BltPrefixSum mechanism = gaussian("reference", horizon, sigma);
     double[] c = STRATEGY.coefficients(horizon);
     double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(3 * horizon, D, 2);
@@ -166,7 +166,7 @@ class BltPrefixSumTest {
 
   private static BltPrefixSum restore(byte[] snapshot, double sigma) throws IOException {
     return BltPrefixSum.readFrom(new DataInputStream(new ByteArrayInputStream(snapshot)), STRATEGY, bits("snapshot"),
-        new GaussianVectorNoise(D, sigma));
+        IidVectorNoise.gaussian(D, sigma));
   }
 
   /** Every cut point of three and a bit epochs: the regenerated buffers continue bit for bit. */
@@ -208,7 +208,7 @@ class BltPrefixSumTest {
       assertThrows(IOException.class, () -> restore(corrupt, 3));
     }
     assertThrows(IOException.class, () -> BltPrefixSum.readFrom(new DataInputStream(new ByteArrayInputStream(good)),
-        STRATEGY, bits("snapshot"), new GaussianVectorNoise(D + 1, 3)));
+        STRATEGY, bits("snapshot"), IidVectorNoise.gaussian(D + 1, 3)));
     ToeplitzStrategyCalibration otherHorizon = ToeplitzStrategyCalibration.of("test", new PrivacyBudget(1, 1e-5), 6, 2,
         ZcdpConversion.TIGHT, STRATEGY::squaredColumnNormUpperBounds);
     assertThrows(IOException.class, () -> BltPrefixSum.readFrom(new DataInputStream(new ByteArrayInputStream(good)),
@@ -221,7 +221,7 @@ class BltPrefixSumTest {
         ZcdpConversion.TIGHT, STRATEGY::squaredColumnNormUpperBounds);
     BltPrefixSum calibrated = BltPrefixSum.start(D, STRATEGY, calibration, bits("calibrated"));
     BltPrefixSum byHand = BltPrefixSum.start(STRATEGY, 9, bits("calibrated"),
-        new GaussianVectorNoise(D, calibration.noiseSigma()));
+        IidVectorNoise.gaussian(D, calibration.noiseSigma()));
     assertEquals(9, calibrated.horizon());
     double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(12, D, 6);
     assertTrue(Arrays.deepEquals(run(calibrated, leaves), run(byHand, leaves)));

@@ -8,7 +8,7 @@ import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
 import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
 import org.junit.jupiter.api.Test;
@@ -81,7 +81,7 @@ class BltVersusTreeAndSqrtTest {
     double[] release = new double[dimension];
     for (int s = 0; s < streams; s++) {
       BltPrefixSum mechanism = BltPrefixSum.start(strategy, horizon,
-          source.forStream(BltPrefixSum.NOISE_PURPOSE, "variance-" + s), new GaussianVectorNoise(dimension, sigma));
+          source.forStream(BltPrefixSum.NOISE_PURPOSE, "variance-" + s), IidVectorNoise.gaussian(dimension, sigma));
       for (int t = 1, c = 0; c < checkedSteps.length; t++) {
         mechanism.addAndRelease(zero, release);
         if (checkedSteps[c] == t) {

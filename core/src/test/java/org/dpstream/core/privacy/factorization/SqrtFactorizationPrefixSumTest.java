@@ -11,7 +11,7 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
 import org.dpstream.core.privacy.testing.TestKeys;
@@ -27,7 +27,7 @@ class SqrtFactorizationPrefixSumTest {
   }
 
   private static SqrtFactorizationPrefixSum gaussian(String stream, long horizon, double sigma) {
-    return SqrtFactorizationPrefixSum.start(D, horizon, bits(stream), new GaussianVectorNoise(D, sigma));
+    return SqrtFactorizationPrefixSum.start(D, horizon, bits(stream), IidVectorNoise.gaussian(D, sigma));
   }
 
   static double[][] randomLeaves(int steps, int dimension, long seed) {
@@ -74,7 +74,7 @@ class SqrtFactorizationPrefixSumTest {
     int horizon = 6;
     double sigma = 2.5;
     NoiseStream referenceBits = bits("reference");
-    GaussianVectorNoise noise = new GaussianVectorNoise(D, sigma);
+    IidVectorNoise noise = IidVectorNoise.gaussian(D, sigma);
     SqrtFactorizationPrefixSum mechanism = gaussian("reference", horizon, sigma);
     double[] r = PrefixSumSquareRoot.coefficients(horizon);
     double[][] leaves = randomLeaves(3 * horizon, D, 2);
@@ -118,7 +118,7 @@ class SqrtFactorizationPrefixSumTest {
     double[] firstOfEpochOne = new double[D];
     mechanism.addAndRelease(leaf, firstOfEpochOne);
     double[] z = new double[D];
-    new GaussianVectorNoise(D, sigma).sample(bits("continuation").at(1, 1), z);
+    IidVectorNoise.gaussian(D, sigma).sample(bits("continuation").at(1, 1), z);
     for (int j = 0; j < D; j++) {
       assertEquals(lastOfEpochZero[j] + (leaf[j] + z[j]), firstOfEpochOne[j], 0.0, "j=" + j);
     }
@@ -162,7 +162,7 @@ class SqrtFactorizationPrefixSumTest {
     double[] release = new double[dimension];
     for (int s = 0; s < streams; s++) {
       SqrtFactorizationPrefixSum mechanism = SqrtFactorizationPrefixSum.start(
-          dimension, 1000, bits("variance-" + s), new GaussianVectorNoise(dimension, sigma));
+          dimension, 1000, bits("variance-" + s), IidVectorNoise.gaussian(dimension, sigma));
       for (int t = 1, c = 0; c < checkedSteps.length; t++) {
         mechanism.addAndRelease(zero, release);
         if (checkedSteps[c] == t) {
@@ -227,7 +227,7 @@ class SqrtFactorizationPrefixSumTest {
   @Test
   void argumentsAreChecked() {
     NoiseStream bits = bits("arguments");
-    GaussianVectorNoise noise = new GaussianVectorNoise(D, 1);
+    IidVectorNoise noise = IidVectorNoise.gaussian(D, 1);
     assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationPrefixSum.start(0, 5, bits, noise));
     assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationPrefixSum.start(D, 0, bits, noise));
     assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationPrefixSum.start(D + 1, 5, bits, noise));
@@ -241,7 +241,7 @@ class SqrtFactorizationPrefixSumTest {
     SqrtFactorizationCalibration calibration = SqrtFactorizationCalibration.of(new PrivacyBudget(1, 1e-5), 9, 2);
     SqrtFactorizationPrefixSum calibrated = SqrtFactorizationPrefixSum.start(D, calibration, bits("calibrated"));
     SqrtFactorizationPrefixSum byHand = SqrtFactorizationPrefixSum.start(
-        D, 9, bits("calibrated"), new GaussianVectorNoise(D, calibration.noiseSigma()));
+        D, 9, bits("calibrated"), IidVectorNoise.gaussian(D, calibration.noiseSigma()));
     assertEquals(9, calibrated.horizon());
     double[][] leaves = randomLeaves(12, D, 6);
     assertTrue(Arrays.deepEquals(run(calibrated, leaves), run(byHand, leaves)));

@@ -10,7 +10,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
 import org.dpstream.core.privacy.testing.TestKeys;
@@ -27,8 +27,8 @@ class SqrtFactorizationSnapshotTest {
     return SOURCE.forStream(SqrtFactorizationPrefixSum.NOISE_PURPOSE, "snapshot");
   }
 
-  private static GaussianVectorNoise noise() {
-    return new GaussianVectorNoise(D, SIGMA);
+  private static IidVectorNoise noise() {
+    return IidVectorNoise.gaussian(D, SIGMA);
   }
 
   static byte[] snapshot(SqrtFactorizationPrefixSum mechanism) throws IOException {
@@ -99,7 +99,7 @@ class SqrtFactorizationSnapshotTest {
     for (byte[] corrupt : new byte[][] {version, tooManySteps, nanInTheSum, truncated}) {
       assertThrows(IOException.class, () -> restore(corrupt));
     }
-    GaussianVectorNoise wrongDimension = new GaussianVectorNoise(D + 1, SIGMA);
+    IidVectorNoise wrongDimension = IidVectorNoise.gaussian(D + 1, SIGMA);
     assertThrows(IOException.class, () -> SqrtFactorizationPrefixSum.readFrom(
         new DataInputStream(new ByteArrayInputStream(good)), bits(), wrongDimension));
   }

@@ -8,7 +8,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.Locale;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
 import org.dpstream.core.privacy.testing.TestKeys;
@@ -27,7 +27,7 @@ class SqrtFactorizationStepCostTest {
   @Test
   void oneStepAtTenThousand(TestReporter reporter) throws IOException {
     NoiseStream bits = new KeyedNoiseSource(TestKeys.seeded(43)).forStream(SqrtFactorizationPrefixSum.NOISE_PURPOSE, "cost");
-    GaussianVectorNoise noise = new GaussianVectorNoise(D, 1);
+    IidVectorNoise noise = IidVectorNoise.gaussian(D, 1);
     double[] leaf = {0.1, 0.2, 0.3, 0.4, 0.5};
     double[] release = new double[D];
     int repetitions = 20;

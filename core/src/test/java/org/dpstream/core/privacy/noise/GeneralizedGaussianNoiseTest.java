@@ -94,10 +94,10 @@ class GeneralizedGaussianNoiseTest {
   @Test
   void rescaledL2IsGaussianWithStdSigmaPlusOverNormScale() {
     // c = d^(1/2 - 1/p): 16^(1/4) = 2, 9^(1/2) = 3, 8^(1/6) = sqrt(2).
-    assertEquals(3.0, GeneralizedGaussianNoise.ofRescaledL2(16, 4, 6).sigma(), 1e-12);
+    assertEquals(3.0, GeneralizedGaussianNoise.ofRescaledL2(16, 4, 6).scale(), 1e-12);
     double pInfinity = Double.POSITIVE_INFINITY;
-    assertEquals(2.0, GeneralizedGaussianNoise.ofRescaledL2(9, pInfinity, 6).sigma(), 1e-12);
-    assertEquals(1 / Math.sqrt(2), GeneralizedGaussianNoise.ofRescaledL2(8, 3, 1).sigma(), 1e-12);
+    assertEquals(2.0, GeneralizedGaussianNoise.ofRescaledL2(9, pInfinity, 6).scale(), 1e-12);
+    assertEquals(1 / Math.sqrt(2), GeneralizedGaussianNoise.ofRescaledL2(8, 3, 1).scale(), 1e-12);
     assertEquals(20, GeneralizedGaussianNoise.ofRescaledL2(20, 5, 1).dimension());
   }
 

@@ -19,7 +19,7 @@ class VectorNoiseContractTest {
 
   static Stream<Arguments> implementations() {
     return Stream.of(
-        Arguments.of(new GaussianVectorNoise(7, 3.1), List.of("gaussian", "d=7", "sigma=3.1")),
+        Arguments.of(IidVectorNoise.gaussian(7, 3.1), List.of("gaussian", "d=7", "sigma=3.1")),
         Arguments.of(IidVectorNoise.laplace(5, 0.25), List.of("laplace", "d=5", "scale=0.25")),
         Arguments.of(IidVectorNoise.gaussian(6, 2.5), List.of("gaussian", "d=6", "sigma=2.5")),
         Arguments.of(IidVectorNoise.gumbel(3, 1.7), List.of("gumbel", "d=3", "scale=1.7")),

@@ -10,7 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
 import org.junit.jupiter.api.Test;
@@ -22,7 +22,7 @@ class ContinualPrefixSumSnapshotTest {
   private static NodeNoise noise() {
     // A fresh source each time: a restart rebuilds everything from the key alone.
     KeyedNoiseSource source = new KeyedNoiseSource(TestKeys.seeded(99));
-    return new KeyedNodeNoise(source.forStream("tree", "snapshot"), new GaussianVectorNoise(D, 7.0), Lattice.ofPowerOfTwo(-16));
+    return new KeyedNodeNoise(source.forStream("tree", "snapshot"), IidVectorNoise.gaussian(D, 7.0), Lattice.ofPowerOfTwo(-16));
   }
 
   private static long[] leaf(int t) {

@@ -10,7 +10,7 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.audit.AuditResult;
 import org.dpstream.core.privacy.audit.AuditedMechanism;
 import org.dpstream.core.privacy.audit.PrivacyAuditor;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.NoiseStream;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
@@ -43,7 +43,7 @@ class TreeMechanismAuditTest {
   private static final double OVERSIZED = 5 * CLIP;
 
   private static AuditedMechanism treeOnNeighbours(boolean clipLeaves) {
-    GaussianVectorNoise nodeNoise = new GaussianVectorNoise(1, CALIBRATION.nodeSigma());
+    IidVectorNoise nodeNoise = IidVectorNoise.gaussian(1, CALIBRATION.nodeSigma());
     return (neighbour, rng) -> {
       // A fresh stream per run: independent noise, drawn exactly as in production.
       NoiseStream bits = SOURCE.forStream("tree", Long.toHexString(rng.nextLong()));

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
-import org.dpstream.core.privacy.noise.GaussianVectorNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.ConstantNodeNoise;
 import org.dpstream.core.privacy.testing.TestKeys;
@@ -22,7 +22,7 @@ class TreeMechanismTest {
   private static final KeyedNoiseSource SOURCE = new KeyedNoiseSource(TestKeys.seeded(21));
 
   private static NodeNoise keyedGaussian(String stream, double sigma) {
-    return new KeyedNodeNoise(SOURCE.forStream("tree", stream), new GaussianVectorNoise(D, sigma), LATTICE);
+    return new KeyedNodeNoise(SOURCE.forStream("tree", stream), IidVectorNoise.gaussian(D, sigma), LATTICE);
   }
 
   private static long[][] randomLeaves(int n, long seed) {

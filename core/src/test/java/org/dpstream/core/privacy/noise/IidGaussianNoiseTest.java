@@ -11,13 +11,13 @@ import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
-class GaussianVectorNoiseTest {
+class IidGaussianNoiseTest {
 
   // Bonferroni over the d coordinates, total alpha = 1e-4: deterministic with the fixed seed; a
   // fresh seed would fail a correct sampler with probability at most 1e-4.
   @Test
   void everyCoordinateIsNormalWithStdSigma() {
-    GaussianVectorNoise noise = new GaussianVectorNoise(4, 0.7);
+    IidVectorNoise noise = IidVectorNoise.gaussian(4, 0.7);
     double[][] vectors = draw(noise, seeded(101), 10_000);
     for (int i = 0; i < noise.dimension(); i++) {
       assertFitsCdf(
@@ -30,13 +30,13 @@ class GaussianVectorNoiseTest {
 
   @Test
   void rejectsBadParametersWithClearMessages() {
-    assertMessage("dimension must be > 0, got 0", () -> new GaussianVectorNoise(0, 1));
-    assertMessage("sigma must be finite and > 0, got -1.0", () -> new GaussianVectorNoise(3, -1));
-    assertMessage("sigma must be finite and > 0, got 0.0", () -> new GaussianVectorNoise(3, 0));
-    assertMessage("sigma must be finite and > 0, got NaN", () -> new GaussianVectorNoise(3, Double.NaN));
+    assertMessage("dimension must be > 0, got 0", () -> IidVectorNoise.gaussian(0, 1));
+    assertMessage("sigma must be finite and > 0, got -1.0", () -> IidVectorNoise.gaussian(3, -1));
+    assertMessage("sigma must be finite and > 0, got 0.0", () -> IidVectorNoise.gaussian(3, 0));
+    assertMessage("sigma must be finite and > 0, got NaN", () -> IidVectorNoise.gaussian(3, Double.NaN));
     assertMessage(
         "sigma must be finite and > 0, got Infinity",
-        () -> new GaussianVectorNoise(3, Double.POSITIVE_INFINITY));
+        () -> IidVectorNoise.gaussian(3, Double.POSITIVE_INFINITY));
   }
 
   private static void assertMessage(String expected, Executable constructor) {
