@@ -135,6 +135,10 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
         if (!service.awaitRunning(Duration.ofSeconds(60))) {
           throw new IllegalStateException("the service did not start: " + service.state());
         }
+        // Offer load only once the service says it is ready (/ready: streams running, the deciders' follower
+        // caught up with the releases committed at start), as a load balancer would; every request offered
+        // after that is measured.
+        awaitReady(service, Duration.ofSeconds(60));
         if (chosen == Path.HTTP) {
           int port = service.deciders().orElseThrow().httpPort().orElseThrow();
           HttpLoad.run(workload, port, BANDIT, connections);
@@ -148,6 +152,16 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
       deleteRecursively(state);
     }
     return 0;
+  }
+
+  private static void awaitReady(DpstreamService service, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!service.health().readiness().ok()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the service did not become ready: " + service.health().readiness().details());
+      }
+      Thread.sleep(20);
+    }
   }
 
   private static NoiseKey freshKey() {
