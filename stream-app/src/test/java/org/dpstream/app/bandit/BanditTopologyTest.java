@@ -250,6 +250,41 @@ class BanditTopologyTest {
     }
   }
 
+  /**
+   * Expiry keeps a lower bound of the due times instead of the earliest one: a context or reward that
+   * arrives with an old timestamp (its deadline already behind the bandit's stream time) must still be
+   * expired on the next record, and a completion marker due as soon as it is made must be purged, as the
+   * reference does.
+   */
+  @Test
+  void lateRecordsExpireOnTheNextRecordAsInTheReference() {
+    for (BanditConfig config : List.of(DROP, IMPUTE, LINEAR)) {
+      BanditRegistry.Entry entry = CONFIG.banditRegistry().find(config.id()).orElseThrow();
+      List<BanditReference.Event> events = new ArrayList<>();
+      List<BanditReference.Event> inOrder = stream(300, 43);
+      for (int i = 0; i < inOrder.size(); i++) {
+        BanditReference.Event e = inOrder.get(i);
+        // Every 9th event comes 1.5 timeouts late: a context's deadline has passed when it arrives.
+        long timestamp = i % 9 == 4 ? Math.max(0, e.timestamp() - 3 * TIMEOUT_MS / 2) : e.timestamp();
+        events.add(new BanditReference.Event(timestamp, e.requestId(), e.context(), e.reward()));
+      }
+      // The stream's last record jumps 3 timeouts ahead: r297 (never answered) expires and its completion
+      // marker, due at once, is purged in the same pass, so its request id is free again.
+      long end = inOrder.get(inOrder.size() - 1).timestamp();
+      events.add(BanditReference.Event.context(end + 1, "r297", context(1)));
+      events.add(BanditReference.Event.reward(end + 2, "r297", reward(1)));
+      BanditReference reference = new BanditReference(entry, noiseOf(entry.spec().banditId()));
+      events.forEach(reference::accept);
+      try (Fixture fixture = new Fixture(BanditMetrics.NONE)) {
+        events.forEach(e -> fixture.apply(config.id(), e));
+        assertEquals(reference.decisions(), fixture.decisions.readValuesToList(), config.id());
+        assertEquals(encoded(reference.releases()), encoded(fixture.releases.readValuesToList()), config.id());
+        assertTrue(reference.expired() > 20 && reference.joined() > 100,
+            "the stream exercises both paths: " + reference.expired() + " expired, " + reference.joined() + " joined");
+      }
+    }
+  }
+
   static List<String> encoded(List<ModelRelease> releases) {
     return releases.stream().map(r -> java.util.HexFormat.of().formatHex(DpSerdes.modelRelease().encode(r))).toList();
   }
