@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.dpstream.app.cli.AccountantConverter;
+import org.dpstream.app.cli.NoiseConverter;
 import org.dpstream.app.cli.OptionChecks;
 import org.dpstream.app.cli.OutputDirectoryOption;
 import org.dpstream.app.cli.ParsingConverter;
@@ -80,10 +81,11 @@ public final class OfwExperimentCommand implements Callable<Integer> {
   String clip;
 
   @Option(names = "--noise", paramLabel = "continuous|discrete", defaultValue = "continuous",
+      converter = NoiseConverter.class,
       description = "DP-TOFW's noise sampler: continuous (Ziggurat Gaussian) or discrete (the exact discrete"
           + " Gaussian on the lattice; --accountant auto or zcdp only, where auto means the zCDP tree); p = 1"
           + " always samples continuous noise. Default: ${DEFAULT-VALUE}.")
-  String noise;
+  NoiseChoice noise;
 
   @Option(names = "--clip-quantile", paramLabel = "Q", defaultValue = "0.5",
       description = "With --clip adaptive: the target quantile of the increments' norms, in (0, 1)."
@@ -170,7 +172,7 @@ public final class OfwExperimentCommand implements Callable<Integer> {
         + " (noise keys from the fixed experiment secret: reproducible, not for real data)");
     stderr.flush();
 
-    ExperimentRunner runner = new ExperimentRunner(checkpoints, parseClip(), learningRate).withNoise(parseNoise(accountantList));
+    ExperimentRunner runner = new ExperimentRunner(checkpoints, parseClip(), learningRate).withNoise(checkedNoise(accountantList));
     ProgressBar progress = ProgressBar.forStream(stderr, runs.size());
     List<RunResult> results = new ArrayList<>();
     RegressionDataset data = null;
@@ -235,17 +237,15 @@ public final class OfwExperimentCommand implements Callable<Integer> {
     return p == 1 ? List.of(AccountantChoice.PAPER) : requested;
   }
 
-  private NoiseChoice parseNoise(List<AccountantChoice> accountantList) {
-    require(noise.equals("continuous") || noise.equals("discrete"),
-        "--noise: continuous or discrete, got " + noise);
-    NoiseChoice choice = noise.equals("discrete") ? NoiseChoice.DISCRETE : NoiseChoice.CONTINUOUS;
-    if (choice == NoiseChoice.DISCRETE) {
+  /** {@code --noise discrete} is exact only under a zCDP tree: refuses it with the other accountants. */
+  private NoiseChoice checkedNoise(List<AccountantChoice> accountantList) {
+    if (noise == NoiseChoice.DISCRETE) {
       for (AccountantChoice accountant : accountantList) {
         require(accountant == AccountantChoice.AUTO || accountant == AccountantChoice.ZCDP,
             "--noise discrete needs --accountant auto or zcdp, got " + accountant.name().toLowerCase(Locale.ROOT));
       }
     }
-    return choice;
+    return noise;
   }
 
   private void validateNumbers() {

@@ -86,6 +86,16 @@ class OfwExperimentCommandTest {
     BenchRun badT = run("ofw", "--T", "1", "--out", dir.toString());
     assertTrue(badT.exitCode() != 0);
     assertTrue(badT.err().contains("--T: the stream length must be >= 2"), badT.err());
+
+    BenchRun badNoise = run("ofw", "--noise", "gaussian", "--out", dir.toString());
+    assertTrue(badNoise.exitCode() != 0);
+    assertTrue(badNoise.err().contains("--noise")
+        && badNoise.err().contains("noise must be continuous or discrete, got gaussian"), badNoise.err());
+
+    BenchRun discretePaper = run("ofw", "--noise", "DISCRETE", "--accountant", "paper", "--out", dir.toString());
+    assertTrue(discretePaper.exitCode() != 0);
+    assertTrue(discretePaper.err().contains("--noise discrete needs --accountant auto or zcdp, got paper"),
+        discretePaper.err());
   }
 
   @Test

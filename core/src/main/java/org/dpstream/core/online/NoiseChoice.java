@@ -23,4 +23,18 @@ public enum NoiseChoice {
   public String fingerprintToken() {
     return this == DISCRETE ? "DISCRETE3" : name();
   }
+
+  /**
+   * The config and CLI spelling: {@code continuous} or {@code discrete}, any case.
+   *
+   * @throws IllegalArgumentException naming the accepted values and the value given
+   */
+  public static NoiseChoice parse(String text) {
+    String name = text == null ? "" : text.strip().toLowerCase(java.util.Locale.ROOT);
+    return switch (name) {
+      case "continuous" -> CONTINUOUS;
+      case "discrete" -> DISCRETE;
+      default -> throw new IllegalArgumentException("noise must be continuous or discrete, got " + text);
+    };
+  }
 }

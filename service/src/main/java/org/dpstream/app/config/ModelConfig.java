@@ -103,11 +103,7 @@ public record ModelConfig(
       PrivacyBudget budget = new PrivacyBudget(epsilon, delta);
       AccountantChoice choice = AccountantChoice.parse(require(accountant, "accountant"));
       String noiseName = noise != null ? noise : defaultNoise(domain.exponent(), choice);
-      NoiseChoice sampling = switch (noiseName.toLowerCase(Locale.ROOT)) {
-        case "continuous" -> NoiseChoice.CONTINUOUS;
-        case "discrete" -> NoiseChoice.DISCRETE;
-        default -> throw new IllegalArgumentException("noise must be continuous or discrete, got " + noise);
-      };
+      NoiseChoice sampling = NoiseChoice.parse(noiseName);
       DataBounds bounds = new DataBounds(featureNormBound, labelBound);
       ClipBounds derived = ClipBounds.derived(sampleLoss, domain, bounds);
       ClipBounds clipBounds = new ClipBounds(
