@@ -37,11 +37,7 @@ class BltPrefixSumTest {
   }
 
   static double[][] run(BltPrefixSum mechanism, double[][] leaves) {
-    double[][] releases = new double[leaves.length][mechanism.dimension()];
-    for (int t = 0; t < leaves.length; t++) {
-      mechanism.addAndRelease(leaves[t], releases[t]);
-    }
-    return releases;
+    return EpochedPrefixSumContract.run(mechanism, leaves);
   }
 
   @Test
@@ -123,24 +119,8 @@ class BltPrefixSumTest {
   @Test
   void aFailedStepChangesNothing() {
     int horizon = 4;
-    double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(11, D, 5);
-    double[][] clean = run(gaussian("atomic", horizon, 5), leaves);
-    BltPrefixSum withFailures = gaussian("atomic", horizon, 5);
-    double[][] malformed = {{Double.NaN, 0, 0}, {0, Double.POSITIVE_INFINITY, 0}, {1, 2}};
-    double[] release = new double[D];
-    for (int t = 0; t < leaves.length; t++) {
-      if (t == 2 || t == horizon) { // inside an epoch, and on the leaf that would start the next one
-        for (double[] leaf : malformed) {
-          double[] target = {7, 8, 9};
-          BltPrefixSum mechanism = withFailures;
-          assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(leaf, target));
-          assertArrayEquals(new double[] {7, 8, 9}, target, "the release must be untouched");
-          assertEquals(t, mechanism.totalSteps());
-        }
-      }
-      withFailures.addAndRelease(leaves[t], release);
-      assertArrayEquals(clean[t], release, "t=" + (t + 1));
-    }
+    EpochedPrefixSumContract.assertAFailedStepChangesNothing(() -> gaussian("atomic", horizon, 5), horizon,
+        SqrtFactorizationPrefixSumTest.randomLeaves(11, D, 5));
   }
 
   @Test

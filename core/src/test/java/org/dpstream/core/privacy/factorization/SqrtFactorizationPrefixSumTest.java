@@ -137,11 +137,7 @@ class SqrtFactorizationPrefixSumTest {
   }
 
   static double[][] run(SqrtFactorizationPrefixSum mechanism, double[][] leaves) {
-    double[][] releases = new double[leaves.length][mechanism.dimension()];
-    for (int t = 0; t < leaves.length; t++) {
-      mechanism.addAndRelease(leaves[t], releases[t]);
-    }
-    return releases;
+    return EpochedPrefixSumContract.run(mechanism, leaves);
   }
 
   /**
@@ -188,24 +184,8 @@ class SqrtFactorizationPrefixSumTest {
   @Test
   void aFailedStepChangesNothing() {
     int horizon = 4;
-    double[][] leaves = randomLeaves(11, D, 5);
-    double[][] clean = run(gaussian("atomic", horizon, 5), leaves);
-    SqrtFactorizationPrefixSum withFailures = gaussian("atomic", horizon, 5);
-    double[][] malformed = {{Double.NaN, 0, 0}, {0, Double.POSITIVE_INFINITY, 0}, {1, 2}};
-    double[] release = new double[D];
-    for (int t = 0; t < leaves.length; t++) {
-      if (t == 2 || t == horizon) { // inside an epoch, and on the leaf that would start the next one
-        for (double[] leaf : malformed) {
-          double[] target = {7, 8, 9};
-          SqrtFactorizationPrefixSum mechanism = withFailures;
-          assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(leaf, target));
-          assertArrayEquals(new double[] {7, 8, 9}, target, "the release must be untouched");
-          assertEquals(t, mechanism.totalSteps());
-        }
-      }
-      withFailures.addAndRelease(leaves[t], release);
-      assertArrayEquals(clean[t], release, "t=" + (t + 1));
-    }
+    EpochedPrefixSumContract.assertAFailedStepChangesNothing(() -> gaussian("atomic", horizon, 5), horizon,
+        randomLeaves(11, D, 5));
   }
 
   @Test
