@@ -75,54 +75,18 @@ final class GaussianCellCdf {
     BigInteger[][] bounds = new BigInteger[2][CELLS];
     for (int t = 0; t < CELLS; t++) {
       bounds[0][t] = prefixLow[t].shiftLeft(precision).divide(totalHigh);
-      bounds[1][t] = ceilDivide(prefixHigh[t].shiftLeft(precision), totalLow);
+      bounds[1][t] = CertifiedExp.ceilDivide(prefixHigh[t].shiftLeft(precision), totalLow);
     }
     return bounds;
   }
 
-  /**
-   * exp(-2^-shift) as [lo, hi] in units of 2^-work: the alternating series 1 - x + x^2/2 - ... (x =
-   * 2^-shift &lt; 1, decreasing terms) lies between consecutive partial sums; the partial sums are exact
-   * rationals, rounded down and up.
-   */
+  /** exp(-2^-shift) as [lo, hi] in units of 2^-work ({@link CertifiedExp}, x = 2^-shift &lt; 1). */
   static BigInteger[] expMinusPowerOfTwo(int shift, int work) {
     // Terms x^k / k! < 2^-(work + 1) from k = K on: K shift > work + 1 suffices.
-    int terms = (work + 1) / shift + 2;
-    // Partial sums P_m = sum_(k <= m) (-1)^k x^k / k! = N_m / (2^(shift m) m!), N_m integer.
-    BigInteger[] bounds = new BigInteger[2];
-    for (int m = terms; m <= terms + 1; m++) {
-      BigInteger numerator = BigInteger.ZERO;
-      BigInteger mFactorial = factorial(m);
-      for (int k = 0; k <= m; k++) {
-        // x^k / k! = 2^(shift (m - k)) (m! / k!) / (2^(shift m) m!)
-        BigInteger term = BigInteger.ONE.shiftLeft(shift * (m - k)).multiply(mFactorial.divide(factorial(k)));
-        numerator = (k & 1) == 0 ? numerator.add(term) : numerator.subtract(term);
-      }
-      BigInteger denominator = mFactorial.shiftLeft(shift * m);
-      BigInteger scaled = numerator.shiftLeft(work);
-      if ((m & 1) == 1) {
-        bounds[0] = scaled.divide(denominator); // odd m: P_m <= exp(-x), round down
-      } else {
-        bounds[1] = ceilDivide(scaled, denominator); // even m: P_m >= exp(-x), round up
-      }
-    }
-    return bounds;
-  }
-
-  private static BigInteger factorial(int m) {
-    BigInteger result = BigInteger.ONE;
-    for (int i = 2; i <= m; i++) {
-      result = result.multiply(BigInteger.valueOf(i));
-    }
-    return result;
+    return CertifiedExp.expMinus(BigInteger.ONE, shift, work, (work + 1) / shift + 2);
   }
 
   private static BigInteger ceilShift(BigInteger value, int bits) {
     return value.add(BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE)).shiftRight(bits);
-  }
-
-  private static BigInteger ceilDivide(BigInteger numerator, BigInteger denominator) {
-    BigInteger[] quotientAndRemainder = numerator.divideAndRemainder(denominator);
-    return quotientAndRemainder[1].signum() == 0 ? quotientAndRemainder[0] : quotientAndRemainder[0].add(BigInteger.ONE);
   }
 }
