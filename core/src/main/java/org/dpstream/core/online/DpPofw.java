@@ -36,13 +36,17 @@ import org.dpstream.core.privacy.random.NoiseStream;
 public final class DpPofw implements OnlineEstimator {
 
   static final byte STATE_VERSION = 1;
-  /** {@code noise: discrete}: the increment sum is held in lattice units ({@code long}s). */
-  static final byte DISCRETE_STATE_VERSION = 2;
+  /**
+   * {@code noise: discrete}: the increment sum is held in lattice units ({@code long}s). 3 since the vertex is
+   * drawn by the fixed-point mechanism: a state of the rejection sampler (2) is refused, not continued under
+   * another law.
+   */
+  static final byte DISCRETE_STATE_VERSION = 3;
   static final String ALGORITHM = "dp-pofw";
 
   private final OnlineModelSpec spec;
   private final VertexChoice vertexChoice;
-  /** Non-null under {@code noise: discrete}: the exact exponential mechanism over lattice utilities. */
+  /** Non-null under {@code noise: discrete}: the fixed-point exponential mechanism over lattice utilities. */
   private final ExactVertexChoice exactChoice;
   /** The lattice the increments are rounded to (the spec's own: its clamp is the sensitivity's guard). */
   private final PofwScoreLattice lattice;

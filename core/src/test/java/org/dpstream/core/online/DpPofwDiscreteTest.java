@@ -73,18 +73,22 @@ class DpPofwDiscreteTest {
     assertTrue(infinite.getMessage().startsWith("gradientClip + differenceClip must be finite"), infinite.getMessage());
   }
 
-  /** lambda_k = epsilon_k / (4B) rounded down: never above the exact quotient, and within 2^-38 of it. */
+  /**
+   * lambda_k = (epsilon_k - 2^-29) / (4B) rounded down (2^-29: the fixed-point draw's slack): never above the
+   * exact quotient, and within 2^-38 of it.
+   */
   @Test
-  void lambdaIsTheBoundedRangeEpsilonOverTwiceTheSensitivityRoundedDown() {
+  void lambdaIsTheBoundedRangeEpsilonLessTheSlackOverTwiceTheSensitivityRoundedDown() {
     ExactVertexChoice choice = ExactVertexChoice.of(handSpec(8));
     for (long k = 1; k <= 8; k++) {
       double epsilon = choice.calibration().perStepEpsilon(k);
-      BigDecimal exact = new BigDecimal(epsilon).divide(BigDecimal.valueOf(4 * 805_306_369L), MathContext.DECIMAL128);
+      BigDecimal exact = new BigDecimal(epsilon).subtract(new BigDecimal(0x1p-29))
+          .divide(BigDecimal.valueOf(4 * 805_306_369L), MathContext.DECIMAL128);
       BigDecimal lambda = new BigDecimal(choice.lambdaAt(k));
       assertTrue(lambda.compareTo(exact) < 0, "k=" + k);
       assertTrue(lambda.compareTo(exact.multiply(BigDecimal.valueOf(1 - 0x1p-38))) > 0, "k=" + k);
     }
-    assertTrue(choice.describe().endsWith("/exact-exponential-mechanism"));
+    assertTrue(choice.describe().endsWith("/fixed-point-exponential-mechanism"));
   }
 
   /**
@@ -111,8 +115,11 @@ class DpPofwDiscreteTest {
     }
     double pValue = ChiSquareTest.withDefaults().test(expected, observed).getPValue();
     assertTrue(pValue >= 1e-4, "p-value " + pValue + ", observed " + Arrays.toString(observed));
-    // The utilities the mechanism saw: u(2j) = -S_j, u(2j + 1) = S_j.
-    assertArrayEquals(new long[] {0, 0, -sums[1], sums[1], -sums[2], sums[2]}, scratch);
+    // The scratch ends holding the weights of the utilities u(2j) = -S_j, u(2j + 1) = S_j: S_0 = 0 weighs vertices
+    // 0 and 1 alike, and S_2 < 0 makes vertex 4 (+r e_2) the best, weight exactly 2^62.
+    assertEquals(scratch[0], scratch[1]);
+    assertEquals(1L << 62, scratch[4]);
+    assertTrue(scratch[5] < scratch[2] && scratch[2] < scratch[0] && scratch[0] < scratch[3], Arrays.toString(scratch));
   }
 
   private static OnlineModelSpec learnSpec(OnlineTestData data, String id, long horizon) {
@@ -125,7 +132,7 @@ class DpPofwDiscreteTest {
     // eps = 10, as DpPofwTest's learning test (at eps = 1 the budget per step over 20000 steps barely moves theta).
     OnlineEstimator estimator = OnlineEstimators.start(
         data.spec("pofw-exact", 1, RADIUS, 10, 20_000, AccountantChoice.ZCDP).withNoise(NoiseChoice.DISCRETE), SOURCE);
-    assertEquals("dp-pofw/zcdp-cks20-exponential-mechanism/exact-exponential-mechanism", estimator.mechanism());
+    assertEquals("dp-pofw/zcdp-cks20-exponential-mechanism/fixed-point-exponential-mechanism", estimator.mechanism());
     for (int t = 0; t < 20_000; t++) {
       double[] x = data.features();
       estimator.step(x, data.label(x));
@@ -196,6 +203,35 @@ class DpPofwDiscreteTest {
     }
     assertThrows(IOException.class, () -> OnlineEstimators.restore(discrete, stateOf(a), SOURCE));
     assertThrows(IOException.class, () -> OnlineEstimators.restore(continuous, stateOf(b), SOURCE));
+  }
+
+  /** A state of the earlier rejection sampler (version 2) is refused, not continued under the fixed-point law. */
+  @Test
+  void statesOfTheRejectionSamplerAreRefused() throws IOException {
+    OnlineTestData data = new OnlineTestData(4, 1, RADIUS, 0.05, RandomSource.XO_RO_SHI_RO_128_PP.create(5));
+    OnlineModelSpec spec = learnSpec(data, "pofw-v2", 50);
+    OnlineEstimator estimator = OnlineEstimators.start(spec, SOURCE);
+    double[] x = data.features();
+    estimator.step(x, data.label(x));
+    byte[] state = stateBytes(estimator);
+    assertEquals(3, state[0]);
+    OnlineEstimators.restore(spec, new DataInputStream(new ByteArrayInputStream(state)), SOURCE);
+    state[0] = 2;
+    assertThrows(IOException.class,
+        () -> OnlineEstimators.restore(spec, new DataInputStream(new ByteArrayInputStream(state)), SOURCE));
+  }
+
+  /** A per-step epsilon at most twice the slack gets lambda = 0 (a uniform vertex, 0-bounded-range). */
+  @Test
+  void aPerStepEpsilonWithinTheSlackChoosesUniformly() {
+    OnlineModelSpec tiny = new OnlineModelSpec("tiny", 3, GlmLoss.squared(), LpBall.of(1, 1),
+        new PrivacyBudget(1e-6, 1e-6), 1L << 40, new ClipBounds(1, 0.5), AccountantChoice.ZCDP, WIDE)
+        .withNoise(NoiseChoice.DISCRETE);
+    ExactVertexChoice choice = ExactVertexChoice.of(tiny);
+    long last = 1L << 40;
+    assertTrue(choice.calibration().perStepEpsilon(last) <= 0x1p-28, "eps = " + choice.calibration().perStepEpsilon(last));
+    assertEquals(0.0, choice.lambdaAt(last));
+    assertTrue(ExactVertexChoice.of(handSpec(8)).lambdaAt(8) > 0);
   }
 
   /** The unit-noise seam swaps the continuous scores' noise; a discrete model draws none, so it is refused. */

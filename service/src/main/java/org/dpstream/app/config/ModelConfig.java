@@ -162,15 +162,15 @@ public record ModelConfig(
   }
 
   /**
-   * The exact discrete Gaussian where the spec admits it (DP-TOFW, p &gt; 1, under a zCDP tree, which auto then
-   * means): its online step measured within the 500k steps/s target (docs/benchmarks.md), no floating-point
-   * noise, and a sampling time that depends on the noise only. Continuous elsewhere: DP-POFW (p = 1) has an
-   * exact vertex choice ({@code noise: discrete}), but its number of rejection rounds depends on the scores, a
-   * timing channel the accounting does not price (docs/privacy-layer.md), so it is not the default; and no exact
-   * sampler applies to paper, factorization or blt.
+   * Discrete wherever the spec admits it, i.e. under a zCDP accountant ({@code auto} or {@code zcdp}): DP-TOFW
+   * (p &gt; 1) then draws its tree noise from the exact discrete Gaussian (auto meaning the zCDP tree; its online
+   * step measured within the 500k steps/s target, docs/benchmarks.md), and DP-POFW (p = 1) its vertex from the
+   * fixed-point exponential mechanism over lattice scores. Both sample no floating-point noise, and their
+   * sampling work does not depend on the data. Continuous elsewhere: no exact sampler applies to paper,
+   * factorization or blt.
    */
   static String defaultNoise(double p, AccountantChoice accountant) {
-    boolean exactApplies = p > 1 && (accountant == AccountantChoice.AUTO || accountant == AccountantChoice.ZCDP);
+    boolean exactApplies = accountant == AccountantChoice.AUTO || accountant == AccountantChoice.ZCDP;
     return exactApplies ? "discrete" : "continuous";
   }
 

@@ -52,14 +52,14 @@ class ConfigLoaderTest {
         ConfigLoader.parse(header + MODEL, "test").registry().find("m").orElseThrow().spec().noise());
     assertEquals(NoiseChoice.CONTINUOUS, ConfigLoader.parse(header + MODEL + "    noise: continuous\n", "test")
         .registry().find("m").orElseThrow().spec().noise());
-    // No exact sampler for the paper's accountant: continuous by default there, no error; p = 1 is continuous by
-    // default under zcdp too (DP-POFW's exact vertex choice has data-dependent timing: opt-in only).
+    // No exact sampler for the paper's accountant: continuous by default there, no error; p = 1 is discrete by
+    // default under zcdp (DP-POFW's fixed-point vertex choice) and continuous on request.
     assertEquals(NoiseChoice.CONTINUOUS, ConfigLoader.parse(header + MODEL.replace("accountant: zcdp", "accountant: paper"),
         "test").registry().find("m").orElseThrow().spec().noise());
-    assertEquals(NoiseChoice.CONTINUOUS, ConfigLoader.parse(header + MODEL.replace("\"inf\"", "\"1\""),
+    assertEquals(NoiseChoice.DISCRETE, ConfigLoader.parse(header + MODEL.replace("\"inf\"", "\"1\""),
         "test").registry().find("m").orElseThrow().spec().noise());
-    assertEquals(NoiseChoice.DISCRETE, ConfigLoader.parse(header + MODEL.replace("\"inf\"", "\"1\"")
-        + "    noise: discrete\n", "test").registry().find("m").orElseThrow().spec().noise());
+    assertEquals(NoiseChoice.CONTINUOUS, ConfigLoader.parse(header + MODEL.replace("\"inf\"", "\"1\"")
+        + "    noise: continuous\n", "test").registry().find("m").orElseThrow().spec().noise());
     assertEquals(NoiseChoice.CONTINUOUS, ConfigLoader.parse(header + MODEL.replace("\"inf\"", "\"1\"")
         .replace("accountant: zcdp", "accountant: paper"), "test").registry().find("m").orElseThrow().spec().noise());
     String discrete = MODEL + "    noise: discrete\n";
