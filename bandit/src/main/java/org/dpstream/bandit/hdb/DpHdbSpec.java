@@ -10,6 +10,7 @@ import org.dpstream.core.loss.DataBounds;
 import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.loss.InverseLink;
 import org.dpstream.core.online.AccountantChoice;
+import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 
@@ -110,15 +111,16 @@ public record DpHdbSpec(
   /**
    * The DP-POFW spec of arm i: l1 ball of the radius, the arm budget, the horizon, and clip bounds
    * derived from the declared data bounds (so every sample, real or not, has the calibrated
-   * sensitivity).
+   * sensitivity); its vertex drawn by the fixed-point exponential mechanism on lattice scores ({@code noise:
+   * discrete}, the online models' default under auto: no floating-point noise, data-independent work).
    */
   public OnlineModelSpec armSpec(int arm) {
     if (arm < 0 || arm >= arms) {
       throw new IllegalArgumentException("arm must be in [0, " + arms + "): " + arm);
     }
-    // The accountant choice only concerns DP-TOFW's tree; DP-POFW (p = 1) ignores it.
+    // Auto: DP-POFW's exponential mechanism accounted in zCDP (paper would be Laplace report-noisy-min).
     return OnlineModelSpec.withDerivedClipping(banditId + "/arm-" + arm, dimension, loss(),
-        LpBall.of(1, radius), armBudget(), horizon, data, AccountantChoice.AUTO);
+        LpBall.of(1, radius), armBudget(), horizon, data, AccountantChoice.AUTO).withNoise(NoiseChoice.DISCRETE);
   }
 
   @Override

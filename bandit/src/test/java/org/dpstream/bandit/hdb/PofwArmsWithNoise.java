@@ -4,13 +4,18 @@ import java.io.DataInput;
 import java.util.function.IntFunction;
 import org.dpstream.core.online.DpPofw;
 import org.dpstream.core.online.EstimatorFactory;
+import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
-/** Test arms: DP-POFW itself, with the unit noise of its vertex scores swapped through its seam. */
+/**
+ * Test arms: DP-POFW itself on the continuous path (Gumbel scores; the arms' default is the fixed-point draw, which
+ * has no noise vector to swap), with the unit noise of its vertex scores swapped through its seam. The discrete
+ * path's own negative control is DpPofwAuditTest's miscalibrated lambda.
+ */
 final class PofwArmsWithNoise {
 
   /**
@@ -30,7 +35,7 @@ final class PofwArmsWithNoise {
     return new EstimatorFactory() {
       @Override
       public OnlineEstimator start(OnlineModelSpec spec, KeyedNoiseSource source) {
-        return DpPofw.startWithUnitNoise(spec, unitNoise.apply(spec.dimension()), source);
+        return DpPofw.startWithUnitNoise(spec.withNoise(NoiseChoice.CONTINUOUS), unitNoise.apply(spec.dimension()), source);
       }
 
       @Override
