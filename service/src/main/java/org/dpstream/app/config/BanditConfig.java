@@ -42,7 +42,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     link, radius, preSelectionGap, t0 and contextBound
  * @param contextClip DP-Linear: contexts are scaled (with their rewards) to ||x||_2 &lt;= this; default 1
  * @param refreshEvery DP-Linear: statistics released and ridge solutions refreshed every k rounds; default d
- * @param accountant DP-Linear: {@code zcdp} (Gaussian tree, default) or {@code factorization}
+ * @param accountant DP-Linear: {@code zcdp} (Gaussian tree with exact discrete noise, default) or {@code
+ *     factorization} (continuous noise)
  */
 public record BanditConfig(
     String id,
@@ -156,9 +157,11 @@ public record BanditConfig(
       default -> throw new IllegalArgumentException("accountant must be zcdp or factorization for dp-linear, got "
           + accountant);
     };
+    // The tree's node noise is exact (discrete Gaussian on the lattice) under zcdp, as for the online models; the
+    // factorization's noise has real coefficients, so it stays continuous (docs/privacy-layer.md).
+    NoiseChoice noise = choice == AccountantChoice.ZCDP ? NoiseChoice.DISCRETE : NoiseChoice.CONTINUOUS;
     try {
-      return new DpLinearSpec(banditId, dimension, arms, clip, rewardBound, budget, horizon, period, choice,
-          NoiseChoice.CONTINUOUS);
+      return new DpLinearSpec(banditId, dimension, arms, clip, rewardBound, budget, horizon, period, choice, noise);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(e.getMessage().replace("rewardClip", "rewardBound"), e);
     }
