@@ -5,9 +5,9 @@ import java.util.Objects;
 
 /**
  * The exponential mechanism over integer utilities in fixed point, with the same work and the same random
- * bits for every input: index v is drawn with probability proportional to a weight w~_v that is exp(-lambda
- * g_v) up to a proven relative error, where g_v = min(u_max - u_v, G) is the gap to the best utility,
- * clamped at G = floor({@value #GAP_CLAMP} / lambda).
+ * bits for every input: index v is drawn with probability proportional to a weight w~_v that is exp(-x_v) up
+ * to a proven relative error, where x_v = min(lambda (u_max - u_v), {@value #GAP_CLAMP}) is the scaled gap to
+ * the best utility, clamped at X = {@value #GAP_CLAMP}.
  *
  * <p>Why not rejection: a rejection sampler of exp(lambda u_v) (uniform proposal, accepted with probability
  * exp(-lambda (u_max - u_v))) is exact, but its number of rounds depends on the utilities, i.e. on the
@@ -16,15 +16,16 @@ import java.util.Objects;
  * dyadic probabilities, and proves its privacy directly (docs/privacy-layer.md, "DP-POFW on the lattice"):
  *
  * <ol>
- *   <li><i>Clamped utilities.</i> u~_v = u_max - g_v = max(u_v, u_max - G); a maximum of two functions that
- *       each move by at most Delta between neighbours moves by at most Delta, so u~ has sensitivity Delta.
+ *   <li><i>Clamped utilities.</i> x_v = lambda (u_max - u~_v) with u~_v = max(u_v, u_max - X / lambda); a
+ *       maximum of two functions that each move by at most Delta between neighbours moves by at most Delta, so
+ *       u~ has sensitivity Delta.
  *       Every weight is then at least e^-{@value #GAP_CLAMP}: no probability underflows to zero (which
  *       would be an infinite privacy loss), and the clamp adds at most e^-20 of mass per candidate.</li>
- *   <li><i>Weights.</i> x_v = lambda g_v (at most {@value #GAP_CLAMP}) is computed exactly in integers
- *       (lambda is a dyadic double) and truncated to 56 fractional bits; w~_v = 2^62 exp(-x_v) is the
+ *   <li><i>Weights.</i> x_v is computed exactly in integers (lambda is a dyadic double) and truncated to 56
+ *       fractional bits; w~_v = 2^62 exp(-x_v) is the
  *       product of its integer part's and seven 8-bit fraction chunks' table entries, each a certified
- *       lower bound ({@link CertifiedExp}), every product rounded down. Hence (1 - 2^-31) exp(-lambda g_v)
- *       &lt;= w~_v 2^-62 &lt;= (1 + 2^-55) exp(-lambda g_v).</li>
+ *       lower bound ({@link CertifiedExp}), every product rounded down. Hence (1 - 2^-31) exp(-x_v)
+ *       &lt;= w~_v 2^-62 &lt;= (1 + 2^-55) exp(-x_v).</li>
  *   <li><i>Draw.</i> Two fresh 64-bit words R give t = floor(R W / 2^128), W = sum of the weights (128-bit),
  *       and v is the bucket with C_(v-1) &lt;= t &lt; C_v of the cumulative sums. Each t has probability
  *       within a relative W / 2^128 &lt;= 2^-35 of 1 / W, so P(v) = (w~_v / W)(1 +- 2^-35).</li>
@@ -90,8 +91,8 @@ public final class FixedPointExponentialMechanism {
    *
    * @param utilities u_v with |u_v| &lt; 2^61 (so every gap fits in a long), at most 2^31 of them
    * @param lambda &gt;= 0 (0: uniform)
-   * @throws IllegalArgumentException if there are no utilities, a gap overflows, or lambda is negative or
-   *     not finite
+   * @throws IllegalArgumentException if there are no utilities, or lambda is negative or not finite
+   * @throws ArithmeticException if a gap u_max - u_v overflows a long
    */
   public static int sample(long[] utilities, double lambda, RandomBits bits) {
     Objects.requireNonNull(bits, "bits");
@@ -132,18 +133,23 @@ public final class FixedPointExponentialMechanism {
     for (long u : utilities) {
       max = Math.max(max, u);
     }
-    // lambda = mantissa 2^exponent exactly (any finite double >= 0, subnormals included).
-    int exponent = Math.max(Math.getExponent(lambda), Double.MIN_EXPONENT) - 52;
-    long mantissa = (long) Math.scalb(lambda, -exponent);
-    long clamp = gapClamp(mantissa, exponent);
+    // min(lambda, X) gives the same weights: with lambda >= X every gap >= 1 already has lambda g >= X. It keeps
+    // lambda (G + 1) <= 2X below, so every product fits.
+    double effective = Math.min(lambda, GAP_CLAMP);
+    // effective = mantissa 2^exponent exactly (any finite double >= 0, subnormals included).
+    int exponent = Math.max(Math.getExponent(effective), Double.MIN_EXPONENT) - 52;
+    long mantissa = (long) Math.scalb(effective, -exponent);
+    // min(lambda g, X) = min(lambda min(g, G + 1), X), since lambda (G + 1) > X.
+    long gapBound = gapClamp(mantissa, exponent) + 1;
+    long clamp = (long) GAP_CLAMP << FRACTION_BITS;
     int shift = -(exponent + FRACTION_BITS); // x 2^56 = mantissa g 2^-shift
     for (int v = 0; v < utilities.length; v++) {
-      long gap = Math.min(Math.subtractExact(max, utilities[v]), clamp);
-      utilities[v] = weight(fixedPoint(mantissa, gap, shift));
+      long gap = Math.min(Math.subtractExact(max, utilities[v]), gapBound);
+      utilities[v] = weight(Math.min(fixedPoint(mantissa, gap, shift), clamp));
     }
   }
 
-  /** G = floor(X / lambda), at most 2^62 (every gap is below that); 0 for lambda = 0 (all gaps 0: uniform). */
+  /** G = floor(X / lambda), at most 2^62 (every gap is below that); 0 for lambda = 0 (then every x is 0: uniform). */
   static long gapClamp(long mantissa, int exponent) {
     if (mantissa == 0) {
       return 0;
@@ -153,12 +159,12 @@ public final class FixedPointExponentialMechanism {
     return numerator.divide(denominator).min(BigInteger.ONE.shiftLeft(62)).longValueExact();
   }
 
-  /** floor(mantissa gap 2^-shift): x = lambda gap in units of 2^-56, at most X 2^56 since gap &lt;= G. */
+  /** floor(mantissa gap 2^-shift): lambda gap in units of 2^-56, below 2X 2^56 since lambda &lt;= X and gap &lt;= G + 1. */
   static long fixedPoint(long mantissa, long gap, int shift) {
     long high = Math.multiplyHigh(mantissa, gap); // both >= 0
     long low = mantissa * gap;
     if (shift <= 0) {
-      return low << -shift; // the product is below 2^61 2^shift here, so nothing is lost
+      return low << -shift; // the result is below 2X 2^56 < 2^62, so nothing is lost
     }
     if (shift >= 64 + 63) {
       return 0; // mantissa gap < 2^115 <= 2^shift

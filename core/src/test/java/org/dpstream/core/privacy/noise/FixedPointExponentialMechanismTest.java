@@ -82,12 +82,12 @@ class FixedPointExponentialMechanismTest {
     assertTrue(lowest.compareTo(BigDecimal.ONE.subtract(new BigDecimal(0x1p-36))) < 0, "lowest ratio " + lowest);
   }
 
-  /** fixedPoint = floor(lambda g 2^56) exactly, for lambdas of many magnitudes and gaps up to the clamp. */
+  /** fixedPoint = floor(lambda g 2^56) exactly, for lambdas of many magnitudes (up to X) and gaps up to G + 1. */
   @Test
   void lambdaTimesGapIsTheExactFloor() {
     SplittableRandom random = new SplittableRandom(23);
     for (int i = 0; i < 20_000; i++) {
-      double lambda = Math.scalb(1 + random.nextDouble(), random.nextInt(-80, 10));
+      double lambda = Math.min(Math.scalb(1 + random.nextDouble(), random.nextInt(-80, 5)), 20);
       int exponent = Math.getExponent(lambda) - 52;
       long mantissa = (long) Math.scalb(lambda, -exponent);
       long clamp = FixedPointExponentialMechanism.gapClamp(mantissa, exponent);
@@ -95,13 +95,56 @@ class FixedPointExponentialMechanismTest {
           .divide(new BigDecimal(lambda), DIGITS).setScale(0, RoundingMode.FLOOR);
       assertEquals(exactClamp.min(new BigDecimal(BigInteger.ONE.shiftLeft(62))).longValueExact(), clamp,
           "lambda " + lambda);
-      long gap = i % 3 == 0 ? clamp : random.nextLong(clamp + 1);
+      long gap = i % 3 == 0 ? clamp + 1 : random.nextLong(clamp + 2);
       long expected = new BigDecimal(lambda).multiply(BigDecimal.valueOf(gap))
           .multiply(new BigDecimal(BigInteger.ONE.shiftLeft(56))).setScale(0, RoundingMode.FLOOR).longValueExact();
       assertEquals(expected, FixedPointExponentialMechanism.fixedPoint(mantissa, gap, -(exponent + 56)),
           "lambda " + lambda + ", gap " + gap);
     }
     assertEquals(0, FixedPointExponentialMechanism.gapClamp(0, -1074));
+  }
+
+  /** A lambda of X or more (up to the largest double) weighs the best candidates 2^62 and the others e^-X. */
+  @Test
+  void aLargeLambdaWeighsEveryWorseCandidateAtTheClamp() {
+    long floor = FixedPointExponentialMechanism.weight((long) FixedPointExponentialMechanism.GAP_CLAMP << 56);
+    for (double lambda : new double[] {20, 21, 1e300, Double.MAX_VALUE}) {
+      long[] weights = {3, 7, 6, 7, Long.MIN_VALUE / 4};
+      FixedPointExponentialMechanism.weigh(weights, lambda);
+      assertArrayEquals(new long[] {floor, 1L << 62, floor, 1L << 62, floor}, weights, "lambda " + lambda);
+    }
+    // Just below X a gap of one is not clamped.
+    long[] weights = {0, 1};
+    FixedPointExponentialMechanism.weigh(weights, 19.5);
+    assertTrue(weights[0] > floor, weights[0] + " vs " + floor);
+  }
+
+  /** floor(a b / 2^62) exactly, against BigInteger, over the whole range [0, 2^62]. */
+  @Test
+  void fixedPointProductsAreExactFloors() {
+    SplittableRandom random = new SplittableRandom(41);
+    for (int i = 0; i < 50_000; i++) {
+      long a = i == 0 ? 1L << 62 : random.nextLong((1L << 62) + 1);
+      long b = i < 2 ? 1L << 62 : random.nextLong((1L << 62) + 1);
+      long expected = BigInteger.valueOf(a).multiply(BigInteger.valueOf(b)).shiftRight(62).longValueExact();
+      assertEquals(expected, FixedPointExponentialMechanism.multiply(a, b), a + " * " + b);
+    }
+  }
+
+  /**
+   * lambda = 0 over 50 candidates: W = 50 2^62 carries into the high word. R = the middle of bucket j's share
+   * of [0, 2^128) must give j, for every j.
+   */
+  @Test
+  void manyCandidatesCarryIntoTheHighWordAndStillDrawTheirBucket() {
+    int k = 50;
+    for (int j = 0; j < k; j++) {
+      BigInteger r = TWO_TO_128.multiply(BigInteger.valueOf(2L * j + 1)).divide(BigInteger.valueOf(2L * k));
+      long[] utilities = new long[k];
+      int drawn = FixedPointExponentialMechanism.sample(utilities, 0.0,
+          RandomBits.of(words(r.shiftRight(64).longValue(), r.longValue())));
+      assertEquals(j, drawn, "bucket " + j);
+    }
   }
 
   @Test

@@ -1,0 +1,62 @@
+package org.dpstream.core.privacy.noise;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import org.junit.jupiter.api.Test;
+
+/** The certified bounds on exp(-a 2^-shift) against a 60-digit decimal oracle, and their width. */
+class CertifiedExpTest {
+
+  private static final MathContext DIGITS = new MathContext(60);
+
+  private static BigDecimal expMinus(BigDecimal x) {
+    BigDecimal sum = BigDecimal.ZERO;
+    BigDecimal term = BigDecimal.ONE;
+    for (int k = 1; k < 80; k++) {
+      sum = sum.add(term, DIGITS);
+      term = term.multiply(x.negate(), DIGITS).divide(BigDecimal.valueOf(k), DIGITS);
+    }
+    return sum;
+  }
+
+  /** lo &lt;= 2^work exp(-x) &lt;= hi, and hi - lo at most 2 units: enough terms, the right parity for each side. */
+  @Test
+  void boundsBracketTheValueWithinTwoUnits() {
+    int work = 100;
+    long[][] cases = {{0, 0}, {1, 0}, {1, 1}, {3, 2}, {255, 8}, {1, 17}, {65_535, 16}, {12_345, 16}};
+    for (long[] c : cases) {
+      BigInteger[] bounds = CertifiedExp.expMinus(BigInteger.valueOf(c[0]), (int) c[1], work);
+      BigDecimal x = new BigDecimal(c[0]).divide(new BigDecimal(BigInteger.ONE.shiftLeft((int) c[1])), DIGITS);
+      BigDecimal scaled = expMinus(x).multiply(new BigDecimal(BigInteger.ONE.shiftLeft(work)), DIGITS);
+      String what = c[0] + " 2^-" + c[1];
+      assertTrue(new BigDecimal(bounds[0]).compareTo(scaled) <= 0, what + ": lower " + bounds[0] + " > " + scaled);
+      assertTrue(new BigDecimal(bounds[1]).compareTo(scaled) >= 0, what + ": upper " + bounds[1] + " < " + scaled);
+      assertTrue(bounds[1].subtract(bounds[0]).compareTo(BigInteger.TWO) <= 0, what + ": width "
+          + bounds[1].subtract(bounds[0]));
+    }
+  }
+
+  /** With one term (1 - x against 1 - x + x^2/2) at x = 1/2: exactly 1/2 and 5/8 in units of 2^-3. */
+  @Test
+  void theExplicitTermCountGivesThoseTwoPartialSums() {
+    BigInteger[] bounds = CertifiedExp.expMinus(BigInteger.ONE, 1, 3, 1);
+    assertEquals(BigInteger.valueOf(4), bounds[0]);
+    assertEquals(BigInteger.valueOf(5), bounds[1]);
+  }
+
+  @Test
+  void refusesArgumentsOutsideTheSeriesRange() {
+    assertThrows(IllegalArgumentException.class, () -> CertifiedExp.expMinus(BigInteger.valueOf(5), 2, 10, 3));
+    assertThrows(IllegalArgumentException.class, () -> CertifiedExp.expMinus(BigInteger.valueOf(-1), 2, 10, 3));
+    assertThrows(IllegalArgumentException.class, () -> CertifiedExp.expMinus(BigInteger.ONE, -1, 10, 3));
+    assertThrows(IllegalArgumentException.class, () -> CertifiedExp.expMinus(BigInteger.ONE, 2, 10, 0));
+    // x = 1 exactly is inside.
+    BigInteger[] one = CertifiedExp.expMinus(BigInteger.valueOf(4), 2, 20, 12);
+    assertTrue(one[0].compareTo(one[1]) <= 0);
+  }
+}
