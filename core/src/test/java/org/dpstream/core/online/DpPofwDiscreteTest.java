@@ -205,15 +205,24 @@ class DpPofwDiscreteTest {
     assertThrows(IOException.class, () -> OnlineEstimators.restore(continuous, stateOf(b), SOURCE));
   }
 
+  /** A discrete model of horizon 50 after one step, and its saved state. */
+  private record SavedAfterOneStep(OnlineModelSpec spec, byte[] state) {
+    static SavedAfterOneStep of(String id, long seed) throws IOException {
+      OnlineTestData data = new OnlineTestData(4, 1, RADIUS, 0.05, RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
+      OnlineModelSpec spec = learnSpec(data, id, 50);
+      OnlineEstimator estimator = OnlineEstimators.start(spec, SOURCE);
+      double[] x = data.features();
+      estimator.step(x, data.label(x));
+      return new SavedAfterOneStep(spec, stateBytes(estimator));
+    }
+  }
+
   /** A state of the earlier rejection sampler (version 2) is refused, not continued under the fixed-point law. */
   @Test
   void statesOfTheRejectionSamplerAreRefused() throws IOException {
-    OnlineTestData data = new OnlineTestData(4, 1, RADIUS, 0.05, RandomSource.XO_RO_SHI_RO_128_PP.create(5));
-    OnlineModelSpec spec = learnSpec(data, "pofw-v2", 50);
-    OnlineEstimator estimator = OnlineEstimators.start(spec, SOURCE);
-    double[] x = data.features();
-    estimator.step(x, data.label(x));
-    byte[] state = stateBytes(estimator);
+    SavedAfterOneStep saved = SavedAfterOneStep.of("pofw-v2", 5);
+    OnlineModelSpec spec = saved.spec();
+    byte[] state = saved.state();
     assertEquals(3, state[0]);
     OnlineEstimators.restore(spec, new DataInputStream(new ByteArrayInputStream(state)), SOURCE);
     state[0] = 2;
@@ -245,12 +254,9 @@ class DpPofwDiscreteTest {
   /** A state whose lattice sum exceeds what an epoch can hold (n B) is corrupt, not resumed. */
   @Test
   void aLatticeSumBeyondTheEpochsBoundIsRefused() throws IOException {
-    OnlineTestData data = new OnlineTestData(4, 1, RADIUS, 0.05, RandomSource.XO_RO_SHI_RO_128_PP.create(4));
-    OnlineModelSpec spec = learnSpec(data, "pofw-corrupt", 50);
-    OnlineEstimator estimator = OnlineEstimators.start(spec, SOURCE);
-    double[] x = data.features();
-    estimator.step(x, data.label(x));
-    byte[] state = stateBytes(estimator);
+    SavedAfterOneStep saved = SavedAfterOneStep.of("pofw-corrupt", 4);
+    OnlineModelSpec spec = saved.spec();
+    byte[] state = saved.state();
     // Overwrite 8 bytes at each offset in turn with 0x3FFF...F (beyond n B); at the sums' offsets the restore must
     // refuse with the lattice-sum message (other fields give other errors, not the check under test).
     DpPofw restored = (DpPofw) OnlineEstimators.restore(spec, new DataInputStream(new ByteArrayInputStream(state)), SOURCE);
