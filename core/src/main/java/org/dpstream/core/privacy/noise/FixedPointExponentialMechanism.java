@@ -18,14 +18,13 @@ import java.util.Objects;
  * <ol>
  *   <li><i>Clamped utilities.</i> x_v = lambda (u_max - u~_v) with u~_v = max(u_v, u_max - X / lambda); a
  *       maximum of two functions that each move by at most Delta between neighbours moves by at most Delta, so
- *       u~ has sensitivity Delta.
- *       Every weight is then at least e^-{@value #GAP_CLAMP}: no probability underflows to zero (which
- *       would be an infinite privacy loss), and the clamp adds at most e^-20 of mass per candidate.</li>
+ *       u~ has sensitivity Delta. Every weight is then at least e^-{@value #GAP_CLAMP}: no probability
+ *       underflows to zero (which would be an infinite privacy loss), and the clamp adds at most e^-20 of mass
+ *       per candidate.</li>
  *   <li><i>Weights.</i> x_v is computed exactly in integers (lambda is a dyadic double) and truncated to 56
- *       fractional bits; w~_v = 2^62 exp(-x_v) is the
- *       product of its integer part's and seven 8-bit fraction chunks' table entries, each a certified
- *       lower bound ({@link CertifiedExp}), every product rounded down. Hence (1 - 2^-31) exp(-x_v)
- *       &lt;= w~_v 2^-62 &lt;= (1 + 2^-55) exp(-x_v).</li>
+ *       fractional bits; w~_v = 2^62 exp(-x_v) is the product of the table entries of its integer part and of
+ *       its seven 8-bit fraction chunks, each a certified lower bound ({@link CertifiedExp}), every product
+ *       rounded down. Hence (1 - 2^-31) exp(-x_v) &lt;= w~_v 2^-62 &lt;= (1 + 2^-55) exp(-x_v).</li>
  *   <li><i>Draw.</i> Two fresh 64-bit words R give t = floor(R W / 2^128), W = sum of the weights (128-bit),
  *       and v is the bucket with C_(v-1) &lt;= t &lt; C_v of the cumulative sums. Each t has probability
  *       within a relative W / 2^128 &lt;= 2^-35 of 1 / W, so P(v) = (w~_v / W)(1 +- 2^-35).</li>
