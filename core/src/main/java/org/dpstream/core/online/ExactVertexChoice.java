@@ -8,9 +8,10 @@ import org.dpstream.core.privacy.noise.RandomBits;
 /**
  * DP-POFW's vertex choice under {@code noise: discrete} (the default at p = 1 under {@code auto} and {@code zcdp}):
  * the exponential mechanism of {@link VertexChoice.Gumbel} over integer utilities, drawn by {@link
- * FixedPointExponentialMechanism} (the same work and bits whatever the data). The vertex s r e_j scores s r gamma S_j / (k + 1), S_j in lattice units,
- * and the common factor r gamma / (k + 1) &gt; 0 does not change the argmin, so the utilities are u(2j) = -S_j (vertex
- * +r e_j) and u(2j + 1) = S_j (-r e_j), S_j the epoch's sum of lattice units. One sample moves each by at most
+ * FixedPointExponentialMechanism} (the same work and bits whatever the data). The vertex s r e_j scores s r gamma
+ * S_j / (k + 1), S_j in lattice units, and the common factor r gamma / (k + 1) &gt; 0 does not change the argmin, so
+ * the utilities are u(2j) = -S_j (vertex +r e_j) and u(2j + 1) = S_j (-r e_j), S_j the epoch's sum of lattice
+ * units. One sample moves each by at most
  * Delta_u = 2B ({@link PofwScoreLattice}); lambda_k = (epsilon_k - s) / (2 Delta_u), rounded down, with epsilon_k
  * the calibration's bounded-range parameter of step k and s the fixed-point draw's slack, so the step is (at
  * most) epsilon_k-bounded-range and the ledger's epsilon_k^2 / 8-zCDP per step holds as for the Gumbel draw.
