@@ -35,7 +35,8 @@ final class PofwArmsWithNoise {
     return new EstimatorFactory() {
       @Override
       public OnlineEstimator start(OnlineModelSpec spec, KeyedNoiseSource source) {
-        return DpPofw.startWithUnitNoise(spec.withNoise(NoiseChoice.CONTINUOUS), unitNoise.apply(spec.dimension()), source);
+        OnlineModelSpec continuous = spec.withNoise(NoiseChoice.CONTINUOUS);
+        return DpPofw.startWithUnitNoise(continuous, unitNoise.apply(spec.dimension()), source);
       }
 
       @Override

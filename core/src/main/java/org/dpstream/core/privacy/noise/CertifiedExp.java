@@ -63,6 +63,7 @@ final class CertifiedExp {
 
   static BigInteger ceilDivide(BigInteger numerator, BigInteger denominator) {
     BigInteger[] quotientAndRemainder = numerator.divideAndRemainder(denominator);
-    return quotientAndRemainder[1].signum() == 0 ? quotientAndRemainder[0] : quotientAndRemainder[0].add(BigInteger.ONE);
+    BigInteger quotient = quotientAndRemainder[0];
+    return quotientAndRemainder[1].signum() == 0 ? quotient : quotient.add(BigInteger.ONE);
   }
 }
