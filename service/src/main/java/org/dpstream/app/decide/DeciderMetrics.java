@@ -41,6 +41,7 @@ public final class DeciderMetrics {
   private final Map<String, Timer> latencies = new ConcurrentHashMap<>();
   private final Map<String, Counter> failedWrites = new ConcurrentHashMap<>();
   private final Map<String, Counter> refusedRewards = new ConcurrentHashMap<>();
+  private final Map<String, Counter> failedRewardWrites = new ConcurrentHashMap<>();
 
   public DeciderMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -92,6 +93,17 @@ public final class DeciderMetrics {
     }
     failedWrites.computeIfAbsent(banditId, id -> Counter.builder("dpstream.decider.log.write.failures")
         .tag("bandit", id).description("decision log writes that failed (the decision is not learnt)")
+        .register(registry)).increment();
+  }
+
+  /** A write of a reward to dp.rewards failed after it was answered (the producer gave up on it). */
+  void rewardWriteFailed(String banditId) {
+    if (registry == null) {
+      return;
+    }
+    failedRewardWrites.computeIfAbsent(banditId, id -> Counter.builder("dpstream.decider.reward.write.failures")
+        .tag("bandit", id).description("reward writes that failed after the reward was answered (the reward is lost"
+            + " to learning)")
         .register(registry)).increment();
   }
 }

@@ -1,8 +1,10 @@
 package org.dpstream.app.decide;
 
 import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -14,7 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -53,7 +56,11 @@ public final class DecisionHttpServer implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService threads;
   private final DecisionService decisions;
-  private final ObjectMapper json = new ObjectMapper();
+  /**
+   * Contexts are arrays of doubles: Jackson's fast double parser (the same value as Double.parseDouble) was
+   * measured to matter, the JDK's parser was the largest single cost of a decision (docs/benchmarks.md).
+   */
+  private final ObjectMapper json = JsonMapper.builder().enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER).build();
 
   private DecisionHttpServer(HttpServer server, ExecutorService threads, DecisionService decisions) {
     this.server = server;
@@ -75,11 +82,14 @@ public final class DecisionHttpServer implements AutoCloseable {
     }
     HttpServer server = HttpServer.create(new InetSocketAddress(port), 1024);
     AtomicInteger n = new AtomicInteger();
-    ExecutorService threads = Executors.newFixedThreadPool(threadCount, r -> {
-      Thread t = new Thread(r, "dpstream-decisions-http-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    ThreadPoolExecutor threads = new ThreadPoolExecutor(threadCount, threadCount, 0, TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(), r -> {
+          Thread t = new Thread(r, "dpstream-decisions-http-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    // Started now, not one by one under the first requests.
+    threads.prestartAllCoreThreads();
     DecisionHttpServer api = new DecisionHttpServer(server, threads, decisions);
     server.createContext(PREFIX, api::handle);
     server.setExecutor(threads);
@@ -176,7 +186,9 @@ public final class DecisionHttpServer implements AutoCloseable {
       respond(exchange, status(refused), error(refused.code(), refused.getMessage()));
       return;
     }
-    if (awaited(exchange, written, requestId)) {
+    // As a decision: answered once handed to the producer (or queued behind its decision's write), not after
+    // the acknowledgement; only what failed at once (its decision's log write failed, nothing handed) is refused.
+    if (!written.isCompletedExceptionally() || awaited(exchange, written, requestId)) {
       ObjectNode answer = json.createObjectNode();
       answer.put("requestId", requestId);
       respond(exchange, 200, answer);

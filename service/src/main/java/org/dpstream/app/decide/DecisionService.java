@@ -69,7 +69,15 @@ public final class DecisionService implements AutoCloseable {
     final long timestamp;
     /** SHA-256 of the context: a request id is answered again only for the context it was decided for. */
     final byte[] contextDigest;
-    volatile CompletableFuture<Void> written;
+    /** The first write of its records, completed once the producer has acknowledged (or given up on) them. */
+    final CompletableFuture<Void> handed = new CompletableFuture<>();
+    /** A later write (a retry after a failure, a replay's resend), which replaces the first. */
+    volatile CompletableFuture<Void> retried;
+
+    CompletableFuture<Void> written() {
+      CompletableFuture<Void> later = retried;
+      return later != null ? later : handed;
+    }
 
     Logged(DecisionResponse response, byte[] decidedValue, long timestamp, byte[] contextDigest) {
       this.response = response;
@@ -158,28 +166,57 @@ public final class DecisionService implements AutoCloseable {
       boolean alwaysResend) throws Decider.Refused {
     Decision decision = decider.decide(banditId, requestId, context);
     String key = DecisionMemory.key(banditId, requestId);
-    DecisionMemory.Remembered<Logged> remembered = memory.rememberIfAbsent(key, System.currentTimeMillis(), () -> {
-      Logged logged = logged(requestId, decision, context, timestamp);
-      logged.written = write(banditId, logged, true);
-      return logged;
-    });
+    // Built outside the memory's lock, and written after it: the lock is shared by every request of the
+    // instance, and holding it across an encode and producer.send (which may wait for metadata or buffer
+    // space) queued every other request behind this one.
+    Logged candidate = logged(requestId, decision, context, timestamp);
+    DecisionMemory.Remembered<Logged> remembered = memory.rememberIfAbsent(key, System.currentTimeMillis(),
+        () -> candidate);
     Logged logged = remembered.value();
-    if (!remembered.created() && !MessageDigest.isEqual(logged.contextDigest, digest(context))) {
+    if (remembered.created()) {
+      write(banditId, logged, true).whenComplete((done, failed) -> {
+        if (failed == null) {
+          logged.handed.complete(null);
+        } else {
+          logged.handed.completeExceptionally(failed);
+        }
+      });
+      return new Handed(logged.response, logged.written());
+    }
+    if (!MessageDigest.isEqual(logged.contextDigest, candidate.contextDigest)) {
       // Answering would hand another request's decision, a function of its context, to this caller.
       throw new Decider.Refused(BanditRejection.DUPLICATE_REQUEST.name(),
           "request " + requestId + " was already decided by bandit " + banditId + " for another context");
     }
-    if (!remembered.created()) {
-      synchronized (logged) {
-        CompletableFuture<Void> earlier = logged.written;
-        if (earlier.isCompletedExceptionally()) {
-          logged.written = write(banditId, logged, true);
-        } else if (alwaysResend) {
-          logged.written = earlier.thenCompose(done -> write(banditId, logged, false));
-        }
+    synchronized (logged) {
+      CompletableFuture<Void> earlier = logged.written();
+      if (earlier.isCompletedExceptionally()) {
+        logged.retried = write(banditId, logged, true);
+      } else if (alwaysResend) {
+        logged.retried = earlier.thenCompose(done -> write(banditId, logged, false));
       }
+      return new Handed(logged.response, logged.written());
     }
-    return new Handed(logged.response, logged.written);
+  }
+
+  /**
+   * Decides and encodes a synthetic request as {@link #decideAndHand} does, but remembers and writes nothing
+   * (the warm-up, {@link DeciderWarmUp}).
+   */
+  void rehearse(String banditId, String requestId, List<Double> context) throws Decider.Refused {
+    Logged logged = logged(requestId, decider.decide(banditId, requestId, context), context, 0);
+    decisions.encode(logged.response);
+  }
+
+  /**
+   * Fetches the producer's metadata of every topic the deciders write, so that the first decision's send
+   * does not wait for it (KafkaProducer.send blocks until it knows the topic's partitions).
+   */
+  void fetchMetadata() {
+    for (String topic : List.of(topics.decided().name(), topics.decisions().name(), topics.rewards().name(),
+        topics.rejected().name())) {
+      producer.partitionsFor(topic);
+    }
   }
 
   /** A reward refused because its decision's log write failed: the decision is not learnt, so neither is the reward. */
@@ -193,7 +230,11 @@ public final class DecisionService implements AutoCloseable {
 
   /**
    * Writes a reward to dp.rewards, after the write of its decision if this instance made it (so learning
-   * never reads a reward before its decision because of this service).
+   * never reads a reward before its decision because of this service). The returned future completes once the
+   * reward is acknowledged; it has failed already when the decision's log write had failed (nothing is
+   * written, {@link DecisionNotLogged}) or the producer refused the record at once. A failure that comes later
+   * is counted: the decision's ({@code dpstream_decider_rewards_refused_total{reason=DECISION_NOT_LOGGED}}) or
+   * the reward's own ({@code dpstream_decider_reward_write_failures_total}).
    *
    * @throws Decider.Refused for an unknown bandit, an empty request id, a reward the bandit's link
    *     does not admit
@@ -215,7 +256,7 @@ public final class DecisionService implements AutoCloseable {
     }
     byte[] value = rewards.encode(Reward.newBuilder().setRequestId(requestId).setReward(reward).build());
     Logged decision = memory.get(DecisionMemory.key(banditId, requestId));
-    CompletableFuture<Void> before = decision == null ? CompletableFuture.completedFuture(null) : decision.written;
+    CompletableFuture<Void> before = decision == null ? CompletableFuture.completedFuture(null) : decision.written();
     return before.handle((done, failed) -> failed).thenCompose(failed -> {
       if (failed != null) {
         // Learning never saw the decision: the reward could not be joined (it would be UNKNOWN_REQUEST there).
@@ -224,7 +265,14 @@ public final class DecisionService implements AutoCloseable {
             + banditId + ": its decision could not be written to the decision log, so it is not learnt; decide"
             + " it again with the same requestId (same decision, written again), then send the reward"));
       }
-      return send(new ProducerRecord<>(topics.rewards().name(), null, timestamp, banditId, value));
+      return send(new ProducerRecord<>(topics.rewards().name(), null, timestamp, banditId, value))
+          .whenComplete((done, writeFailed) -> {
+            if (writeFailed != null) {
+              // Answered already (the API does not wait for the acknowledgement): the reward is lost to learning,
+              // which treats the request as one whose reward never came (the bandit's missingReward).
+              metrics.rewardWriteFailed(banditId);
+            }
+          });
     });
   }
 
@@ -308,7 +356,7 @@ public final class DecisionService implements AutoCloseable {
               && decided.decode(record.value()) instanceof DecodeResult.Decoded<DecidedRequest> ok) {
             DecisionResponse response = ok.value().getDecision();
             Logged logged = new Logged(response, null, record.timestamp(), digest(ok.value().getContext()));
-            logged.written = CompletableFuture.completedFuture(null);
+            logged.handed.complete(null);
             memory.put(DecisionMemory.key(record.key(), response.getRequestId()), logged, record.timestamp());
           }
         }
