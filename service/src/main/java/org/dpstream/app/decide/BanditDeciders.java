@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.List;
 import java.util.OptionalInt;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.dpstream.app.config.BanditRegistry;
@@ -116,13 +117,19 @@ public final class BanditDeciders implements AutoCloseable {
 
   /**
    * Why the deciders are not ready, empty when they are: ready once the follower has read every release
-   * committed when it started (for every configured bandit) and the warm-up has finished, and while the
-   * follower and the context decider run.
+   * committed when it started (for every configured bandit), the warm-up has finished and the context decider
+   * has joined its consumer group, and while the follower and the context decider run.
    */
   public java.util.List<String> readinessProblems() {
-    return readinessProblems(follower.isCaughtUp(), follower.isAlive(), contexts == null || contexts.isAlive(),
-        warmUp.done());
+    List<String> problems = readinessProblems(follower.isCaughtUp(), follower.isAlive(),
+        contexts == null || contexts.isAlive(), warmUp.done());
+    if (contexts != null && !contexts.hasJoined()) {
+      problems.add(NOT_JOINED);
+    }
+    return problems;
   }
+
+  static final String NOT_JOINED = "deciders: the context decider (Kafka path) has not joined its consumer group yet";
 
   static java.util.List<String> readinessProblems(boolean caughtUp, boolean following, boolean deciding,
       boolean warmedUp) {
