@@ -35,13 +35,14 @@ import org.slf4j.LoggerFactory;
  *       {@code {"requestId": ..., "arm": k, "modelStep": n, "phase": "WARM_UP"|"GREEDY"}} once the decision
  *       is handed to the producer of the decision log and dp.decisions (not after their acknowledgement);
  *   <li>{@code POST /v1/bandits/{id}/reward} {@code {"requestId": "...", "reward": r}} answers 200
- *       {@code {"requestId": ...}} once the reward is on dp.rewards.
+ *       {@code {"requestId": ...}} once the reward is handed to the producer, or queued behind its decision's
+ *       write (it is written only after the decision's acknowledgement), not after its own acknowledgement.
  * </ul>
  *
  * Bad input: 400 with {@code {"error": CODE, "message": ...}} and nothing written; an unknown bandit 404;
  * a request id already decided for another context 409;
  * another method 405; a write that failed before anything was answered 503 (retry with the same request id:
- * same decision); a reward whose decision's log write failed 409 {@code DECISION_NOT_LOGGED}. The
+ * same decision); a reward whose decision's log write had already failed 409 {@code DECISION_NOT_LOGGED}. The
  * OpenAPI description is docs/openapi/decisions.yaml.
  */
 public final class DecisionHttpServer implements AutoCloseable {
