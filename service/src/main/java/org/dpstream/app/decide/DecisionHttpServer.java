@@ -2,6 +2,7 @@ package org.dpstream.app.decide;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -163,12 +165,10 @@ public final class DecisionHttpServer implements AutoCloseable {
     // that failed at once (nothing handed) is a 503.
     if (!decided.written().isCompletedExceptionally() || awaited(exchange, decided.written(), requestId)) {
       DecisionResponse response = decided.response();
-      ObjectNode answer = json.createObjectNode();
-      answer.put("requestId", response.getRequestId());
-      answer.put("arm", response.getArm());
-      answer.put("modelStep", response.getModelStep());
-      answer.put("phase", response.getPhase().name());
-      respond(exchange, 200, answer);
+      StringBuilder answer = new StringBuilder(80 + requestId.length()).append("{\"requestId\":");
+      quoted(answer, response.getRequestId()).append(",\"arm\":").append(response.getArm()).append(",\"modelStep\":")
+          .append(response.getModelStep()).append(",\"phase\":\"").append(response.getPhase().name()).append("\"}");
+      respond(exchange, 200, answer.toString().getBytes(StandardCharsets.UTF_8));
       decisions.metrics().decided(banditId, DeciderMetrics.Path.HTTP, response.getPhase(), System.nanoTime() - began);
     }
   }
@@ -190,9 +190,8 @@ public final class DecisionHttpServer implements AutoCloseable {
     // As a decision: answered once handed to the producer (or queued behind its decision's write), not after
     // the acknowledgement; only what failed at once (its decision's log write failed, nothing handed) is refused.
     if (!written.isCompletedExceptionally() || awaited(exchange, written, requestId)) {
-      ObjectNode answer = json.createObjectNode();
-      answer.put("requestId", requestId);
-      respond(exchange, 200, answer);
+      respond(exchange, 200, quoted(new StringBuilder(20 + requestId.length()).append("{\"requestId\":"), requestId)
+          .append('}').toString().getBytes(StandardCharsets.UTF_8));
     }
   }
 
@@ -283,8 +282,18 @@ public final class DecisionHttpServer implements AutoCloseable {
     return error;
   }
 
+  /** Appends {@code text} as a JSON string (a 200's answer is written by hand: no tree, one array). */
+  private static StringBuilder quoted(StringBuilder out, String text) {
+    out.append('"');
+    JsonStringEncoder.getInstance().quoteAsString(text, out);
+    return out.append('"');
+  }
+
   private void respond(HttpExchange exchange, int status, JsonNode body) throws IOException {
-    byte[] bytes = json.writeValueAsBytes(body);
+    respond(exchange, status, json.writeValueAsBytes(body));
+  }
+
+  private void respond(HttpExchange exchange, int status, byte[] bytes) throws IOException {
     exchange.getResponseHeaders().set("Content-Type", "application/json");
     exchange.sendResponseHeaders(status, bytes.length);
     try (OutputStream out = exchange.getResponseBody()) {

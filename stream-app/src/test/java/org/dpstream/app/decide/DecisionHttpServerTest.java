@@ -108,6 +108,20 @@ class DecisionHttpServerTest {
   }
 
   @Test
+  void answersEchoARequestIdThatNeedsEscapingAsValidJson() throws Exception {
+    start(true);
+    String id = "q\"\\\u00e9\n\u0001/";
+    String body = JSON.writeValueAsString(Map.of("requestId", id, "context", List.of(0, 0)));
+    HttpResponse<String> decided = post("/v1/bandits/offers/decide", body);
+    assertEquals(200, decided.statusCode(), decided.body());
+    assertEquals(id, json(decided).get("requestId").asText());
+    HttpResponse<String> rewarded = post("/v1/bandits/offers/reward",
+        JSON.writeValueAsString(Map.of("requestId", id, "reward", 0.5)));
+    assertEquals(200, rewarded.statusCode(), rewarded.body());
+    assertEquals(id, json(rewarded).get("requestId").asText());
+  }
+
+  @Test
   void badInputIsA400WithAReasonAndWritesNothing() throws Exception {
     start(true);
     Map<String, String> bodies = Map.of(
