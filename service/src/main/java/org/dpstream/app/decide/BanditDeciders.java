@@ -90,7 +90,8 @@ public final class BanditDeciders implements AutoCloseable {
         : null;
     // Ready (/ready) only once warmed up: the first requests no longer meet the JIT compiler and cold metadata.
     DeciderWarmUp warmUp = new DeciderWarmUp(decisions, bandits,
-        http == null ? OptionalInt.empty() : OptionalInt.of(http.port()), WARM_UP_DECISIONS, WARM_UP_HTTP_REQUESTS,
+        http == null ? OptionalInt.empty() : OptionalInt.of(http.port()), contexts != null, WARM_UP_DECISIONS,
+        WARM_UP_HTTP_REQUESTS,
         WARM_UP_BUDGET_MILLIS).startInBackground();
     return new BanditDeciders(follower, decisions, http, contexts, warmUp);
   }

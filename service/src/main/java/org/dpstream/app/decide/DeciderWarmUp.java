@@ -8,6 +8,9 @@ import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 import org.dpstream.app.config.BanditRegistry;
+import org.dpstream.app.serde.DpSerdes;
+import org.dpstream.app.serde.SchemaSerde;
+import org.dpstream.schemas.DecisionRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * What the first requests to a fresh instance would otherwise pay for, done before it reports ready
  * (docs/bandit-decider.md, "Warm-up"): the producer's metadata of the topics the deciders write, then the
  * decide path (the rule, the keyed noise, the records' encoding) on synthetic requests that are decided and
- * encoded but never remembered nor written, then the HTTP API through its own socket, with requests for a
+ * encoded but never remembered nor written (with contexts of the lists each running path gives: the API's, and
+ * the Kafka path's decoded from Avro), then the HTTP API through its own socket, with requests for a
  * bandit id no configuration can hold (it contains NUL, refused by {@code bandits[].id}), which the API
  * refuses with 404 after parsing them like any other. In the first seconds of a bench run at 2,000
  * requests/s the JIT compiler took most of a core while requests queued behind it (docs/benchmarks.md).
@@ -34,6 +38,8 @@ final class DeciderWarmUp {
   private final DecisionService decisions;
   private final BanditRegistry bandits;
   private final OptionalInt httpPort;
+  private final boolean kafkaPath;
+  private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
   private final int decisionsPerBandit;
   private final int httpRequests;
   private final long budgetNanos;
@@ -43,15 +49,19 @@ final class DeciderWarmUp {
   record Summary(int rehearsed, int httpAnswered, int httpUnexpected, long millis) {}
 
   /**
+   * @param kafkaPath whether the Kafka path runs: its contexts come decoded from Avro (another List class than the
+   *     API's), and the decide path is compiled for the lists it will meet (a warm-up on the API's lists alone
+   *     left C2 recompiling the decide path under the Kafka path's first requests)
    * @param decisionsPerBandit synthetic decisions per configured bandit
    * @param httpRequests synthetic requests through the API (if it is served)
    * @param budgetMillis time after which each phase stops early (a slow machine gets ready anyway)
    */
-  DeciderWarmUp(DecisionService decisions, BanditRegistry bandits, OptionalInt httpPort, int decisionsPerBandit,
-      int httpRequests, long budgetMillis) {
+  DeciderWarmUp(DecisionService decisions, BanditRegistry bandits, OptionalInt httpPort, boolean kafkaPath,
+      int decisionsPerBandit, int httpRequests, long budgetMillis) {
     this.decisions = decisions;
     this.bandits = bandits;
     this.httpPort = httpPort;
+    this.kafkaPath = kafkaPath;
     this.decisionsPerBandit = decisionsPerBandit;
     this.httpRequests = httpRequests;
     this.budgetNanos = budgetMillis * 1_000_000L;
@@ -106,11 +116,19 @@ final class DeciderWarmUp {
         for (int j = 0; j < d; j++) {
           context.add(syntheticValue(i, j));
         }
-        decisions.rehearse(id, SYNTHETIC + i, context);
+        boolean asTheKafkaPath = kafkaPath && (httpPort.isEmpty() || i % 2 == 1);
+        decisions.rehearse(id, SYNTHETIC + i, asTheKafkaPath ? decodedAsTheKafkaPath(i, context) : context);
         count++;
       }
     }
     return count;
+  }
+
+  /** The context as the Kafka path gets it: a DecisionRequest encoded and decoded (the decoder warms up too). */
+  private List<Double> decodedAsTheKafkaPath(int i, List<Double> context) {
+    byte[] encoded = requests.encode(
+        DecisionRequest.newBuilder().setRequestId(SYNTHETIC + i).setContext(context).build());
+    return requests.decodeOrThrow(encoded).getContext();
   }
 
   /** {answered with 404 as expected, answered otherwise}. */

@@ -50,7 +50,7 @@ class DeciderWarmUpTest {
   @Test
   void itDecidesAndCallsTheApiOnSyntheticRequestsAndWritesRemembersAndCountsNothing() throws Exception {
     start();
-    DeciderWarmUp warmUp = new DeciderWarmUp(service, registry, OptionalInt.of(server.port()), 300, 50, 60_000);
+    DeciderWarmUp warmUp = new DeciderWarmUp(service, registry, OptionalInt.of(server.port()), true, 300, 50, 60_000);
     assertFalse(warmUp.done(), "not done before it ran: /ready waits for it");
     DeciderWarmUp.Summary summary = warmUp.run();
     assertTrue(warmUp.done());
@@ -77,7 +77,7 @@ class DeciderWarmUpTest {
     service = new DecisionService(new Decider(registry, released,
         new KeyedNoiseSource(NoiseKey.ofBytes(new byte[NoiseKey.MINIMUM_BYTES]))), Topics.defaults(), producer,
         60_000, 1_000);
-    DeciderWarmUp.Summary summary = new DeciderWarmUp(service, registry, OptionalInt.empty(), 20, 50, 60_000).run();
+    DeciderWarmUp.Summary summary = new DeciderWarmUp(service, registry, OptionalInt.empty(), true, 20, 50, 60_000).run();
     assertEquals(20, summary.rehearsed());
     assertEquals(0, summary.httpAnswered());
     assertEquals(0, producer.history().size());
@@ -89,7 +89,7 @@ class DeciderWarmUpTest {
     int port = server.port();
     server.close();
     server = null;
-    DeciderWarmUp warmUp = new DeciderWarmUp(service, registry, OptionalInt.of(port), 10, 50, 60_000);
+    DeciderWarmUp warmUp = new DeciderWarmUp(service, registry, OptionalInt.of(port), false, 10, 50, 60_000);
     DeciderWarmUp.Summary summary = warmUp.run(); // nothing listens on the port any more
     assertTrue(warmUp.done());
     assertEquals(10, summary.rehearsed());
