@@ -216,8 +216,7 @@ public final class ContextDecider implements AutoCloseable {
 
   /**
    * Whether the consumer has joined its group and been assigned its partitions (none, if other instances
-   * hold them all). Until then contexts wait unread: joining a group takes a second or more, and an instance
-   * that reported ready before it let the first second of contexts queue (docs/benchmarks.md).
+   * hold them all). Until then contexts wait unread, so an instance is not ready before.
    */
   public boolean hasJoined() {
     return joined;
