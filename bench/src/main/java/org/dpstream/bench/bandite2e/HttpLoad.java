@@ -8,6 +8,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.dpstream.app.decide.MiniHttpClient;
 
 /**
  * The HTTP path's client: {@code connections} persistent connections take the requests in order, each

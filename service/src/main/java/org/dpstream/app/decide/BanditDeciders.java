@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.List;
 import java.util.OptionalInt;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.dpstream.app.config.BanditRegistry;
@@ -25,14 +26,21 @@ public final class BanditDeciders implements AutoCloseable {
   private final DecisionService decisions;
   private final DecisionHttpServer http;
   private final ContextDecider contexts;
+  private final DeciderWarmUp warmUp;
 
   private BanditDeciders(ReleaseFollower follower, DecisionService decisions, DecisionHttpServer http,
-      ContextDecider contexts) {
+      ContextDecider contexts, DeciderWarmUp warmUp) {
     this.follower = follower;
     this.decisions = decisions;
     this.http = http;
     this.contexts = contexts;
+    this.warmUp = warmUp;
   }
+
+  /** Synthetic decisions per bandit and synthetic API requests of the warm-up, and each phase's time budget. */
+  static final int WARM_UP_DECISIONS = 20_000;
+  static final int WARM_UP_HTTP_REQUESTS = 10_000;
+  static final long WARM_UP_BUDGET_MILLIS = 10_000;
 
   /** How long a starting instance waits to have read the existing releases before it serves anyway. */
   static final Duration CATCH_UP = Duration.ofMinutes(2);
@@ -80,7 +88,12 @@ public final class BanditDeciders implements AutoCloseable {
     ContextDecider contexts = settings.contexts()
         ? ContextDecider.start(client, config.applicationId() + "-decider", topics.contexts().name(), decisions)
         : null;
-    return new BanditDeciders(follower, decisions, http, contexts);
+    // Ready (/ready) only once warmed up: the first requests no longer meet the JIT compiler and cold metadata.
+    DeciderWarmUp warmUp = new DeciderWarmUp(decisions, bandits,
+        http == null ? OptionalInt.empty() : OptionalInt.of(http.port()), contexts != null, WARM_UP_DECISIONS,
+        WARM_UP_HTTP_REQUESTS,
+        WARM_UP_BUDGET_MILLIS).startInBackground();
+    return new BanditDeciders(follower, decisions, http, contexts, warmUp);
   }
 
   /** Waits until the releases committed before the start have been read. */
@@ -105,15 +118,26 @@ public final class BanditDeciders implements AutoCloseable {
 
   /**
    * Why the deciders are not ready, empty when they are: ready once the follower has read every release
-   * committed when it started (for every configured bandit) and while the follower and the context
-   * decider run.
+   * committed when it started (for every configured bandit), the warm-up has finished and the context decider
+   * has joined its consumer group, and while the follower and the context decider run.
    */
   public java.util.List<String> readinessProblems() {
-    return readinessProblems(follower.isCaughtUp(), follower.isAlive(), contexts == null || contexts.isAlive());
+    List<String> problems = readinessProblems(follower.isCaughtUp(), follower.isAlive(),
+        contexts == null || contexts.isAlive(), warmUp.done());
+    if (contexts != null && !contexts.hasJoined()) {
+      problems.add(NOT_JOINED);
+    }
+    return problems;
   }
 
-  static java.util.List<String> readinessProblems(boolean caughtUp, boolean following, boolean deciding) {
+  static final String NOT_JOINED = "deciders: the context decider (Kafka path) has not joined its consumer group yet";
+
+  static java.util.List<String> readinessProblems(boolean caughtUp, boolean following, boolean deciding,
+      boolean warmedUp) {
     java.util.List<String> problems = new java.util.ArrayList<>();
+    if (!warmedUp) {
+      problems.add("deciders: warming up (synthetic decisions and API requests, never written)");
+    }
     if (!caughtUp) {
       problems.add("deciders: the releases committed before the start are not all read yet");
     }

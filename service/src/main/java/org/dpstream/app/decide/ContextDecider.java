@@ -1,7 +1,9 @@
 package org.dpstream.app.decide;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,9 +11,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -27,7 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The Kafka path of the decision service: contexts on dp.contexts decided by the {@link DecisionService}
  * outside the learning transaction. At-least-once: a batch's offsets are committed only after every
- * decision of the batch (and every rejection) is acknowledged; after a crash the uncommitted suffix is
+ * decision of the batch (and every rejection) and of the batches before it is acknowledged (the next batch
+ * is polled and decided meanwhile; a write that failed stops the loop with nothing committed past it); after a crash the uncommitted suffix is
  * decided again, and since the decision log restores the decision memory, a replayed request gets the
  * decision it had (sent to dp.decisions again: readers deduplicate by request id). Bad input goes to
  * dp.rejected with its reason; nothing stops the loop. Consumer group {@code <applicationId>-decider}.
@@ -42,6 +48,8 @@ public final class ContextDecider implements AutoCloseable {
   private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
   private final Thread thread;
   private volatile boolean closed;
+  /** Set once the consumer has joined its group (its first assignment, possibly empty). */
+  private volatile boolean joined;
 
   private ContextDecider(Consumer<String, byte[]> consumer, DecisionService decisions, String topic) {
     this.consumer = consumer;
@@ -64,36 +72,111 @@ public final class ContextDecider implements AutoCloseable {
     return decider;
   }
 
+  /** A polled batch: the offsets to commit once its decisions and rejections are acknowledged. */
+  private record Batch(Map<TopicPartition, OffsetAndMetadata> next, CompletableFuture<Void> written, long polledAt) {}
+
+  /** Batches polled, in order, whose offsets are not committed yet (only the poll thread touches it). */
+  private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
+  private static final long WRITE_WAIT_NANOS = TimeUnit.MINUTES.toNanos(2);
+  private static final int MAX_IN_FLIGHT = 64;
+
   private void run() {
     try {
-      consumer.subscribe(List.of(topic));
+      consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+          // Hand the partitions over with everything acknowledged committed: the next owner replays less.
+          drain();
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+          joined = true;
+        }
+      });
       while (!closed) {
-        ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(100));
-        if (records.isEmpty()) {
-          continue;
+        ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(inFlight.isEmpty() ? 100 : 5));
+        if (!records.isEmpty()) {
+          List<CompletableFuture<?>> writes = new ArrayList<>(records.count());
+          Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();
+          for (ConsumerRecord<String, byte[]> record : records) {
+            writes.add(decide(record));
+            next.put(new TopicPartition(record.topic(), record.partition()), new OffsetAndMetadata(record.offset() + 1));
+          }
+          // Not waited for here: the next batch is polled and decided while this one's writes are acknowledged
+          // (waiting put a round trip to the broker between every two batches).
+          inFlight.add(new Batch(next, CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)),
+              System.nanoTime()));
         }
-        List<CompletableFuture<?>> writes = new ArrayList<>(records.count());
-        for (ConsumerRecord<String, byte[]> record : records) {
-          writes.add(decide(record));
-        }
-        // At-least-once: the offsets move only past records whose outputs are acknowledged.
-        CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(2, TimeUnit.MINUTES);
-        consumer.commitAsync();
+        commitAcknowledged(inFlight.size() > MAX_IN_FLIGHT);
       }
     } catch (WakeupException e) {
       if (!closed) {
         LOG.error("context decider woken up unexpectedly", e);
       }
     } catch (Exception e) {
-      // A write that failed: stop without committing; a restarted service decides the suffix again.
+      // A write that failed: stop without committing past it; a restarted service decides the suffix again.
       LOG.error("context decider stopped; uncommitted contexts are decided again on restart", e);
     } finally {
       try {
-        consumer.commitSync(Duration.ofSeconds(5));
+        drain();
       } catch (RuntimeException ignored) {
-        // Nothing to commit, or the group is gone: the suffix is replayed, which is allowed.
+        // A failed write or the group is gone: the uncommitted suffix is replayed, which is allowed.
       }
       consumer.close(Duration.ofSeconds(5));
+    }
+  }
+
+  /**
+   * At-least-once: commits the offsets of the longest prefix of batches whose outputs are all acknowledged,
+   * never past a batch that is not. Throws if the oldest batch's write failed or waited more than two minutes.
+   *
+   * @param waitForOldest wait for the oldest batch (too many are in flight)
+   */
+  private void commitAcknowledged(boolean waitForOldest) throws Exception {
+    Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+    while (!inFlight.isEmpty()) {
+      Batch oldest = inFlight.peek();
+      if (!oldest.written().isDone()) {
+        if (waitForOldest) {
+          oldest.written().get(Math.max(1, WRITE_WAIT_NANOS - (System.nanoTime() - oldest.polledAt())),
+              TimeUnit.NANOSECONDS);
+        } else if (System.nanoTime() - oldest.polledAt() > WRITE_WAIT_NANOS) {
+          throw new java.util.concurrent.TimeoutException("decisions not acknowledged within 2 minutes");
+        } else {
+          break;
+        }
+      }
+      oldest.written().get(); // throws if a write failed: nothing from here on is committed
+      commit.putAll(oldest.next());
+      inFlight.remove();
+      waitForOldest = false;
+    }
+    if (!commit.isEmpty()) {
+      consumer.commitAsync(commit, null);
+    }
+  }
+
+  /** Waits for every batch in flight (at most two minutes each) and commits what was acknowledged, synchronously. */
+  private void drain() {
+    Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+    try {
+      while (!inFlight.isEmpty()) {
+        Batch oldest = inFlight.peek();
+        oldest.written().get(Math.max(1, WRITE_WAIT_NANOS - (System.nanoTime() - oldest.polledAt())),
+            TimeUnit.NANOSECONDS);
+        commit.putAll(oldest.next());
+        inFlight.remove();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      LOG.warn("context decider: a decision was not acknowledged ({}); its contexts are decided again", e.toString());
+    } finally {
+      inFlight.clear();
+      if (!commit.isEmpty()) {
+        consumer.commitSync(commit, Duration.ofSeconds(5));
+      }
     }
   }
 
@@ -129,6 +212,21 @@ public final class ContextDecider implements AutoCloseable {
     byte[] key = record.key() == null ? null : record.key().getBytes(java.nio.charset.StandardCharsets.UTF_8);
     return decisions.reject(record.key(), Rejections.build(reason, message, key, record.value(), record.topic(),
         record.partition(), record.offset()), record.timestamp());
+  }
+
+  /**
+   * Whether the consumer has joined its group and been assigned its partitions (none, if other instances
+   * hold them all). Until then contexts wait unread, so an instance is not ready before.
+   */
+  public boolean hasJoined() {
+    return joined;
+  }
+
+  /** Starts deciding with a given consumer (tests). */
+  static ContextDecider start(Consumer<String, byte[]> consumer, String topic, DecisionService decisions) {
+    ContextDecider decider = new ContextDecider(consumer, decisions, topic);
+    decider.thread.start();
+    return decider;
   }
 
   public boolean isAlive() {

@@ -37,10 +37,16 @@ public final class DeciderMetrics {
   public static final DeciderMetrics NONE = new DeciderMetrics(null);
 
   private final MeterRegistry registry;
-  private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
-  private final Map<String, Timer> latencies = new ConcurrentHashMap<>();
+  /** Keys of the per-decision meters: records, not concatenated strings (one lookup per decision, no garbage). */
+  private record DecisionKey(String banditId, Path path, DecisionPhase phase) {}
+
+  private record LatencyKey(String banditId, Path path) {}
+
+  private final Map<DecisionKey, Counter> decisions = new ConcurrentHashMap<>();
+  private final Map<LatencyKey, Timer> latencies = new ConcurrentHashMap<>();
   private final Map<String, Counter> failedWrites = new ConcurrentHashMap<>();
   private final Map<String, Counter> refusedRewards = new ConcurrentHashMap<>();
+  private final Map<String, Counter> failedRewardWrites = new ConcurrentHashMap<>();
 
   public DeciderMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -65,10 +71,10 @@ public final class DeciderMetrics {
     if (registry == null) {
       return;
     }
-    decisions.computeIfAbsent(banditId + '\u0000' + path + '\u0000' + phase, k -> Counter
+    decisions.computeIfAbsent(new DecisionKey(banditId, path, phase), k -> Counter
         .builder("dpstream.decider.decisions").tag("bandit", banditId).tag("path", path.tag())
         .tag("phase", phase.name()).description("decisions made by the deciders").register(registry)).increment();
-    latencies.computeIfAbsent(banditId + '\u0000' + path, k -> Timer.builder("dpstream.decider.decision.latency")
+    latencies.computeIfAbsent(new LatencyKey(banditId, path), k -> Timer.builder("dpstream.decider.decision.latency")
         .tag("bandit", banditId).tag("path", path.tag())
         .description("from a request to its decision (HTTP: answered; Kafka path: acknowledged)")
         .publishPercentileHistogram().minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX)
@@ -92,6 +98,17 @@ public final class DeciderMetrics {
     }
     failedWrites.computeIfAbsent(banditId, id -> Counter.builder("dpstream.decider.log.write.failures")
         .tag("bandit", id).description("decision log writes that failed (the decision is not learnt)")
+        .register(registry)).increment();
+  }
+
+  /** A write of a reward to dp.rewards failed after it was answered (the producer gave up on it). */
+  void rewardWriteFailed(String banditId) {
+    if (registry == null) {
+      return;
+    }
+    failedRewardWrites.computeIfAbsent(banditId, id -> Counter.builder("dpstream.decider.reward.write.failures")
+        .tag("bandit", id).description("reward writes that failed after the reward was answered (the reward is lost"
+            + " to learning)")
         .register(registry)).increment();
   }
 }

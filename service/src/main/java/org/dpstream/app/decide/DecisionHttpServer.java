@@ -1,8 +1,11 @@
 package org.dpstream.app.decide;
 
 import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -10,11 +13,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -32,13 +37,14 @@ import org.slf4j.LoggerFactory;
  *       {@code {"requestId": ..., "arm": k, "modelStep": n, "phase": "WARM_UP"|"GREEDY"}} once the decision
  *       is handed to the producer of the decision log and dp.decisions (not after their acknowledgement);
  *   <li>{@code POST /v1/bandits/{id}/reward} {@code {"requestId": "...", "reward": r}} answers 200
- *       {@code {"requestId": ...}} once the reward is on dp.rewards.
+ *       {@code {"requestId": ...}} once the reward is handed to the producer, or queued behind its decision's
+ *       write (it is written only after the decision's acknowledgement), not after its own acknowledgement.
  * </ul>
  *
  * Bad input: 400 with {@code {"error": CODE, "message": ...}} and nothing written; an unknown bandit 404;
  * a request id already decided for another context 409;
  * another method 405; a write that failed before anything was answered 503 (retry with the same request id:
- * same decision); a reward whose decision's log write failed 409 {@code DECISION_NOT_LOGGED}. The
+ * same decision); a reward whose decision's log write had already failed 409 {@code DECISION_NOT_LOGGED}. The
  * OpenAPI description is docs/openapi/decisions.yaml.
  */
 public final class DecisionHttpServer implements AutoCloseable {
@@ -53,7 +59,11 @@ public final class DecisionHttpServer implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService threads;
   private final DecisionService decisions;
-  private final ObjectMapper json = new ObjectMapper();
+  /**
+   * Contexts are arrays of doubles: Jackson's fast double parser (the same value as Double.parseDouble) was
+   * measured to matter, the JDK's parser was the largest single cost of a decision (docs/benchmarks.md).
+   */
+  private final ObjectMapper json = JsonMapper.builder().enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER).build();
 
   private DecisionHttpServer(HttpServer server, ExecutorService threads, DecisionService decisions) {
     this.server = server;
@@ -75,11 +85,14 @@ public final class DecisionHttpServer implements AutoCloseable {
     }
     HttpServer server = HttpServer.create(new InetSocketAddress(port), 1024);
     AtomicInteger n = new AtomicInteger();
-    ExecutorService threads = Executors.newFixedThreadPool(threadCount, r -> {
-      Thread t = new Thread(r, "dpstream-decisions-http-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    ThreadPoolExecutor threads = new ThreadPoolExecutor(threadCount, threadCount, 0, TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(), r -> {
+          Thread t = new Thread(r, "dpstream-decisions-http-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    // Started now, not one by one under the first requests.
+    threads.prestartAllCoreThreads();
     DecisionHttpServer api = new DecisionHttpServer(server, threads, decisions);
     server.createContext(PREFIX, api::handle);
     server.setExecutor(threads);
@@ -152,12 +165,10 @@ public final class DecisionHttpServer implements AutoCloseable {
     // that failed at once (nothing handed) is a 503.
     if (!decided.written().isCompletedExceptionally() || awaited(exchange, decided.written(), requestId)) {
       DecisionResponse response = decided.response();
-      ObjectNode answer = json.createObjectNode();
-      answer.put("requestId", response.getRequestId());
-      answer.put("arm", response.getArm());
-      answer.put("modelStep", response.getModelStep());
-      answer.put("phase", response.getPhase().name());
-      respond(exchange, 200, answer);
+      StringBuilder answer = new StringBuilder(80 + requestId.length()).append("{\"requestId\":");
+      quoted(answer, response.getRequestId()).append(",\"arm\":").append(response.getArm()).append(",\"modelStep\":")
+          .append(response.getModelStep()).append(",\"phase\":\"").append(response.getPhase().name()).append("\"}");
+      respond(exchange, 200, answer.toString().getBytes(StandardCharsets.UTF_8));
       decisions.metrics().decided(banditId, DeciderMetrics.Path.HTTP, response.getPhase(), System.nanoTime() - began);
     }
   }
@@ -176,10 +187,11 @@ public final class DecisionHttpServer implements AutoCloseable {
       respond(exchange, status(refused), error(refused.code(), refused.getMessage()));
       return;
     }
-    if (awaited(exchange, written, requestId)) {
-      ObjectNode answer = json.createObjectNode();
-      answer.put("requestId", requestId);
-      respond(exchange, 200, answer);
+    // As a decision: answered once handed to the producer (or queued behind its decision's write), not after
+    // the acknowledgement; only what failed at once (its decision's log write failed, nothing handed) is refused.
+    if (!written.isCompletedExceptionally() || awaited(exchange, written, requestId)) {
+      respond(exchange, 200, quoted(new StringBuilder(20 + requestId.length()).append("{\"requestId\":"), requestId)
+          .append('}').toString().getBytes(StandardCharsets.UTF_8));
     }
   }
 
@@ -218,7 +230,11 @@ public final class DecisionHttpServer implements AutoCloseable {
   private JsonNode body(HttpExchange exchange) throws IOException {
     byte[] bytes;
     try (InputStream in = exchange.getRequestBody()) {
-      bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+      // With a Content-Length (what clients send), one array of that size: readNBytes(limit) alone allocates
+      // 8 KiB buffers and a copy per request, the largest share of the API's garbage with the JDK server's own.
+      long declared = declaredLength(exchange);
+      bytes = declared >= 0 && declared <= MAX_BODY_BYTES ? in.readNBytes((int) declared)
+          : in.readNBytes(MAX_BODY_BYTES + 1);
     }
     if (bytes.length > MAX_BODY_BYTES) {
       respond(exchange, 400, error("TOO_LARGE", "the body is larger than " + MAX_BODY_BYTES + " bytes"));
@@ -241,6 +257,19 @@ public final class DecisionHttpServer implements AutoCloseable {
     return body;
   }
 
+  /** The request's Content-Length, or -1 without one (chunked) or if it is not a number. */
+  private static long declaredLength(HttpExchange exchange) {
+    String length = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (length == null) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(length.trim());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
   private static String text(JsonNode body, String field) {
     JsonNode node = body.get(field);
     return node != null && node.isTextual() ? node.asText() : null;
@@ -253,8 +282,18 @@ public final class DecisionHttpServer implements AutoCloseable {
     return error;
   }
 
+  /** Appends {@code text} as a JSON string (a 200's answer is written by hand: no tree, one array). */
+  private static StringBuilder quoted(StringBuilder out, String text) {
+    out.append('"');
+    JsonStringEncoder.getInstance().quoteAsString(text, out);
+    return out.append('"');
+  }
+
   private void respond(HttpExchange exchange, int status, JsonNode body) throws IOException {
-    byte[] bytes = json.writeValueAsBytes(body);
+    respond(exchange, status, json.writeValueAsBytes(body));
+  }
+
+  private void respond(HttpExchange exchange, int status, byte[] bytes) throws IOException {
     exchange.getResponseHeaders().set("Content-Type", "application/json");
     exchange.sendResponseHeaders(status, bytes.length);
     try (OutputStream out = exchange.getResponseBody()) {

@@ -61,21 +61,63 @@ public final class DecisionService implements AutoCloseable {
   private final SchemaSerde<Reward> rewards;
   private final DeciderMetrics metrics;
 
-  /** A remembered decision and the write of its records (replaced when a failed write is retried). */
-  private static final class Logged {
-    final DecisionResponse response;
-    /** The log record's value until it is acknowledged (kept for a retry), then dropped to save memory. */
-    volatile byte[] decidedValue;
-    final long timestamp;
-    /** SHA-256 of the context: a request id is answered again only for the context it was decided for. */
-    final byte[] contextDigest;
-    volatile CompletableFuture<Void> written;
+  private static final CompletableFuture<Void> ACKNOWLEDGED = CompletableFuture.completedFuture(null);
 
-    Logged(DecisionResponse response, byte[] decidedValue, long timestamp, byte[] contextDigest) {
-      this.response = response;
-      this.decidedValue = decidedValue;
+  /**
+   * A remembered decision and the state of its records' write. Small on purpose (a few fields, nothing nested
+   * once acknowledged): an instance remembers every decision of the longest reward timeout (120,000 at 2,000
+   * decisions/s and 60 s), and each of their objects is copied by young collections until promoted; with the
+   * decision, its digest and its future as separate objects the collector's pauses doubled as the memory filled
+   * (docs/benchmarks.md).
+   */
+  private static final class Logged {
+    final int arm;
+    final long modelStep;
+    final DecisionPhase phase;
+    final long timestamp;
+    /** The first 128 bits of the context's SHA-256: a request id is answered again only for its context. */
+    final long digestHigh;
+    final long digestLow;
+    /** The log record's value until it is acknowledged (kept for a retry), then dropped. */
+    volatile byte[] decidedValue;
+    /** The write under way, or failed; null once acknowledged. Guarded by this. */
+    private CompletableFuture<Void> write;
+
+    Logged(int arm, long modelStep, DecisionPhase phase, long timestamp, long[] digest, byte[] decidedValue,
+        CompletableFuture<Void> write) {
+      this.arm = arm;
+      this.modelStep = modelStep;
+      this.phase = phase;
       this.timestamp = timestamp;
-      this.contextDigest = contextDigest;
+      this.digestHigh = digest[0];
+      this.digestLow = digest[1];
+      this.decidedValue = decidedValue;
+      this.write = write;
+    }
+
+    synchronized CompletableFuture<Void> written() {
+      return write == null ? ACKNOWLEDGED : write;
+    }
+
+    /** Makes {@code next} the write of this decision; once it succeeds (and is still the latest), forgets it. */
+    synchronized void track(CompletableFuture<Void> next) {
+      write = next;
+      next.thenRun(() -> {
+        synchronized (this) {
+          if (write == next) {
+            write = null;
+          }
+        }
+      });
+    }
+
+    boolean sameContext(Logged other) {
+      return ((digestHigh ^ other.digestHigh) | (digestLow ^ other.digestLow)) == 0;
+    }
+
+    DecisionResponse response(String requestId) {
+      return DecisionResponse.newBuilder().setRequestId(requestId).setArm(arm).setPhase(phase)
+          .setModelStep(modelStep).build();
     }
   }
 
@@ -158,28 +200,59 @@ public final class DecisionService implements AutoCloseable {
       boolean alwaysResend) throws Decider.Refused {
     Decision decision = decider.decide(banditId, requestId, context);
     String key = DecisionMemory.key(banditId, requestId);
-    DecisionMemory.Remembered<Logged> remembered = memory.rememberIfAbsent(key, System.currentTimeMillis(), () -> {
-      Logged logged = logged(requestId, decision, context, timestamp);
-      logged.written = write(banditId, logged, true);
-      return logged;
-    });
+    // Built outside the memory's lock, and written after it: the lock is shared by every request of the
+    // instance, and holding it across an encode and producer.send (which may wait for metadata or buffer
+    // space) queued every other request behind this one.
+    Logged candidate = logged(requestId, decision, context, timestamp, new CompletableFuture<>());
+    DecisionMemory.Remembered<Logged> remembered = memory.rememberIfAbsent(key, System.currentTimeMillis(),
+        () -> candidate);
     Logged logged = remembered.value();
-    if (!remembered.created() && !MessageDigest.isEqual(logged.contextDigest, digest(context))) {
+    if (remembered.created()) {
+      CompletableFuture<Void> first = logged.written();
+      logged.track(first);
+      write(banditId, requestId, logged, true).whenComplete((done, failed) -> {
+        if (failed == null) {
+          first.complete(null);
+        } else {
+          first.completeExceptionally(failed);
+        }
+      });
+      return new Handed(logged.response(requestId), first);
+    }
+    if (!logged.sameContext(candidate)) {
       // Answering would hand another request's decision, a function of its context, to this caller.
       throw new Decider.Refused(BanditRejection.DUPLICATE_REQUEST.name(),
           "request " + requestId + " was already decided by bandit " + banditId + " for another context");
     }
-    if (!remembered.created()) {
-      synchronized (logged) {
-        CompletableFuture<Void> earlier = logged.written;
-        if (earlier.isCompletedExceptionally()) {
-          logged.written = write(banditId, logged, true);
-        } else if (alwaysResend) {
-          logged.written = earlier.thenCompose(done -> write(banditId, logged, false));
-        }
+    synchronized (logged) {
+      CompletableFuture<Void> earlier = logged.written();
+      if (earlier.isCompletedExceptionally()) {
+        logged.track(write(banditId, requestId, logged, true));
+      } else if (alwaysResend) {
+        logged.track(earlier.thenCompose(done -> write(banditId, requestId, logged, false)));
       }
+      return new Handed(logged.response(requestId), logged.written());
     }
-    return new Handed(logged.response, logged.written);
+  }
+
+  /**
+   * Decides and encodes a synthetic request as {@link #decideAndHand} does, but remembers and writes nothing
+   * (the warm-up, {@link DeciderWarmUp}).
+   */
+  void rehearse(String banditId, String requestId, List<Double> context) throws Decider.Refused {
+    Logged logged = logged(requestId, decider.decide(banditId, requestId, context), context, 0, ACKNOWLEDGED);
+    decisions.encode(logged.response(requestId));
+  }
+
+  /**
+   * Fetches the producer's metadata of every topic the deciders write, so that the first decision's send
+   * does not wait for it (KafkaProducer.send blocks until it knows the topic's partitions).
+   */
+  void fetchMetadata() {
+    for (String topic : List.of(topics.decided().name(), topics.decisions().name(), topics.rewards().name(),
+        topics.rejected().name())) {
+      producer.partitionsFor(topic);
+    }
   }
 
   /** A reward refused because its decision's log write failed: the decision is not learnt, so neither is the reward. */
@@ -193,7 +266,11 @@ public final class DecisionService implements AutoCloseable {
 
   /**
    * Writes a reward to dp.rewards, after the write of its decision if this instance made it (so learning
-   * never reads a reward before its decision because of this service).
+   * never reads a reward before its decision because of this service). The returned future completes once the
+   * reward is acknowledged; it has failed already when the decision's log write had failed (nothing is
+   * written, {@link DecisionNotLogged}) or the producer refused the record at once. A failure that comes later
+   * is counted: the decision's ({@code dpstream_decider_rewards_refused_total{reason=DECISION_NOT_LOGGED}}) or
+   * the reward's own ({@code dpstream_decider_reward_write_failures_total}).
    *
    * @throws Decider.Refused for an unknown bandit, an empty request id, a reward the bandit's link
    *     does not admit
@@ -215,7 +292,7 @@ public final class DecisionService implements AutoCloseable {
     }
     byte[] value = rewards.encode(Reward.newBuilder().setRequestId(requestId).setReward(reward).build());
     Logged decision = memory.get(DecisionMemory.key(banditId, requestId));
-    CompletableFuture<Void> before = decision == null ? CompletableFuture.completedFuture(null) : decision.written;
+    CompletableFuture<Void> before = decision == null ? CompletableFuture.completedFuture(null) : decision.written();
     return before.handle((done, failed) -> failed).thenCompose(failed -> {
       if (failed != null) {
         // Learning never saw the decision: the reward could not be joined (it would be UNKNOWN_REQUEST there).
@@ -224,7 +301,14 @@ public final class DecisionService implements AutoCloseable {
             + banditId + ": its decision could not be written to the decision log, so it is not learnt; decide"
             + " it again with the same requestId (same decision, written again), then send the reward"));
       }
-      return send(new ProducerRecord<>(topics.rewards().name(), null, timestamp, banditId, value));
+      return send(new ProducerRecord<>(topics.rewards().name(), null, timestamp, banditId, value))
+          .whenComplete((done, writeFailed) -> {
+            if (writeFailed != null) {
+              // Answered already (the API does not wait for the acknowledgement): the reward is lost to learning,
+              // which treats the request as one whose reward never came (the bandit's missingReward).
+              metrics.rewardWriteFailed(banditId);
+            }
+          });
     });
   }
 
@@ -235,7 +319,8 @@ public final class DecisionService implements AutoCloseable {
         ((SchemaSerde<RejectedRecord>) topics.rejected().valueSerde()).encode(rejected)));
   }
 
-  private Logged logged(String requestId, Decision decision, List<Double> context, long timestamp) {
+  private Logged logged(String requestId, Decision decision, List<Double> context, long timestamp,
+      CompletableFuture<Void> write) {
     DecisionResponse response = DecisionResponse.newBuilder()
         .setRequestId(requestId)
         .setArm(decision.arm())
@@ -243,11 +328,12 @@ public final class DecisionService implements AutoCloseable {
         .setModelStep(decision.round())
         .build();
     byte[] log = decided.encode(DecidedRequest.newBuilder().setDecision(response).setContext(context).build());
-    return new Logged(response, log, timestamp, digest(context));
+    return new Logged(response.getArm(), response.getModelStep(), response.getPhase(), timestamp, digest(context), log,
+        write);
   }
 
   /** The log record first, then the decision: once the decision is readable, learning has (or will have) it. */
-  private CompletableFuture<Void> write(String banditId, Logged logged, boolean withLog) {
+  private CompletableFuture<Void> write(String banditId, String requestId, Logged logged, boolean withLog) {
     CompletableFuture<Void> log = withLog
         ? send(new ProducerRecord<>(topics.decided().name(), null, logged.timestamp, banditId, logged.decidedValue))
         : CompletableFuture.completedFuture(null);
@@ -259,7 +345,7 @@ public final class DecisionService implements AutoCloseable {
       });
     }
     CompletableFuture<Void> decision = send(new ProducerRecord<>(topics.decisions().name(), null, logged.timestamp,
-        banditId, decisions.encode(logged.response)));
+        banditId, decisions.encode(logged.response(requestId))));
     CompletableFuture<Void> both = CompletableFuture.allOf(log, decision);
     if (withLog) {
       both.thenRun(() -> logged.decidedValue = null);
@@ -307,8 +393,8 @@ public final class DecisionService implements AutoCloseable {
           if (record.key() != null
               && decided.decode(record.value()) instanceof DecodeResult.Decoded<DecidedRequest> ok) {
             DecisionResponse response = ok.value().getDecision();
-            Logged logged = new Logged(response, null, record.timestamp(), digest(ok.value().getContext()));
-            logged.written = CompletableFuture.completedFuture(null);
+            Logged logged = new Logged(response.getArm(), response.getModelStep(), response.getPhase(),
+                record.timestamp(), digest(ok.value().getContext()), null, null);
             memory.put(DecisionMemory.key(record.key(), response.getRequestId()), logged, record.timestamp());
           }
         }
@@ -316,7 +402,7 @@ public final class DecisionService implements AutoCloseable {
     }
   }
 
-  private static byte[] digest(List<Double> context) {
+  private static long[] digest(List<Double> context) {
     MessageDigest sha256;
     try {
       sha256 = MessageDigest.getInstance("SHA-256");
@@ -331,7 +417,8 @@ public final class DecisionService implements AutoCloseable {
       }
       sha256.update(bits);
     }
-    return sha256.digest();
+    java.nio.ByteBuffer sum = java.nio.ByteBuffer.wrap(sha256.digest());
+    return new long[] {sum.getLong(0), sum.getLong(8)};
   }
 
   /** Requests remembered now. */

@@ -56,12 +56,15 @@ class DeciderMetricsTest {
   }
 
   @Test
-  void decidersAreReadyOnlyCaughtUpAndRunning() {
-    assertEquals(List.of(), BanditDeciders.readinessProblems(true, true, true));
+  void decidersAreReadyOnlyCaughtUpWarmedUpAndRunning() {
+    assertEquals(List.of(), BanditDeciders.readinessProblems(true, true, true, true));
     assertEquals(List.of("deciders: the releases committed before the start are not all read yet"),
-        BanditDeciders.readinessProblems(false, true, true));
+        BanditDeciders.readinessProblems(false, true, true, true));
     assertEquals(List.of("deciders: the release follower stopped (decisions come from the last release read)",
-        "deciders: the context decider (Kafka path) stopped"), BanditDeciders.readinessProblems(true, false, false));
+        "deciders: the context decider (Kafka path) stopped"),
+        BanditDeciders.readinessProblems(true, false, false, true));
+    assertEquals(List.of("deciders: warming up (synthetic decisions and API requests, never written)"),
+        BanditDeciders.readinessProblems(true, true, true, false));
   }
 
   @Test

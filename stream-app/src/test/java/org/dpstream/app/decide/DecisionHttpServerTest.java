@@ -108,6 +108,20 @@ class DecisionHttpServerTest {
   }
 
   @Test
+  void answersEchoARequestIdThatNeedsEscapingAsValidJson() throws Exception {
+    start(true);
+    String id = "q\"\\\u00e9\n\u0001/";
+    String body = JSON.writeValueAsString(Map.of("requestId", id, "context", List.of(0, 0)));
+    HttpResponse<String> decided = post("/v1/bandits/offers/decide", body);
+    assertEquals(200, decided.statusCode(), decided.body());
+    assertEquals(id, json(decided).get("requestId").asText());
+    HttpResponse<String> rewarded = post("/v1/bandits/offers/reward",
+        JSON.writeValueAsString(Map.of("requestId", id, "reward", 0.5)));
+    assertEquals(200, rewarded.statusCode(), rewarded.body());
+    assertEquals(id, json(rewarded).get("requestId").asText());
+  }
+
+  @Test
   void badInputIsA400WithAReasonAndWritesNothing() throws Exception {
     start(true);
     Map<String, String> bodies = Map.of(
@@ -186,16 +200,44 @@ class DecisionHttpServerTest {
     assertEquals(json(first), json(retry));
     assertEquals(0, json(retry).get("modelStep").asLong(), "the decision first made, not one at step 7");
     assertEquals(TOPICS.decided().name(), producer.history().get(2).topic(), "the log record is written again");
-    CompletableFuture<HttpResponse<String>> rewarded =
-        postAsync("/v1/bandits/offers/reward", "{\"requestId\": \"q1\", \"reward\": 0.5}");
-    Thread.sleep(200);
+    // The reward is answered at once, but written only once its decision's write is acknowledged.
+    HttpResponse<String> rewarded = post("/v1/bandits/offers/reward", "{\"requestId\": \"q1\", \"reward\": 0.5}");
+    assertEquals(200, rewarded.statusCode(), rewarded.body());
     assertEquals(4, producer.history().size(), "the reward waits for its decision's acknowledgement");
     assertTrue(producer.completeNext() && producer.completeNext()); // the retry's log record and decision
     awaitSends(5); // then the reward is sent
     assertTrue(producer.completeNext());
-    assertEquals(200, rewarded.get().statusCode(), rewarded.get().body());
     assertEquals(TOPICS.rewards().name(), producer.history().get(4).topic());
     assertEquals(2.0, meters.get("dpstream.decider.decisions").tags("bandit", "offers", "path", "http").counter().count());
+  }
+
+  @Test
+  void aRewardIsAnsweredBeforeItsAcknowledgementAndAWriteThatFailsLaterIsCountedOrADecisionThatFailedRefusesIt()
+      throws Exception {
+    start(false);
+    // A decision still in flight, then its reward: answered at once, nothing written before the decision is.
+    assertEquals(200, post("/v1/bandits/offers/decide", "{\"requestId\": \"q1\", \"context\": [0, 0]}").statusCode());
+    HttpResponse<String> reward = post("/v1/bandits/offers/reward", "{\"requestId\": \"q1\", \"reward\": 0.5}");
+    assertEquals(200, reward.statusCode(), reward.body());
+    assertEquals(2, producer.history().size(), "the reward is not written before its decision is acknowledged");
+    assertTrue(producer.completeNext() && producer.completeNext());
+    awaitSends(3);
+    assertEquals(TOPICS.rewards().name(), producer.history().get(2).topic());
+    // The reward's own write fails after it was answered: counted, not refused.
+    assertTrue(producer.errorNext(new RuntimeException("broker gone")));
+    assertEquals(1.0, meters.get("dpstream.decider.reward.write.failures").tag("bandit", "offers").counter().count());
+
+    // A decision in flight whose log write then fails: its reward, answered already, is never written and is
+    // counted as refused.
+    assertEquals(200, post("/v1/bandits/offers/decide", "{\"requestId\": \"q2\", \"context\": [0, 0]}").statusCode());
+    assertEquals(200, post("/v1/bandits/offers/reward", "{\"requestId\": \"q2\", \"reward\": 0.5}").statusCode());
+    assertTrue(producer.errorNext(new RuntimeException("broker gone")));
+    assertTrue(producer.completeNext());
+    assertEquals(5, producer.history().size(), "no reward record for a decision that was not logged");
+    assertEquals(1.0, meters.get("dpstream.decider.rewards.refused").tags("bandit", "offers", "reason",
+        "DECISION_NOT_LOGGED").counter().count());
+    assertEquals(1.0, meters.get("dpstream.decider.reward.write.failures").tag("bandit", "offers").counter().count(),
+        "the reward that was never handed over is not a failed reward write");
   }
 
   @Test

@@ -1,4 +1,4 @@
-package org.dpstream.bench.bandite2e;
+package org.dpstream.app.decide;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -12,20 +12,23 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * A blocking HTTP/1.1 client on one persistent connection, just enough to POST JSON and read a
- * Content-Length response: a load generator whose own cost stays small next to the server it measures
- * (the JDK's HttpClient spends more CPU per request than the server on two shared cores).
+ * A blocking HTTP/1.1 client on one persistent connection to localhost, just enough to POST JSON and read a
+ * Content-Length response: the deciders' warm-up talks to their own API with it, and the bench's load
+ * generator uses it because its own cost stays small next to the server it measures (the JDK's HttpClient
+ * spends more CPU per request than the server on two shared cores).
  */
-final class MiniHttpClient implements Closeable {
+public final class MiniHttpClient implements Closeable {
 
-  record Response(int status, String body) {}
+  /** A response's status and body. */
+  public record Response(int status, String body) {}
 
   private final Socket socket;
   private final OutputStream out;
   private final InputStream in;
   private final ByteArrayOutputStream request = new ByteArrayOutputStream(1024);
 
-  MiniHttpClient(int port) throws IOException {
+  /** Connects to {@code port} on localhost. */
+  public MiniHttpClient(int port) throws IOException {
     socket = new Socket();
     socket.setTcpNoDelay(true);
     socket.connect(new InetSocketAddress("localhost", port));
@@ -33,7 +36,8 @@ final class MiniHttpClient implements Closeable {
     in = new BufferedInputStream(socket.getInputStream(), 8192);
   }
 
-  Response post(String path, byte[] json) throws IOException {
+  /** POSTs {@code json} to {@code path} and reads the whole response. */
+  public Response post(String path, byte[] json) throws IOException {
     request.reset();
     request.writeBytes(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
         + "Content-Length: " + json.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));

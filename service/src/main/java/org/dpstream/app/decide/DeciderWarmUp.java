@@ -1,0 +1,167 @@
+package org.dpstream.app.decide;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalInt;
+import java.util.concurrent.CountDownLatch;
+import org.dpstream.app.config.BanditRegistry;
+import org.dpstream.app.serde.DpSerdes;
+import org.dpstream.app.serde.SchemaSerde;
+import org.dpstream.schemas.DecisionRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the first requests to a fresh instance would otherwise pay for, done before it reports ready
+ * (docs/bandit-decider.md, "Warm-up"): the producer's metadata of the topics the deciders write, then the
+ * decide path (the rule, the keyed noise, the records' encoding) on synthetic requests that are decided and
+ * encoded but never remembered nor written (with contexts of the lists each running path gives: the API's, and
+ * the Kafka path's decoded from Avro), then the HTTP API through its own socket, with requests for a
+ * bandit id no configuration can hold (it contains NUL, refused by {@code bandits[].id}), which the API
+ * refuses with 404 after parsing them like any other. In the first seconds of a bench run at 2,000
+ * requests/s the JIT compiler took most of a core while requests queued behind it (docs/benchmarks.md).
+ *
+ * <p>Privacy: the synthetic decisions draw keyed noise for request ids no client can send (they contain NUL
+ * as well) and their results are dropped; the noise source holds no state, so nothing a client sees depends
+ * on them.
+ */
+final class DeciderWarmUp {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DeciderWarmUp.class);
+  /** A bandit id and request id prefix no configuration or client can use: bandit ids may not contain NUL. */
+  static final String SYNTHETIC = "\u0000warm-up";
+  static final String SYNTHETIC_PATH = DecisionHttpServer.PREFIX + "%00warm-up/decide";
+
+  private final DecisionService decisions;
+  private final BanditRegistry bandits;
+  private final OptionalInt httpPort;
+  private final boolean kafkaPath;
+  private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
+  private final int decisionsPerBandit;
+  private final int httpRequests;
+  private final long budgetNanos;
+  private final CountDownLatch done = new CountDownLatch(1);
+
+  /** What a warm-up did. */
+  record Summary(int rehearsed, int httpAnswered, int httpUnexpected, long millis) {}
+
+  /**
+   * @param kafkaPath whether the Kafka path runs: its contexts come decoded from Avro (another List class than the
+   *     API's), and the decide path is compiled for the lists it will meet (a warm-up on the API's lists alone
+   *     left C2 recompiling the decide path under the Kafka path's first requests)
+   * @param decisionsPerBandit synthetic decisions per configured bandit
+   * @param httpRequests synthetic requests through the API (if it is served)
+   * @param budgetMillis time after which each phase stops early (a slow machine gets ready anyway)
+   */
+  DeciderWarmUp(DecisionService decisions, BanditRegistry bandits, OptionalInt httpPort, boolean kafkaPath,
+      int decisionsPerBandit, int httpRequests, long budgetMillis) {
+    this.decisions = decisions;
+    this.bandits = bandits;
+    this.httpPort = httpPort;
+    this.kafkaPath = kafkaPath;
+    this.decisionsPerBandit = decisionsPerBandit;
+    this.httpRequests = httpRequests;
+    this.budgetNanos = budgetMillis * 1_000_000L;
+  }
+
+  /** Whether the warm-up has finished (successfully or not: it never keeps an instance from serving). */
+  boolean done() {
+    return done.getCount() == 0;
+  }
+
+  /** Runs the warm-up on a daemon thread. */
+  DeciderWarmUp startInBackground() {
+    Thread thread = new Thread(this::run, "dpstream-decider-warm-up");
+    thread.setDaemon(true);
+    thread.start();
+    return this;
+  }
+
+  Summary run() {
+    long began = System.nanoTime();
+    int rehearsed = 0;
+    int answered = 0;
+    int unexpected = 0;
+    try {
+      decisions.fetchMetadata();
+      rehearsed = rehearse();
+      if (httpPort.isPresent()) {
+        int[] counts = throughTheApi(httpPort.getAsInt());
+        answered = counts[0];
+        unexpected = counts[1];
+      }
+    } catch (Exception e) {
+      LOG.warn("deciders' warm-up stopped early ({}); serving anyway", e.toString());
+    } finally {
+      done.countDown();
+    }
+    Summary summary = new Summary(rehearsed, answered, unexpected, (System.nanoTime() - began) / 1_000_000);
+    LOG.info("deciders warmed up in {} ms: {} synthetic decisions, {} synthetic API requests (never written)",
+        summary.millis(), summary.rehearsed(), summary.httpAnswered());
+    return summary;
+  }
+
+  private int rehearse() throws Decider.Refused {
+    long deadline = System.nanoTime() + budgetNanos;
+    int count = 0;
+    for (BanditRegistry.Entry entry : bandits.all()) {
+      String id = entry.spec().banditId();
+      int d = entry.spec().dimension();
+      List<Double> context = new ArrayList<>(d);
+      for (int i = 0; i < decisionsPerBandit && System.nanoTime() < deadline; i++) {
+        context.clear();
+        for (int j = 0; j < d; j++) {
+          context.add(syntheticValue(i, j));
+        }
+        boolean asTheKafkaPath = kafkaPath && (httpPort.isEmpty() || i % 2 == 1);
+        decisions.rehearse(id, SYNTHETIC + i, asTheKafkaPath ? decodedAsTheKafkaPath(i, context) : context);
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** The context as the Kafka path gets it: a DecisionRequest encoded and decoded (the decoder warms up too). */
+  private List<Double> decodedAsTheKafkaPath(int i, List<Double> context) {
+    byte[] encoded = requests.encode(
+        DecisionRequest.newBuilder().setRequestId(SYNTHETIC + i).setContext(context).build());
+    return requests.decodeOrThrow(encoded).getContext();
+  }
+
+  /** {answered with 404 as expected, answered otherwise}. */
+  private int[] throughTheApi(int port) throws IOException {
+    int d = bandits.all().isEmpty() ? 1 : bandits.all().iterator().next().spec().dimension();
+    long deadline = System.nanoTime() + budgetNanos;
+    int answered = 0;
+    int unexpected = 0;
+    try (MiniHttpClient client = new MiniHttpClient(port)) {
+      for (int i = 0; i < httpRequests && System.nanoTime() < deadline; i++) {
+        StringBuilder body = new StringBuilder(24 * d + 40).append("{\"requestId\":\"warm-up-").append(i)
+            .append("\",\"context\":[");
+        for (int j = 0; j < d; j++) {
+          body.append(j == 0 ? "" : ",").append(syntheticValue(i, j));
+        }
+        MiniHttpClient.Response response =
+            client.post(SYNTHETIC_PATH, body.append("]}").toString().getBytes(StandardCharsets.UTF_8));
+        if (response.status() == 404) {
+          answered++;
+        } else {
+          unexpected++;
+        }
+      }
+    }
+    if (unexpected > 0) {
+      LOG.warn(String.format(Locale.ROOT, "deciders' warm-up: %d of %d synthetic API requests were not refused"
+          + " with 404", unexpected, answered + unexpected));
+    }
+    return new int[] {answered, unexpected};
+  }
+
+  /** A value in [-1, 1] with all its digits (as a client's doubles), varying with the request and coordinate. */
+  static double syntheticValue(int request, int coordinate) {
+    return Math.sin(request * 0.7 + coordinate * 1.3);
+  }
+}
