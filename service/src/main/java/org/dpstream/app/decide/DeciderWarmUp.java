@@ -24,14 +24,15 @@ import org.slf4j.LoggerFactory;
  * refuses with 404 after parsing them like any other. In the first seconds of a bench run at 2,000
  * requests/s the JIT compiler took most of a core while requests queued behind it (docs/benchmarks.md).
  *
- * <p>Privacy: the synthetic decisions draw keyed noise for request ids no client can send (they contain NUL
- * as well) and their results are dropped; the noise source holds no state, so nothing a client sees depends
- * on them.
+ * <p>Privacy: the synthetic decisions draw the keyed noise of request ids starting with NUL, and their results
+ * are dropped. A client may send such an id (JSON allows it) and get a decision from the same noise stream; that
+ * reveals nothing, since the synthetic decision was never seen and the noise source holds no state, so nothing a
+ * client sees depends on the warm-up.
  */
 final class DeciderWarmUp {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeciderWarmUp.class);
-  /** A bandit id and request id prefix no configuration or client can use: bandit ids may not contain NUL. */
+  /** A bandit id no configuration can hold (bandit ids may not contain NUL), and the synthetic request ids' prefix. */
   static final String SYNTHETIC = "\u0000warm-up";
   static final String SYNTHETIC_PATH = DecisionHttpServer.PREFIX + "%00warm-up/decide";
 
