@@ -32,6 +32,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param horizon T &gt;= 2, the rounds the calibration is made for (DP-POFW's horizon n per arm,
  *     since every arm steps at every round)
  * @param data ||x||_inf &lt;= X (the dual norm of l1) and |r| &lt;= Y, declared
+ * @param armNoise how each arm's DP-POFW draws its vertex: discrete (the fixed-point exponential mechanism on
+ *     lattice scores, the default) or continuous (Gumbel-max)
  */
 public record DpHdbSpec(
     String banditId,
@@ -43,10 +45,12 @@ public record DpHdbSpec(
     long warmUpRoundsPerArm,
     PrivacyBudget budget,
     long horizon,
-    DataBounds data) implements BanditSpec {
+    DataBounds data,
+    NoiseChoice armNoise) implements BanditSpec {
 
   public DpHdbSpec {
     Objects.requireNonNull(banditId, "banditId");
+    Objects.requireNonNull(armNoise, "armNoise");
     Objects.requireNonNull(link, "link");
     Objects.requireNonNull(budget, "budget");
     Objects.requireNonNull(data, "data");
@@ -69,6 +73,13 @@ public record DpHdbSpec(
     if (horizon < 2) {
       throw new IllegalArgumentException("horizon must be at least 2: " + horizon);
     }
+  }
+
+  /** A spec whose arms draw with the default, discrete noise. */
+  public DpHdbSpec(String banditId, int dimension, int arms, InverseLink link, double radius, double preSelectionGap,
+      long warmUpRoundsPerArm, PrivacyBudget budget, long horizon, DataBounds data) {
+    this(banditId, dimension, arms, link, radius, preSelectionGap, warmUpRoundsPerArm, budget, horizon, data,
+        NoiseChoice.DISCRETE);
   }
 
   /** A spec with t0 = {@link #defaultWarmUpRoundsPerArm} for d, T and the budget's epsilon. */
@@ -111,8 +122,8 @@ public record DpHdbSpec(
   /**
    * The DP-POFW spec of arm i: l1 ball of the radius, the arm budget, the horizon, and clip bounds
    * derived from the declared data bounds (so every sample, real or not, has the calibrated
-   * sensitivity); its vertex drawn by the fixed-point exponential mechanism on lattice scores ({@code noise:
-   * discrete}, the online models' default under auto: no floating-point noise, data-independent work).
+   * sensitivity), with the arms' noise ({@code discrete}, the default: the fixed-point exponential mechanism on
+   * lattice scores, no floating-point noise and data-independent work).
    */
   public OnlineModelSpec armSpec(int arm) {
     if (arm < 0 || arm >= arms) {
@@ -120,7 +131,7 @@ public record DpHdbSpec(
     }
     // Auto: DP-POFW's exponential mechanism accounted in zCDP (paper would be Laplace report-noisy-min).
     return OnlineModelSpec.withDerivedClipping(banditId + "/arm-" + arm, dimension, loss(),
-        LpBall.of(1, radius), armBudget(), horizon, data, AccountantChoice.AUTO).withNoise(NoiseChoice.DISCRETE);
+        LpBall.of(1, radius), armBudget(), horizon, data, AccountantChoice.AUTO).withNoise(armNoise);
   }
 
   @Override
@@ -136,12 +147,16 @@ public record DpHdbSpec(
     return DpHdbPolicy.NAME;
   }
 
-  /** A SHA-256 digest of every field; saved state carries it so it is never resumed under another spec. */
+  /**
+   * A SHA-256 digest of every field; saved state carries it so it is never resumed under another spec. Continuous
+   * arms keep the digest of the specs before {@code armNoise} existed, so their saved states still resume.
+   */
   public byte[] fingerprint() {
     String canonical = String.join("|", "dp-hdb-spec-v1", banditId, Integer.toString(dimension),
         Integer.toString(arms), link.toString(), Double.toString(radius), Double.toString(preSelectionGap),
         Long.toString(warmUpRoundsPerArm), Double.toString(budget.epsilon()), Double.toString(budget.delta()),
-        Long.toString(horizon), Double.toString(data.featureDualNorm()), Double.toString(data.labelBound()));
+        Long.toString(horizon), Double.toString(data.featureDualNorm()), Double.toString(data.labelBound()))
+        + (armNoise == NoiseChoice.CONTINUOUS ? "" : "|" + armNoise.fingerprintToken());
     try {
       return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {

@@ -47,6 +47,28 @@ class DpHdbPolicyTest {
     return regret;
   }
 
+  /**
+   * The arms' noise is in the spec's fingerprint, so a bandit saved with one sampler is not resumed with the other;
+   * continuous arms keep the digest of the specs that had no noise field (their saved states still resume).
+   */
+  @Test
+  void theArmsNoiseIsInTheFingerprintAndContinuousKeepsTheOldDigest() throws Exception {
+    DpHdbSpec discrete = linearSpec("noise", 3, 2, 100);
+    DpHdbSpec continuous = new DpHdbSpec(discrete.banditId(), discrete.dimension(), discrete.arms(), discrete.link(),
+        discrete.radius(), discrete.preSelectionGap(), discrete.warmUpRoundsPerArm(), discrete.budget(),
+        discrete.horizon(), discrete.data(), org.dpstream.core.online.NoiseChoice.CONTINUOUS);
+    assertEquals(org.dpstream.core.online.NoiseChoice.DISCRETE, discrete.armNoise());
+    String old = String.join("|", "dp-hdb-spec-v1", "noise", "3", Integer.toString(discrete.arms()),
+        discrete.link().toString(),
+        Double.toString(discrete.radius()), Double.toString(discrete.preSelectionGap()), "2",
+        Double.toString(discrete.budget().epsilon()), Double.toString(discrete.budget().delta()), "100",
+        Double.toString(discrete.data().featureDualNorm()), Double.toString(discrete.data().labelBound()));
+    byte[] oldDigest = java.security.MessageDigest.getInstance("SHA-256")
+        .digest(old.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertArrayEquals(oldDigest, continuous.fingerprint());
+    assertTrue(!java.util.Arrays.equals(oldDigest, discrete.fingerprint()));
+  }
+
   @Test
   void withNearlyNoNoiseRegretGrowsSublinearlyAndLateRoundsPickTheBestArm() {
     int rounds = 8000;

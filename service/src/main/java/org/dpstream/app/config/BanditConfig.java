@@ -42,8 +42,10 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     link, radius, preSelectionGap, t0 and contextBound
  * @param contextClip DP-Linear: contexts are scaled (with their rewards) to ||x||_2 &lt;= this; default 1
  * @param refreshEvery DP-Linear: statistics released and ridge solutions refreshed every k rounds; default d
- * @param accountant DP-Linear: {@code zcdp} (Gaussian tree with exact discrete noise, default) or {@code
- *     factorization} (continuous noise)
+ * @param accountant DP-Linear: {@code zcdp} (Gaussian tree, default) or {@code factorization}
+ * @param noise {@code discrete} (the default where it applies: DP-HDB's arms, DP-Linear under zcdp; no
+ *     floating-point noise) or {@code continuous} (DP-HDB: Gumbel-max; DP-Linear: the Ziggurat Gaussian, the only
+ *     choice under factorization)
  */
 public record BanditConfig(
     String id,
@@ -65,7 +67,17 @@ public record BanditConfig(
     String policy,
     Double contextClip,
     Integer refreshEvery,
-    String accountant) {
+    String accountant,
+    String noise) {
+
+  /** A bandit with the default noise (the fields before {@code noise}). */
+  public BanditConfig(String id, int dimension, int arms, String link, Double radius, String preSelectionGap, Long t0,
+      double epsilon, double delta, long horizon, Double contextBound, double rewardBound, String rewardTimeout,
+      String missingReward, Double defaultReward, Integer releaseEvery, String policy, Double contextClip,
+      Integer refreshEvery, String accountant) {
+    this(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon, contextBound, rewardBound,
+        rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip, refreshEvery, accountant, null);
+  }
 
   /** A DP-HDB bandit (the fields before {@code policy}). */
   public BanditConfig(String id, int dimension, int arms, String link, Double radius, String preSelectionGap, Long t0,
@@ -112,7 +124,9 @@ public record BanditConfig(
         double gap = parseGap(require(preSelectionGap, "preSelectionGap"));
         DataBounds bounds = new DataBounds(contextBound, rewardBound);
         long warmUp = t0 == null ? DpHdbSpec.defaultWarmUpRoundsPerArm(dimension, horizon, epsilon) : t0;
-        spec = new DpHdbSpec(banditId, dimension, arms, inverseLink, radius, gap, warmUp, budget, horizon, bounds);
+        NoiseChoice armNoise = noise == null ? NoiseChoice.DISCRETE : NoiseChoice.parse(noise);
+        spec = new DpHdbSpec(banditId, dimension, arms, inverseLink, radius, gap, warmUp, budget, horizon, bounds,
+            armNoise);
       } else {
         throw new IllegalArgumentException("policy must be dp-hdb or dp-linear, got " + policy);
       }
@@ -157,11 +171,17 @@ public record BanditConfig(
       default -> throw new IllegalArgumentException("accountant must be zcdp or factorization for dp-linear, got "
           + accountant);
     };
-    // The tree's node noise is exact (discrete Gaussian on the lattice) under zcdp, as for the online models; the
-    // factorization's noise has real coefficients, so it stays continuous (docs/privacy-layer.md).
-    NoiseChoice noise = choice == AccountantChoice.ZCDP ? NoiseChoice.DISCRETE : NoiseChoice.CONTINUOUS;
+    // The tree's node noise is exact (discrete Gaussian on the lattice) under zcdp by default, as for the online
+    // models; the factorization's noise has real coefficients, so it can only be continuous (docs/privacy-layer.md).
+    NoiseChoice sampling = noise == null
+        ? (choice == AccountantChoice.ZCDP ? NoiseChoice.DISCRETE : NoiseChoice.CONTINUOUS)
+        : NoiseChoice.parse(noise);
+    if (sampling == NoiseChoice.DISCRETE && choice != AccountantChoice.ZCDP) {
+      throw new IllegalArgumentException("noise: discrete needs accountant: zcdp for dp-linear (the factorization's"
+          + " noise has real coefficients); use noise: continuous");
+    }
     try {
-      return new DpLinearSpec(banditId, dimension, arms, clip, rewardBound, budget, horizon, period, choice, noise);
+      return new DpLinearSpec(banditId, dimension, arms, clip, rewardBound, budget, horizon, period, choice, sampling);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(e.getMessage().replace("rewardClip", "rewardBound"), e);
     }

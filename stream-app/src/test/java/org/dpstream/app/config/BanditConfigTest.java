@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import org.dpstream.bandit.hdb.DpHdbSpec;
 import org.dpstream.bandit.linear.DpLinearSpec;
 import org.dpstream.core.loss.CanonicalLink;
 import org.dpstream.core.online.AccountantChoice;
+import org.dpstream.core.online.NoiseChoice;
 import org.junit.jupiter.api.Test;
 
 class BanditConfigTest {
@@ -92,6 +94,37 @@ class BanditConfigTest {
           bad[0]);
       assertTrue(e.getMessage().contains("lin") && e.getMessage().contains(bad[1]), e.getMessage());
     }
+  }
+
+  /**
+   * noise: discrete by default where it applies (DP-HDB's arms; DP-Linear under zcdp), continuous on request and
+   * under factorization; discrete with factorization and unknown values are refused naming the key.
+   */
+  @Test
+  void noiseIsDiscreteByDefaultWhereItAppliesAndContinuousOnRequest() {
+    String hdb = "{id: h, dimension: 3, arms: 2, link: identity, preSelectionGap: inf, t0: 1, epsilon: 1,"
+        + " delta: 1.0e-5, horizon: 100, rewardBound: 1, rewardTimeout: 5s";
+    String lin = "{id: l, policy: dp-linear, dimension: 2, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100,"
+        + " rewardBound: 1, rewardTimeout: 5s";
+    assertEquals(NoiseChoice.DISCRETE, hdbSpec(parse("  - " + hdb + "}\n")).armNoise());
+    assertEquals(NoiseChoice.DISCRETE, hdbSpec(parse("  - " + hdb + "}\n")).armSpec(1).noise());
+    DpHdbSpec continuous = hdbSpec(parse("  - " + hdb + ", noise: continuous}\n"));
+    assertEquals(NoiseChoice.CONTINUOUS, continuous.armSpec(0).noise());
+    assertEquals(NoiseChoice.DISCRETE, linearSpec(parse("  - " + lin + "}\n")).noise());
+    assertEquals(NoiseChoice.CONTINUOUS, linearSpec(parse("  - " + lin + ", noise: continuous}\n")).noise());
+    assertEquals(NoiseChoice.CONTINUOUS, linearSpec(parse("  - " + lin + ", accountant: factorization}\n")).noise());
+    for (String bad : new String[] {lin + ", accountant: factorization, noise: discrete}", hdb + ", noise: exact}"}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse("  - " + bad + "\n"), bad);
+      assertTrue(e.getMessage().contains("noise"), e.getMessage());
+    }
+  }
+
+  private static DpHdbSpec hdbSpec(ServiceConfig config) {
+    return config.banditRegistry().all().iterator().next().hdb();
+  }
+
+  private static DpLinearSpec linearSpec(ServiceConfig config) {
+    return (DpLinearSpec) config.banditRegistry().all().iterator().next().spec();
   }
 
   @Test
