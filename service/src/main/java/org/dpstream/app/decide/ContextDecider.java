@@ -7,8 +7,11 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -33,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * The Kafka path of the decision service: contexts on dp.contexts decided by the {@link DecisionService}
  * outside the learning transaction. At-least-once: a batch's offsets are committed only after every
  * decision of the batch (and every rejection) and of the batches before it is acknowledged (the next batch
- * is polled and decided meanwhile; a write that failed stops the loop with nothing committed past it); after a crash the uncommitted suffix is
- * decided again, and since the decision log restores the decision memory, a replayed request gets the
+ * is polled and decided meanwhile). After a write that failed, nothing is committed past it and the uncommitted
+ * suffix is decided again from the committed offsets, after a pause of {@link #RETRY_PAUSE_MILLIS} ms; after a crash
+ * the uncommitted suffix is decided again too, and since the decision log restores the decision memory, a replayed request gets the
  * decision it had (sent to dp.decisions again: readers deduplicate by request id). Bad input goes to
  * dp.rejected with its reason; nothing stops the loop. Consumer group {@code <applicationId>-decider}.
  */
@@ -48,6 +52,8 @@ public final class ContextDecider implements AutoCloseable {
   private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
   private final Thread thread;
   private volatile boolean closed;
+  /** Times the loop went back to the committed offsets after a failed write (tests). */
+  private volatile long rewinds;
   /** Set once the consumer has joined its group (its first assignment, possibly empty). */
   private volatile boolean joined;
 
@@ -79,6 +85,8 @@ public final class ContextDecider implements AutoCloseable {
   private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
   private static final long WRITE_WAIT_NANOS = TimeUnit.MINUTES.toNanos(2);
   private static final int MAX_IN_FLIGHT = 64;
+  /** Pause before deciding the uncommitted suffix again after a failed write. */
+  static final long RETRY_PAUSE_MILLIS = 1_000;
 
   private void run() {
     try {
@@ -95,27 +103,27 @@ public final class ContextDecider implements AutoCloseable {
         }
       });
       while (!closed) {
-        ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(inFlight.isEmpty() ? 100 : 5));
-        if (!records.isEmpty()) {
-          List<CompletableFuture<?>> writes = new ArrayList<>(records.count());
-          Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();
-          for (ConsumerRecord<String, byte[]> record : records) {
-            writes.add(decide(record));
-            next.put(new TopicPartition(record.topic(), record.partition()), new OffsetAndMetadata(record.offset() + 1));
-          }
-          // Not waited for here: the next batch is polled and decided while this one's writes are acknowledged
-          // (waiting put a round trip to the broker between every two batches).
-          inFlight.add(new Batch(next, CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)),
-              System.nanoTime()));
+        try {
+          pollDecideAndCommit();
+        } catch (ExecutionException | TimeoutException e) {
+          // A write that failed (or was not acknowledged in time): nothing was committed past it. Decide the
+          // uncommitted suffix again, as a restart would (at-least-once; a replayed request gets the same decision),
+          // after a pause, instead of leaving the instance unready until someone restarts it.
+          LOG.warn("context decider: a write failed ({}); deciding again from the last committed offsets",
+              e.toString());
+          inFlight.clear();
+          Thread.sleep(RETRY_PAUSE_MILLIS);
+          rewindToCommitted();
+          rewinds++;
         }
-        commitAcknowledged(inFlight.size() > MAX_IN_FLIGHT);
       }
     } catch (WakeupException e) {
       if (!closed) {
         LOG.error("context decider woken up unexpectedly", e);
       }
-    } catch (Exception e) {
-      // A write that failed: stop without committing past it; a restarted service decides the suffix again.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
       LOG.error("context decider stopped; uncommitted contexts are decided again on restart", e);
     } finally {
       try {
@@ -127,13 +135,46 @@ public final class ContextDecider implements AutoCloseable {
     }
   }
 
+  /** Polls one batch, decides it (its writes are not awaited) and commits the acknowledged prefix. */
+  private void pollDecideAndCommit() throws ExecutionException, TimeoutException, InterruptedException {
+    ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(inFlight.isEmpty() ? 100 : 5));
+    if (!records.isEmpty()) {
+      List<CompletableFuture<?>> writes = new ArrayList<>(records.count());
+      Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();
+      for (ConsumerRecord<String, byte[]> record : records) {
+        writes.add(decide(record));
+        next.put(new TopicPartition(record.topic(), record.partition()), new OffsetAndMetadata(record.offset() + 1));
+      }
+      // Not waited for here: the next batch is polled and decided while this one's writes are acknowledged
+      // (waiting put a round trip to the broker between every two batches).
+      inFlight.add(new Batch(next, CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)),
+          System.nanoTime()));
+    }
+    commitAcknowledged(inFlight.size() > MAX_IN_FLIGHT);
+  }
+
+  /** Seeks every assigned partition back to its committed offset (its beginning if none was committed). */
+  private void rewindToCommitted() {
+    Set<TopicPartition> assigned = consumer.assignment();
+    Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(assigned);
+    for (TopicPartition partition : assigned) {
+      OffsetAndMetadata offset = committed.get(partition);
+      if (offset == null) {
+        consumer.seekToBeginning(List.of(partition));
+      } else {
+        consumer.seek(partition, offset.offset());
+      }
+    }
+  }
+
   /**
    * At-least-once: commits the offsets of the longest prefix of batches whose outputs are all acknowledged,
    * never past a batch that is not. Throws if the oldest batch's write failed or waited more than two minutes.
    *
    * @param waitForOldest wait for the oldest batch (too many are in flight)
    */
-  private void commitAcknowledged(boolean waitForOldest) throws Exception {
+  private void commitAcknowledged(boolean waitForOldest)
+      throws ExecutionException, TimeoutException, InterruptedException {
     Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
     while (!inFlight.isEmpty()) {
       Batch oldest = inFlight.peek();
@@ -142,7 +183,7 @@ public final class ContextDecider implements AutoCloseable {
           oldest.written().get(Math.max(1, WRITE_WAIT_NANOS - (System.nanoTime() - oldest.polledAt())),
               TimeUnit.NANOSECONDS);
         } else if (System.nanoTime() - oldest.polledAt() > WRITE_WAIT_NANOS) {
-          throw new java.util.concurrent.TimeoutException("decisions not acknowledged within 2 minutes");
+          throw new TimeoutException("decisions not acknowledged within 2 minutes");
         } else {
           break;
         }
@@ -231,6 +272,11 @@ public final class ContextDecider implements AutoCloseable {
 
   public boolean isAlive() {
     return thread.isAlive();
+  }
+
+  /** Times the loop went back to the committed offsets after a failed write. */
+  long rewinds() {
+    return rewinds;
   }
 
   @Override

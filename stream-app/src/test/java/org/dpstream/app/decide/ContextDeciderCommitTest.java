@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Kafka path decides the next batch while the previous one's writes are acknowledged, and still commits
- * offsets only past acknowledged decisions (at-least-once), never past a write that failed.
+ * offsets only past acknowledged decisions (at-least-once), never past a write that failed; after a failed write it
+ * decides the uncommitted suffix again instead of stopping.
  */
 class ContextDeciderCommitTest {
 
@@ -111,8 +112,20 @@ class ContextDeciderCommitTest {
 
       assertTrue(producer.errorNext(new RuntimeException("broker gone"))); // the second's log record fails
       assertTrue(producer.completeNext());
-      await(() -> !decider.isAlive(), "a failed write stops the loop");
+      // The loop survives the failed write: after its pause it seeks back to the committed offset and decides the
+      // uncommitted context again (the same request, so the same decision, written again), and commits past it once
+      // that is acknowledged. The mock hands out a record once, so the broker's copy is added again; it is returned
+      // only if the position went back to 1.
+      await(() -> decider.rewinds() == 1, "the loop went back to the committed offsets");
+      consumer.schedulePollTask(() -> consumer.addRecord(context(1)));
+      await(() -> producer.history().size() == 6, "the failed context decided again from the committed offset");
+      assertTrue(decider.isAlive(), "a failed write does not stop the loop");
       assertEquals(1L, committed(), "never committed past the failed write");
+      assertEquals(producer.history().get(3).key(), producer.history().get(5).key());
+      assertTrue(java.util.Arrays.equals(producer.history().get(3).value(), producer.history().get(5).value()),
+          "the replayed context's decision is the same bytes");
+      assertTrue(producer.completeNext() && producer.completeNext());
+      await(() -> Long.valueOf(2).equals(committed()), "committed past it once its second write is acknowledged");
     }
   }
 }
