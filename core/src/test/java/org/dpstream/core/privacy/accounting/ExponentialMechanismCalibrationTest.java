@@ -1,8 +1,12 @@
 package org.dpstream.core.privacy.accounting;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import org.junit.jupiter.api.Test;
 
 class ExponentialMechanismCalibrationTest {
@@ -89,5 +93,95 @@ class ExponentialMechanismCalibrationTest {
       double laplaceSd = Math.sqrt(2) * laplace.laplaceScaleAt(t);
       assertTrue(laplaceSd / gumbelSd > 2, "t=" + t + ": " + laplaceSd / gumbelSd);
     }
+  }
+
+  /**
+   * The exact prefix runs up to and including t = 1024, the asymptotic bound ln t + gamma + 1/(2t) from
+   * 1025. H_t computed in BigDecimal (34 digits). The prefix's upward rounding costs at most 1024 terms of
+   * 2^-40 relative (under 1e-8 in all); the asymptotic bound exceeds H_t by about 1/(12 t^2) = 7.9e-8 there,
+   * so the two are told apart at t = 1024.
+   */
+  @Test
+  void harmonicBoundSwitchesToTheAsymptoticFormulaAfter1024() {
+    ExponentialMechanismCalibration calibration = ExponentialMechanismCalibration.of(BUDGET, 1000, 4, 1, 3);
+    MathContext mc = MathContext.DECIMAL128;
+    BigDecimal harmonic = BigDecimal.ZERO;
+    for (int j = 1; j <= 1024; j++) {
+      harmonic = harmonic.add(BigDecimal.ONE.divide(BigDecimal.valueOf(j), mc));
+    }
+    double h1024 = harmonic.doubleValue();
+    double h1025 = harmonic.add(BigDecimal.ONE.divide(BigDecimal.valueOf(1025), mc)).doubleValue();
+    double excess1024 = calibration.harmonicUpperBound(1024) - h1024;
+    assertTrue(excess1024 >= 0 && excess1024 < 1e-8, "excess at 1024: " + excess1024);
+    double excess1025 = calibration.harmonicUpperBound(1025) - h1025;
+    assertTrue(excess1025 > 7e-8 && excess1025 < 9e-8, "excess at 1025: " + excess1025); // 1/(12 * 1025^2)
+    // each prefix term is rounded up by 2^-40 relative (about 1e-12) and one ulp
+    assertEquals(1.5, calibration.harmonicUpperBound(2), 1e-11);
+    assertTrue(calibration.harmonicUpperBound(2) > 1.5);
+    assertEquals(1, calibration.harmonicUpperBound(1), 1e-11);
+  }
+
+  @Test
+  void refusesBadStepsAndParameters() {
+    ExponentialMechanismCalibration calibration = ExponentialMechanismCalibration.of(BUDGET, 1000, 4, 1, 3);
+    for (long step : new long[] {0, -1, Long.MIN_VALUE}) {
+      assertThrows(IllegalArgumentException.class, () -> calibration.perStepEpsilon(step));
+      assertThrows(IllegalArgumentException.class, () -> calibration.gumbelScaleAt(step));
+      assertThrows(IllegalArgumentException.class, () -> calibration.spentAfter(step));
+    }
+    assertThrows(IllegalArgumentException.class, () -> ExponentialMechanismCalibration.of(BUDGET, 1, 4, 1, 3));
+    assertThrows(IllegalArgumentException.class,
+        () -> ExponentialMechanismCalibration.of(new PrivacyBudget(1, 0), 1000, 4, 1, 3));
+    // D = -1 with beta D + L = 2 > 0: only the diameter check refuses it
+    assertThrows(IllegalArgumentException.class, () -> ExponentialMechanismCalibration.of(BUDGET, 1000, -1, 1, 3));
+    assertThrows(IllegalArgumentException.class, () -> ExponentialMechanismCalibration.of(BUDGET, 1000, 4, 0, 0));
+  }
+
+  /**
+   * Past the horizon the recursion keeps composing: the exact map at n + 1 (no checkpoint there), which
+   * exceeds the budget since rho grows by c^2 / (8 (n + 1)).
+   */
+  @Test
+  void pastTheHorizonTheMapKeepsGrowingBeyondTheBudget() {
+    ExponentialMechanismCalibration calibration = ExponentialMechanismCalibration.of(BUDGET, 1000, 4, 1, 3);
+    assertEquals(calibration.exactSpentAfter(1001), calibration.spentAfter(1001));
+    assertEquals(calibration.exactSpentAfter(5000), calibration.spentAfter(5000));
+    assertTrue(calibration.spentAfter(1000).isWithin(BUDGET));
+    assertFalse(calibration.spentAfter(1001).isWithin(BUDGET), () -> calibration.spentAfter(1001).toString());
+    assertTrue(calibration.spentAfter(1001).epsilon() > calibration.spentAfter(1000).epsilon());
+  }
+
+  /**
+   * Checkpoints: every t up to 64, then t' = max(t + 1, ceil(1.011 t)). By hand: 64, 65, ..., 91 (90 * 1.011 =
+   * 90.99), then 91 * 1.011 = 92.001 gives 93, so step 92 is charged the exact map at 93, strictly more than
+   * its own.
+   */
+  @Test
+  void aStepBetweenCheckpointsIsChargedTheNextCheckpoint() {
+    ExponentialMechanismCalibration calibration = ExponentialMechanismCalibration.of(BUDGET, 1000, 4, 1, 3);
+    assertEquals(calibration.exactSpentAfter(91), calibration.spentAfter(91));
+    assertEquals(calibration.exactSpentAfter(93), calibration.spentAfter(92));
+    assertTrue(calibration.spentAfter(92).epsilon() > calibration.exactSpentAfter(92).epsilon());
+    assertEquals(calibration.exactSpentAfter(93), calibration.spentAfter(93));
+    assertEquals(calibration.exactSpentAfter(64), calibration.spentAfter(64));
+  }
+
+  /** epsilon_t = c / sqrt(t): epsilon_4 is exactly half of epsilon_1 = c, and epsilon_9 a third. */
+  @Test
+  void perStepEpsilonFallsAsOneOverRootT() {
+    ExponentialMechanismCalibration calibration = ExponentialMechanismCalibration.of(BUDGET, 1000, 4, 1, 3);
+    double c = calibration.perStepEpsilon(1);
+    assertEquals(c / 2, calibration.perStepEpsilon(4));
+    assertEquals(c / 3, calibration.perStepEpsilon(9), c * 1e-15);
+  }
+
+  @Test
+  void accessorsAndDescription() {
+    ExponentialMechanismCalibration calibration = ExponentialMechanismCalibration.of(BUDGET, 1000, 4, 1, 3);
+    assertEquals(BUDGET, calibration.budget());
+    assertEquals(1000, calibration.horizon());
+    assertEquals("zcdp-cks20-exponential-mechanism", calibration.accountant());
+    assertEquals("ExponentialMechanismCalibration[" + BUDGET + ", n=1000, c=" + calibration.perStepEpsilon(1) + "]",
+        calibration.toString());
   }
 }

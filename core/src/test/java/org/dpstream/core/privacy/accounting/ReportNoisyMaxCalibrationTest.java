@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import org.junit.jupiter.api.Test;
 
 class ReportNoisyMaxCalibrationTest {
@@ -135,5 +137,102 @@ class ReportNoisyMaxCalibrationTest {
         assertTrue(calibration.spentAfter(horizon).isWithin(budget), calibration::toString);
       }
     }
+  }
+
+  @Test
+  void scaleDividesByTheBudgetsEpsilon() {
+    // Same as the example with epsilon = 2: b_1 = 552.6204 / 2 = 276.3102, b_4 = 138.1551;
+    // eps_1 = 2 / (2 * 2 * 6.907755) = 0.0723824.
+    ReportNoisyMaxCalibration calibration = ReportNoisyMaxCalibration.of(new PrivacyBudget(2, 1e-3), 1000, 4, 1, 1);
+    assertEquals(276.3102, calibration.laplaceScaleAt(1), 1e-4);
+    assertEquals(138.1551, calibration.laplaceScaleAt(4), 1e-4);
+    assertEquals(0.0723824, calibration.perStepEpsilon(1), 1e-7);
+  }
+
+  @Test
+  void refusesStepsBelowOne() {
+    ReportNoisyMaxCalibration calibration = example();
+    for (long step : new long[] {0, -1, Long.MIN_VALUE}) {
+      assertThrows(IllegalArgumentException.class, () -> calibration.laplaceScaleAt(step));
+      assertThrows(IllegalArgumentException.class, () -> calibration.perStepEpsilon(step));
+      assertThrows(IllegalArgumentException.class, () -> calibration.spentAfter(step));
+    }
+  }
+
+  /**
+   * D must be positive and finite, beta and L non-negative with beta D + L positive and finite; each
+   * refusal below fails only the check it names (beta D + L is positive and finite in the first four).
+   */
+  @Test
+  void scoreBoundsRefuseExactlyTheInvalidOnes() {
+    double[][] refused = {
+        {0, 1, 1}, // D = 0 (beta D + L = 1)
+        {-1, 1, 3}, // D < 0 (beta D + L = 2)
+        {4, -1, 10}, // beta < 0 (beta D + L = 6)
+        {4, 1, -1}, // L < 0 (beta D + L = 3)
+        {4, 0, 0}, // beta D + L = 0
+        {1e10, 1e300, 0}, // beta D overflows to infinity (beta / D would not)
+        {1, Double.MAX_VALUE, Double.MAX_VALUE}, // beta D + L overflows (beta D - L would not)
+        {0.5, Double.MIN_VALUE, 0}, // beta D underflows to 0 (beta / D would not)
+        {Double.NaN, 1, 1}, {4, Double.NaN, 1}, {4, 1, Double.NaN},
+        {Double.POSITIVE_INFINITY, 0, 1}, {4, 1, Double.POSITIVE_INFINITY}};
+    for (double[] bounds : refused) {
+      assertThrows(IllegalArgumentException.class,
+          () -> ReportNoisyMaxCalibration.requireScoreBounds(bounds[0], bounds[1], bounds[2]),
+          () -> java.util.Arrays.toString(bounds));
+    }
+    // the boundaries are allowed: beta = 0 or L = 0 alone; beta D = L (so beta D - L would be 0)
+    ReportNoisyMaxCalibration.requireScoreBounds(4, 0, 1);
+    ReportNoisyMaxCalibration.requireScoreBounds(4, 1, 0);
+    ReportNoisyMaxCalibration.requireScoreBounds(4, 1, 4);
+    ReportNoisyMaxCalibration.requireScoreBounds(Double.MIN_VALUE, 0, Double.MIN_VALUE);
+    // and of() applies them
+    assertThrows(IllegalArgumentException.class, () -> ReportNoisyMaxCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 1000, -1, 1, 3));
+  }
+
+  @Test
+  void accessorsReturnWhatItWasBuiltWith() {
+    ReportNoisyMaxCalibration calibration = ReportNoisyMaxCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 1000, 4, 0.5, 3);
+    assertEquals(ONE_AND_ONE_IN_A_THOUSAND, calibration.budget());
+    assertEquals(1000, calibration.horizon());
+    assertEquals(4, calibration.diameter());
+    assertEquals(0.5, calibration.smoothness());
+    assertEquals(3, calibration.lipschitz());
+    assertEquals("paper-thm-3.4", calibration.accountant());
+    // b_1 = 4 * 4 * (0.5 * 4 + 3) * 6.907755 / 1 = 552.6204
+    assertEquals("ReportNoisyMaxCalibration[budget=" + ONE_AND_ONE_IN_A_THOUSAND + ", n=1000, D=4.0, beta=0.5, L=3.0, b_1="
+        + calibration.laplaceScaleAt(1) + "]", calibration.toString());
+    assertEquals(552.6204, calibration.laplaceScaleAt(1), 1e-4);
+  }
+
+  /**
+   * Past the exact prefix (t > 1024), basic composition is the exact prefix plus 2 c (t - 1024) / (sqrt t +
+   * sqrt 1024), the integral bound 2 c (sqrt t - sqrt 1024) written without cancellation, where
+   * eps_j = c sqrt(j) / (j + 1) and c = eps / (2 sqrt(ln n ln(1/delta))). With delta = 1e-300
+   * (ln(1/delta) = 690.8) advanced composition's sqrt(2 ln(1/delta) sum eps_j^2) exceeds basic up to
+   * t = 2000, so the charged value is that bound; computed here in BigDecimal (34 digits) from the formula.
+   */
+  @Test
+  void basicCompositionTailPastTheExactPrefixByTheIntegralBound() {
+    long n = 2000;
+    double delta = 1e-300;
+    ReportNoisyMaxCalibration calibration = ReportNoisyMaxCalibration.of(new PrivacyBudget(1, delta), n, 4, 1, 1);
+    MathContext mc = MathContext.DECIMAL128;
+    BigDecimal c = BigDecimal.ONE.divide(
+        BigDecimal.valueOf(2).multiply(new BigDecimal(Math.log(n) * -Math.log(delta)).sqrt(mc)), mc);
+    BigDecimal prefix = BigDecimal.ZERO;
+    for (int j = 1; j <= 1024; j++) {
+      prefix = prefix.add(c.multiply(BigDecimal.valueOf(j).sqrt(mc)).divide(BigDecimal.valueOf(j + 1), mc));
+    }
+    for (long t : new long[] {1025, 1500, 2000}) {
+      BigDecimal tail = BigDecimal.valueOf(2).multiply(c).multiply(BigDecimal.valueOf(t - 1024))
+          .divide(BigDecimal.valueOf(t).sqrt(mc).add(BigDecimal.valueOf(32)), mc);
+      double expected = prefix.add(tail).doubleValue();
+      double spent = calibration.spentAfter(t).epsilon();
+      assertTrue(spent >= expected && spent <= expected * (1 + 1e-9), () -> "t=" + t + ": " + spent + " vs " + expected);
+    }
+    // the prefix alone, at t = 1024, for comparison (no tail)
+    double atPrefixEnd = calibration.spentAfter(1024).epsilon();
+    assertEquals(prefix.doubleValue(), atPrefixEnd, prefix.doubleValue() * 1e-9);
   }
 }
