@@ -42,8 +42,8 @@ public final class ExponentialMechanismCalibration implements PrivacyCalibration
   private final double scheduleConstant; // c of epsilon_t = c / sqrt(t)
   private final double[] harmonicUp = new double[EXACT_PREFIX_STEPS + 1];
   /**
-   * The privacy map at checkpoints: every t up to 64, then a factor 1.011 apart in t (about 1/91), and the horizon. The
-   * ledger asks for it at every step and the tight conversion is a numeric search, so it is evaluated
+   * The privacy map at checkpoints: every t up to 64, then a factor 1.011 apart in t (about 1/91), and the
+   * horizon. The ledger asks for it at every step and the tight conversion is a numeric search, so it is evaluated
    * once per checkpoint; a step between checkpoints is charged the next checkpoint's value, never less.
    */
   private final long[] checkpoints;
