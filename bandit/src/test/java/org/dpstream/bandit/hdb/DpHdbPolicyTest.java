@@ -10,12 +10,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpstream.bandit.Decision;
 import org.dpstream.core.loss.CanonicalLink;
 import org.dpstream.core.loss.DataBounds;
+import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineEstimators;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
@@ -56,17 +60,17 @@ class DpHdbPolicyTest {
     DpHdbSpec discrete = linearSpec("noise", 3, 2, 100);
     DpHdbSpec continuous = new DpHdbSpec(discrete.banditId(), discrete.dimension(), discrete.arms(), discrete.link(),
         discrete.radius(), discrete.preSelectionGap(), discrete.warmUpRoundsPerArm(), discrete.budget(),
-        discrete.horizon(), discrete.data(), org.dpstream.core.online.NoiseChoice.CONTINUOUS);
-    assertEquals(org.dpstream.core.online.NoiseChoice.DISCRETE, discrete.armNoise());
+        discrete.horizon(), discrete.data(), NoiseChoice.CONTINUOUS);
+    assertEquals(NoiseChoice.DISCRETE, discrete.armNoise());
     String old = String.join("|", "dp-hdb-spec-v1", "noise", "3", Integer.toString(discrete.arms()),
         discrete.link().toString(),
         Double.toString(discrete.radius()), Double.toString(discrete.preSelectionGap()), "2",
         Double.toString(discrete.budget().epsilon()), Double.toString(discrete.budget().delta()), "100",
         Double.toString(discrete.data().featureDualNorm()), Double.toString(discrete.data().labelBound()));
-    byte[] oldDigest = java.security.MessageDigest.getInstance("SHA-256")
-        .digest(old.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    byte[] oldDigest = MessageDigest.getInstance("SHA-256")
+        .digest(old.getBytes(StandardCharsets.UTF_8));
     assertArrayEquals(oldDigest, continuous.fingerprint());
-    assertTrue(!java.util.Arrays.equals(oldDigest, discrete.fingerprint()));
+    assertTrue(!Arrays.equals(oldDigest, discrete.fingerprint()));
   }
 
   @Test

@@ -202,10 +202,14 @@ public final class FixedPointExponentialMechanism {
     carries += Long.compareUnsigned(middle, term) < 0 ? 1 : 0;
     long low = rHigh * wHigh;
     long high = unsignedMultiplyHigh(rHigh, wHigh);
-    for (long part : new long[] {unsignedMultiplyHigh(rHigh, wLow), unsignedMultiplyHigh(rLow, wHigh), carries}) {
-      low += part;
-      high += Long.compareUnsigned(low, part) < 0 ? 1 : 0;
-    }
+    long part = unsignedMultiplyHigh(rHigh, wLow);
+    low += part;
+    high += Long.compareUnsigned(low, part) < 0 ? 1 : 0;
+    part = unsignedMultiplyHigh(rLow, wHigh);
+    low += part;
+    high += Long.compareUnsigned(low, part) < 0 ? 1 : 0;
+    low += carries;
+    high += Long.compareUnsigned(low, carries) < 0 ? 1 : 0;
     return new long[] {high, low};
   }
 

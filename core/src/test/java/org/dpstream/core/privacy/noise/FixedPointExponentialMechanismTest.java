@@ -21,20 +21,12 @@ import org.junit.jupiter.api.Test;
  */
 class FixedPointExponentialMechanismTest {
 
-  private static final MathContext DIGITS = new MathContext(90, RoundingMode.HALF_EVEN);
+  private static final MathContext DIGITS = DecimalExp.DIGITS;
   private static final BigDecimal TWO_TO_62 = new BigDecimal(BigInteger.ONE.shiftLeft(62));
   private static final BigInteger TWO_TO_128 = BigInteger.ONE.shiftLeft(128);
 
-  /** exp(-x) to 90 digits by its Taylor series (an oracle independent of CertifiedExp). */
   private static BigDecimal expMinus(BigDecimal x) {
-    BigDecimal sum = BigDecimal.ZERO;
-    BigDecimal term = BigDecimal.ONE;
-    BigDecimal limit = new BigDecimal("1e-85");
-    for (int k = 1; term.abs().compareTo(limit) > 0 || k < 2 * x.intValue() + 2; k++) {
-      sum = sum.add(term, DIGITS);
-      term = term.multiply(x.negate(), DIGITS).divide(BigDecimal.valueOf(k), DIGITS);
-    }
-    return sum;
+    return DecimalExp.expMinus(x);
   }
 
   private static BigDecimal fixed56(long x) {
@@ -142,7 +134,7 @@ class FixedPointExponentialMechanismTest {
       BigInteger r = TWO_TO_128.multiply(BigInteger.valueOf(2L * j + 1)).divide(BigInteger.valueOf(2L * k));
       long[] utilities = new long[k];
       int drawn = FixedPointExponentialMechanism.sample(utilities, 0.0,
-          RandomBits.of(words(r.shiftRight(64).longValue(), r.longValue())));
+          RandomBits.of(new ScriptedWords(r.shiftRight(64).longValue(), r.longValue())));
       assertEquals(j, drawn, "bucket " + j);
     }
   }
@@ -266,13 +258,13 @@ class FixedPointExponentialMechanismTest {
   /** Two words decide: R = 0 gives the first candidate, R = 2^127 the bucket holding W / 2. */
   @Test
   void theDrawIsTheBucketOfTheScaledWords() {
-    assertEquals(0, FixedPointExponentialMechanism.sample(new long[] {5, 5}, 1.0, RandomBits.of(words(0, 0))));
+    assertEquals(0, FixedPointExponentialMechanism.sample(new long[] {5, 5}, 1.0, RandomBits.of(new ScriptedWords(0, 0))));
     assertEquals(1, FixedPointExponentialMechanism.sample(new long[] {5, 5}, 1.0,
-        RandomBits.of(words(Long.MIN_VALUE, 0))));
+        RandomBits.of(new ScriptedWords(Long.MIN_VALUE, 0))));
     // Just below half: t = 2^62 - 1, still the first bucket.
     assertEquals(0, FixedPointExponentialMechanism.sample(new long[] {5, 5}, 1.0,
-        RandomBits.of(words(Long.MAX_VALUE, -1))));
-    assertEquals(2, FixedPointExponentialMechanism.sample(new long[] {1, 1, 1}, 0.0, RandomBits.of(words(-1, -1))));
+        RandomBits.of(new ScriptedWords(Long.MAX_VALUE, -1))));
+    assertEquals(2, FixedPointExponentialMechanism.sample(new long[] {1, 1, 1}, 0.0, RandomBits.of(new ScriptedWords(-1, -1))));
   }
 
   /** lambda = 0 weighs every candidate 2^62: uniform whatever the utilities. */
@@ -305,7 +297,7 @@ class FixedPointExponentialMechanismTest {
 
   @Test
   void refusesBadInput() {
-    RandomBits bits = RandomBits.of(words(0, 0));
+    RandomBits bits = RandomBits.of(new ScriptedWords(0, 0));
     assertThrows(IllegalArgumentException.class, () -> FixedPointExponentialMechanism.sample(new long[0], 1, bits));
     assertThrows(IllegalArgumentException.class, () -> FixedPointExponentialMechanism.sample(new long[] {1}, -1, bits));
     assertThrows(IllegalArgumentException.class,
@@ -315,10 +307,5 @@ class FixedPointExponentialMechanismTest {
     assertThrows(ArithmeticException.class,
         () -> FixedPointExponentialMechanism.sample(new long[] {Long.MIN_VALUE, Long.MAX_VALUE}, 1, bits));
     assertEquals(0, FixedPointExponentialMechanism.sample(new long[] {Long.MIN_VALUE}, Double.MIN_VALUE, bits));
-  }
-
-  private static UniformRandomProvider words(long... values) {
-    int[] next = {0};
-    return () -> values[next[0]++];
   }
 }
