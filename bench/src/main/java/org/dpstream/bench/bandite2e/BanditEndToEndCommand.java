@@ -42,7 +42,8 @@ import picocli.CommandLine.Spec;
  * The client offers {@code --rate} requests per second on an open-loop schedule (latency counts from each
  * request's due time, so a slow server cannot slow the offered load down and hide its queueing) or, with
  * {@code --rate 0}, as fast as it can ({@code --connections} in flight over HTTP, {@code --window} over
- * Kafka). It answers each decision at once with the environment's reward, so the service learns while it
+ * Kafka). The HTTP client ({@link HttpLoad}) drives all its keep-alive connections from one Netty event-loop
+ * thread, so that it costs little CPU and garbage next to the server it measures in the same JVM. It answers each decision at once with the environment's reward, so the service learns while it
  * decides, and the regret per round is printed next to uniformly random arms' on the same contexts: speed
  * never hides a policy that stopped learning.
  */
@@ -78,7 +79,8 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
   double rate;
 
   @Option(names = "--connections", defaultValue = "64",
-      description = "HTTP connections (requests in flight) (default: ${DEFAULT-VALUE})")
+      description = "HTTP decision connections, i.e. most decision requests in flight (the rewards have 4"
+          + " connections of their own) (default: ${DEFAULT-VALUE})")
   int connections;
 
   @Option(names = "--window", defaultValue = "1000",
@@ -139,12 +141,14 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
         // caught up with the releases committed at start), as a load balancer would; every request offered
         // after that is measured.
         awaitReady(service, Duration.ofSeconds(60));
+        String client = "";
         if (chosen == Path.HTTP) {
           int port = service.deciders().orElseThrow().httpPort().orElseThrow();
-          HttpLoad.run(workload, port, BANDIT, connections);
+          client = HttpLoad.run(workload, port, BANDIT, connections) + System.lineSeparator();
         } else {
           KafkaLoad.run(workload, kafka.clientConfig(), topics, BANDIT, rate > 0 ? 0 : window);
         }
+        out.print(client);
         out.println(workload.describe());
         out.flush();
       }

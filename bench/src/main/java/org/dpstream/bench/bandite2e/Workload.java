@@ -164,7 +164,12 @@ final class Workload {
     return out.toString();
   }
 
-  private static double percentile(long[] sorted, double q) {
+  /** Request i's latency in nanoseconds, from its due time to its decision (0 if it was not decided). */
+  long latencyNanos(int i) {
+    return latency[i];
+  }
+
+  static double percentile(long[] sorted, double q) {
     int index = (int) Math.ceil(q * sorted.length) - 1;
     return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
   }
