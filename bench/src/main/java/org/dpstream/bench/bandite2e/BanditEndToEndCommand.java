@@ -79,9 +79,13 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
   double rate;
 
   @Option(names = "--connections", defaultValue = "64",
-      description = "HTTP decision connections, i.e. most decision requests in flight (the rewards have 4"
-          + " connections of their own) (default: ${DEFAULT-VALUE})")
+      description = "HTTP decision connections, i.e. most decision requests in flight (default: ${DEFAULT-VALUE})")
   int connections;
+
+  @Option(names = "--reward-connections",
+      description = "HTTP connections of the rewards, one reward in flight each (default: as many as --connections,"
+          + " so that rewards keep pace with decisions)")
+  Integer rewardConnections;
 
   @Option(names = "--window", defaultValue = "1000",
       description = "Kafka paths with --rate 0: most requests in flight (default: ${DEFAULT-VALUE})")
@@ -105,9 +109,9 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--path must be http, kafka or topology, got " + path);
     }
     if (dimension < 1 || arms < 2 || requests < 1 || window < 1 || connections < 1 || commitIntervalMs < 1
-        || !(rate >= 0) || Double.isInfinite(rate)) {
-      throw new IllegalArgumentException("--d, --requests, --window, --connections, --commit-interval-ms must be"
-          + " positive, --K >= 2, --rate >= 0");
+        || rewardConnections != null && rewardConnections < 1 || !(rate >= 0) || Double.isInfinite(rate)) {
+      throw new IllegalArgumentException("--d, --requests, --window, --connections, --reward-connections,"
+          + " --commit-interval-ms must be positive, --K >= 2, --rate >= 0");
     }
     out.println(MachineFacts.describe());
     out.printf(Locale.ROOT, "bandit-e2e --path %s: %,d requests, d = %d, K = %d, %s, 1 partition, 1 stream thread,"
@@ -144,7 +148,8 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
         String client = "";
         if (chosen == Path.HTTP) {
           int port = service.deciders().orElseThrow().httpPort().orElseThrow();
-          client = HttpLoad.run(workload, port, BANDIT, connections) + System.lineSeparator();
+          client = HttpLoad.run(workload, port, BANDIT, connections,
+              rewardConnections == null ? connections : rewardConnections) + System.lineSeparator();
         } else {
           KafkaLoad.run(workload, kafka.clientConfig(), topics, BANDIT, rate > 0 ? 0 : window);
         }

@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  * The HTTP path's client, an open-loop load generator on one Netty event-loop thread (epoll on Linux, NIO
  * elsewhere) that drives every connection, so that it costs little next to the server it measures (as wrk
  * does): {@code connections} keep-alive decision connections with at most one request in flight each (no
- * pipelining), and {@value #REWARD_CONNECTIONS} keep-alive reward connections.
+ * pipelining), and {@code rewardConnections} keep-alive reward connections, one reward in flight each.
  *
  * <ul>
  *   <li>Request i is due at its place in the {@link Workload}'s schedule. It is sent at its due time on a free
@@ -56,11 +56,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class HttpLoad implements ClientConnection.Listener {
 
-  static final int REWARD_CONNECTIONS = 4;
   private static final byte[] ARM_FIELD = "\"arm\":".getBytes(StandardCharsets.US_ASCII);
 
   private final Workload workload;
   private final int connections;
+  private final int rewardConnections;
   private final JsonPosts posts;
   private final ArrayDeque<ClientConnection> freeDeciders = new ArrayDeque<>();
   private final ArrayDeque<ClientConnection> freeRewarders = new ArrayDeque<>();
@@ -82,9 +82,10 @@ final class HttpLoad implements ClientConnection.Listener {
   private int mostRewardsWaiting;
   private boolean paceScheduled;
 
-  private HttpLoad(Workload workload, String banditId, int connections) {
+  private HttpLoad(Workload workload, String banditId, int connections, int rewardConnections) {
     this.workload = workload;
     this.connections = connections;
+    this.rewardConnections = rewardConnections;
     this.posts = new JsonPosts(banditId);
     this.rewardQueue = new int[workload.size()];
     this.decidedArm = new int[workload.size()];
@@ -95,8 +96,9 @@ final class HttpLoad implements ClientConnection.Listener {
    * Offers the workload to the decision API on localhost:{@code port} and returns a line about the client
    * (transport, connections, how late requests were sent); throws if any answer was not 200.
    */
-  static String run(Workload workload, int port, String banditId, int connections) throws Exception {
-    return new HttpLoad(workload, banditId, connections)
+  static String run(Workload workload, int port, String banditId, int connections, int rewardConnections)
+      throws Exception {
+    return new HttpLoad(workload, banditId, connections, rewardConnections)
         .drive(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
   }
 
@@ -110,7 +112,7 @@ final class HttpLoad implements ClientConnection.Listener {
       Bootstrap bootstrap = new Bootstrap().group(loop)
           .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
           .option(ChannelOption.TCP_NODELAY, true);
-      for (int c = 0; c < connections + REWARD_CONNECTIONS; c++) {
+      for (int c = 0; c < connections + rewardConnections; c++) {
         boolean decider = c < connections;
         ClientConnection connection = new ClientConnection(this, decider ? "decision connection " + c
             : "reward connection " + (c - connections), decider);
@@ -250,7 +252,7 @@ final class HttpLoad implements ClientConnection.Listener {
             + " connections; request sent after its due time (timer and waiting for a free connection): p50 %.3f ms,"
             + " p99 %.3f ms, max %.3f ms; rewards waiting for a connection: at most %,d, %,d unanswered at the last"
             + " decision",
-        epoll ? "epoll" : "NIO", connections, REWARD_CONNECTIONS, Workload.percentile(sorted, 0.50) / 1e6,
+        epoll ? "epoll" : "NIO", connections, rewardConnections, Workload.percentile(sorted, 0.50) / 1e6,
         Workload.percentile(sorted, 0.99) / 1e6, sorted[sorted.length - 1] / 1e6, mostRewardsWaiting,
         rewardBacklogAtLastDecision);
   }

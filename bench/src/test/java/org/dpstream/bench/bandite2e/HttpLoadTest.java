@@ -55,7 +55,7 @@ class HttpLoadTest {
     int connections = 8;
     Workload workload = new Workload(3, ARMS, requests, 7, rate);
 
-    String client = HttpLoad.run(workload, api.port(), BANDIT, connections);
+    String client = HttpLoad.run(workload, api.port(), BANDIT, connections, 3);
 
     assertEquals(requests, workload.decisions());
     assertEquals(requests, api.decideBodies.size());
@@ -70,13 +70,13 @@ class HttpLoadTest {
           + "}", api.rewardBodies.get(i));
     }
     // Keep-alive connections: the decisions on exactly `connections` of them (at rate 0 all are busy at once,
-    // at 3,000/s the free ones are taken in turn), the rewards on their own, at most 4.
+    // at 3,000/s the free ones are taken in turn), the rewards on their own, at most 3.
     assertEquals(connections, api.decidePorts.size());
-    assertTrue(api.rewardPorts.size() <= HttpLoad.REWARD_CONNECTIONS, api.rewardPorts.toString());
+    assertTrue(api.rewardPorts.size() <= 3, api.rewardPorts.toString());
     Set<Integer> shared = new HashSet<>(api.decidePorts);
     shared.retainAll(api.rewardPorts);
     assertEquals(Set.of(), shared);
-    assertTrue(client.contains(connections + " decision + 4 reward keep-alive connections"), client);
+    assertTrue(client.contains(connections + " decision + 3 reward keep-alive connections"), client);
   }
 
   @Test
@@ -87,7 +87,7 @@ class HttpLoadTest {
     // 20 ms each, so request i is answered no earlier than 20 (i + 1) ms after the start.
     Workload workload = new Workload(3, ARMS, requests, 7, 1000);
 
-    HttpLoad.run(workload, api.port(), BANDIT, 1);
+    HttpLoad.run(workload, api.port(), BANDIT, 1, 1);
 
     for (int i = 0; i < requests; i++) {
       long atLeast = (20L * (i + 1) - i) * 1_000_000L;
@@ -101,7 +101,7 @@ class HttpLoadTest {
     api.decideStatus = 503;
     Workload workload = new Workload(3, ARMS, 50, 7, 0);
 
-    IOException failure = assertThrows(IOException.class, () -> HttpLoad.run(workload, api.port(), BANDIT, 4));
+    IOException failure = assertThrows(IOException.class, () -> HttpLoad.run(workload, api.port(), BANDIT, 4, 2));
 
     assertTrue(failure.getMessage().contains("decide answered 503: {\"error\":\"stub says no\"}"),
         failure.getMessage());
@@ -112,7 +112,7 @@ class HttpLoadTest {
     api.rewardStatus = 400;
     Workload workload = new Workload(3, ARMS, 50, 7, 0);
 
-    IOException failure = assertThrows(IOException.class, () -> HttpLoad.run(workload, api.port(), BANDIT, 4));
+    IOException failure = assertThrows(IOException.class, () -> HttpLoad.run(workload, api.port(), BANDIT, 4, 2));
 
     assertTrue(failure.getMessage().contains("reward answered 400: {\"error\":\"stub says no\"}"),
         failure.getMessage());
@@ -124,7 +124,7 @@ class HttpLoadTest {
     int connections = 3;
     Workload workload = new Workload(3, ARMS, 90, 7, 0);
 
-    HttpLoad.run(workload, api.port(), BANDIT, connections);
+    HttpLoad.run(workload, api.port(), BANDIT, connections, 3);
 
     assertEquals(90, workload.decisions());
     // Never more than one request per connection (no pipelining), and all of them busy at once.
