@@ -43,9 +43,11 @@ import picocli.CommandLine.Spec;
  * request's due time, so a slow server cannot slow the offered load down and hide its queueing) or, with
  * {@code --rate 0}, as fast as it can ({@code --connections} in flight over HTTP, {@code --window} over
  * Kafka). The HTTP client ({@link HttpLoad}) drives all its keep-alive connections from one Netty event-loop
- * thread, so that it costs little CPU and garbage next to the server it measures in the same JVM. It answers each decision at once with the environment's reward, so the service learns while it
- * decides, and the regret per round is printed next to uniformly random arms' on the same contexts: speed
- * never hides a policy that stopped learning.
+ * thread, so that it costs little CPU and garbage next to the server it measures in the same JVM. It answers
+ * each decision at once with the environment's reward (over HTTP on {@code --reward-connections} of their
+ * own, by default as many as {@code --connections}, so that rewards keep pace with decisions), so the
+ * service learns while it decides, and the regret per round is printed next to uniformly random arms' on
+ * the same contexts: speed never hides a policy that stopped learning.
  */
 @Command(
     name = "bandit-e2e",
