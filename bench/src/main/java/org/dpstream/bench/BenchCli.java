@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.dpstream.bench.bandit.BanditExperimentCommand;
 import org.dpstream.bench.bandite2e.BanditEndToEndCommand;
+import org.dpstream.bench.banditlearn.BanditLearningCommand;
 import org.dpstream.bench.dda.DdaExperimentCommand;
 import org.dpstream.bench.e2e.EndToEndBenchmarkCommand;
 import org.dpstream.bench.erm.ErmExperimentCommand;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       BenchCli.JmhCommand.class, OfwExperimentCommand.class, BanditExperimentCommand.class,
       EndToEndBenchmarkCommand.class, BanditEndToEndCommand.class, ErmExperimentCommand.class,
-      DdaExperimentCommand.class, CommandLine.HelpCommand.class})
+      DdaExperimentCommand.class, BanditLearningCommand.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -54,6 +54,8 @@ public final class DpHdbPolicy implements PrivateBandit {
   public static final String NAME = "dp-hdb";
 
   private final DpHdbSpec spec;
+  /** spec.fingerprint(), once: every state written (one per round) carries it. */
+  private final byte[] fingerprint;
   private final OnlineEstimator[] arms;
   /** The released theta_{t,i}: a copy of each arm's parameters after its latest step. */
   private final double[][] released;
@@ -67,6 +69,7 @@ public final class DpHdbPolicy implements PrivateBandit {
 
   private DpHdbPolicy(DpHdbSpec spec, OnlineEstimator[] arms, double[][] forcedSampling, long rounds) {
     this.spec = spec;
+    this.fingerprint = spec.fingerprint();
     this.arms = arms;
     this.forcedSampling = forcedSampling;
     this.rounds = rounds;
@@ -266,7 +269,7 @@ public final class DpHdbPolicy implements PrivateBandit {
    */
   @Override
   public void writeState(DataOutput out) throws IOException {
-    VersionedState.writeHeader(out, STATE_VERSION, spec.fingerprint());
+    VersionedState.writeHeader(out, STATE_VERSION, fingerprint);
     out.writeLong(rounds);
     for (int i = 0; i < arms.length; i++) {
       if (forcedSamplingBlockEnded(spec, i, rounds)) {

@@ -48,6 +48,8 @@ public final class DpLinearPolicy implements PrivateBandit {
   private static final double CONTRIBUTION_MARGIN = 1 - 0x1p-20;
 
   private final DpLinearSpec spec;
+  /** spec.fingerprint(), once: every state written (one per round) carries it. */
+  private final byte[] fingerprint;
   /** False only in the audit's negative control: contributions enter unscaled and unclipped. */
   private final boolean clipping;
   private final PrefixSumPlan plan;
@@ -72,6 +74,7 @@ public final class DpLinearPolicy implements PrivateBandit {
   private DpLinearPolicy(DpLinearSpec spec, PrefixSumPlan plan, PrivatePrefixSums[] statistics, long[][] pendingUnits,
       double[][] theta, PrivacyLedger ledger, long rounds, boolean clipping) {
     this.spec = spec;
+    this.fingerprint = spec.fingerprint();
     this.clipping = clipping;
     this.plan = plan;
     this.statistics = statistics;
@@ -316,7 +319,7 @@ public final class DpLinearPolicy implements PrivateBandit {
    */
   @Override
   public void writeState(DataOutput out) throws IOException {
-    VersionedState.writeHeader(out, STATE_VERSION, spec.fingerprint());
+    VersionedState.writeHeader(out, STATE_VERSION, fingerprint);
     out.writeLong(rounds);
     ledger.writeTo(out);
     for (double[] armTheta : theta) {

@@ -1,5 +1,8 @@
 package org.dpstream.bench.bandite2e;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -138,8 +141,8 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
             case KAFKA -> DeciderConfig.deciders(-1, true);
             case TOPOLOGY -> DeciderConfig.decidingInTopology();
           });
-      try (DpstreamService service = DpstreamService.start(config, freshKey(),
-          new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))) {
+      PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      try (DpstreamService service = DpstreamService.start(config, freshKey(), registry)) {
         if (!service.awaitRunning(Duration.ofSeconds(60))) {
           throw new IllegalStateException("the service did not start: " + service.state());
         }
@@ -155,14 +158,32 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
         } else {
           KafkaLoad.run(workload, kafka.clientConfig(), topics, BANDIT, rate > 0 ? 0 : window);
         }
+        // Read at once, before the service stops: how far learning had come when the last decision was answered.
+        String learnt = learnt(registry);
         out.print(client);
         out.println(workload.describe());
+        out.println(learnt);
         out.flush();
       }
     } finally {
       deleteRecursively(state);
     }
     return 0;
+  }
+
+  /**
+   * The rounds learning had joined and the step the deciders had released when the load ended: decisions are
+   * made from the released step, so a learner that falls behind the offered rate shows here first (the regret
+   * of DP-HDB at d = 50 is close to random's for thousands of rounds, and cannot tell; docs/bandit-decider.md,
+   * "Learning at 2,000 rounds/s").
+   */
+  static String learnt(MeterRegistry registry) {
+    double joined = registry.find("dpstream.bandit.rewards.joined").tag("bandit", BANDIT).counters().stream()
+        .mapToDouble(Counter::count).sum();
+    double step = registry.find("dpstream.decider.released.step").tag("bandit", BANDIT).gauges().stream()
+        .mapToDouble(Gauge::value).max().orElse(Double.NaN);
+    return String.format(Locale.ROOT, "learnt when the load ended: %,.0f rounds joined; the deciders' released step %s",
+        joined, Double.isNaN(step) ? "none (no deciders)" : String.format(Locale.ROOT, "%,.0f", step));
   }
 
   private static void awaitReady(DpstreamService service, Duration timeout) throws InterruptedException {

@@ -45,6 +45,8 @@ public final class DpPofw implements OnlineEstimator {
   static final String ALGORITHM = "dp-pofw";
 
   private final OnlineModelSpec spec;
+  /** spec.fingerprint(), once: every state written carries it. */
+  private final byte[] fingerprint;
   private final VertexChoice vertexChoice;
   /** Non-null under {@code noise: discrete}: the fixed-point exponential mechanism over lattice utilities. */
   private final ExactVertexChoice exactChoice;
@@ -78,6 +80,7 @@ public final class DpPofw implements OnlineEstimator {
       throw new IllegalArgumentException("whole-increment clipping (clip.mode: fixed or adaptive) is for p > 1 (DP-TOFW)");
     }
     this.spec = spec;
+    this.fingerprint = spec.fingerprint();
     this.vertexChoice = vertexChoice;
     this.exactChoice = exactChoice;
     this.lattice = exactChoice == null ? null : PofwScoreLattice.of(spec);
@@ -276,7 +279,7 @@ public final class DpPofw implements OnlineEstimator {
 
   @Override
   public void writeState(DataOutput out) throws IOException {
-    StateCodec.writeHeader(out, exactChoice == null ? STATE_VERSION : DISCRETE_STATE_VERSION, spec);
+    StateCodec.writeHeader(out, exactChoice == null ? STATE_VERSION : DISCRETE_STATE_VERSION, fingerprint);
     out.writeLong(steps);
     out.writeLong(stepsInEpoch);
     out.writeLong(epoch);

@@ -43,6 +43,8 @@ public final class DpTofw implements OnlineEstimator {
   static final String ALGORITHM = "dp-tofw";
 
   private final OnlineModelSpec spec;
+  /** spec.fingerprint(), once: every state written carries it. */
+  private final byte[] fingerprint;
   private final PrefixSumPlan plan;
   private final PrivatePrefixSums prefixSums;
   private final AdaptiveClipPrefixSums adaptive; // the same object as prefixSums when clip.mode is adaptive, else null
@@ -62,6 +64,7 @@ public final class DpTofw implements OnlineEstimator {
       throw new IllegalArgumentException("DP-TOFW needs p > 1; use DP-POFW for p = 1 (got p = " + spec.p() + ")");
     }
     this.spec = spec;
+    this.fingerprint = spec.fingerprint();
     this.plan = plan;
     this.prefixSums = prefixSums;
     this.adaptive = prefixSums instanceof AdaptiveClipPrefixSums sums ? sums : null;
@@ -203,7 +206,7 @@ public final class DpTofw implements OnlineEstimator {
 
   @Override
   public void writeState(DataOutput out) throws IOException {
-    StateCodec.writeHeader(out, STATE_VERSION, spec);
+    StateCodec.writeHeader(out, STATE_VERSION, fingerprint);
     out.writeLong(steps);
     iterates.writeTo(out);
     StateCodec.writeLedger(out, ledger);

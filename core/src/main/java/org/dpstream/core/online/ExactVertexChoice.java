@@ -26,6 +26,7 @@ record ExactVertexChoice(ExponentialMechanismCalibration calibration, PofwScoreL
       throw new IllegalArgumentException("noise: discrete at p = 1 needs accountant zcdp or auto (the exponential"
           + " mechanism); accountant: paper prices Laplace report-noisy-min, which stays continuous");
     }
+    FixedPointExponentialMechanism.prepareTables();
     return new ExactVertexChoice(gumbel.calibration(), PofwScoreLattice.of(spec));
   }
 

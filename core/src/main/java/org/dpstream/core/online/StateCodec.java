@@ -11,8 +11,12 @@ final class StateCodec {
 
   private StateCodec() {}
 
-  static void writeHeader(DataOutput out, byte version, OnlineModelSpec spec) throws IOException {
-    VersionedState.writeHeader(out, version, spec.fingerprint());
+  /**
+   * @param fingerprint the spec's {@link OnlineModelSpec#fingerprint()}, computed once by the estimator: a state is
+   *     written on every step, and the digest (a canonical string and a SHA-256) was a measurable share of a step
+   */
+  static void writeHeader(DataOutput out, byte version, byte[] fingerprint) throws IOException {
+    VersionedState.writeHeader(out, version, fingerprint);
   }
 
   /** Reads and checks the header: the version this build writes and the spec the state was made under. */

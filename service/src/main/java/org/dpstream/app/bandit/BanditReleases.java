@@ -83,7 +83,9 @@ public final class BanditReleases {
   }
 
   public static ModelRelease of(DpHdbPolicy policy, int arm) {
-    return release(policy, arm, policy.spec().armSpec(arm).modelId(), policy.armParameters(arm));
+    // The arm's model id, not armSpec(arm).modelId(): that builds the arm's whole spec (derived clipping and
+    // all), and this runs for every arm after every round.
+    return release(policy, arm, policy.spec().armModelId(arm), policy.armParameters(arm));
   }
 
   /**

@@ -22,14 +22,18 @@ final class CertifiedExp {
     if (shift < 0 || terms < 1 || a.signum() < 0 || a.compareTo(BigInteger.ONE.shiftLeft(shift)) > 0) {
       throw new IllegalArgumentException("need 0 <= a <= 2^shift and terms >= 1: a = " + a + ", shift = " + shift);
     }
-    // Partial sums P_m = sum_(k <= m) (-1)^k x^k / k! = N_m / (2^(shift m) m!), N_m integer.
+    // Partial sums P_m = sum_(k <= m) (-1)^k x^k / k! = N_m / (2^(shift m) m!), N_m integer, with
+    // terms T_k = x^k / k! 2^(shift m) m! = a^k 2^(shift (m - k)) (m! / k!). T_(k+1) = T_k a 2^-shift / (k + 1)
+    // is exact (the shift and the division leave integers), so each term costs one product and two small
+    // exact steps, not a power and two factorials: the vertex choice's tables (1,792 calls) are built at its
+    // first draw, inside the learning loop.
     BigInteger[] bounds = new BigInteger[2];
     for (int m = terms; m <= terms + 1; m++) {
-      BigInteger numerator = BigInteger.ZERO;
       BigInteger mFactorial = factorial(m);
-      for (int k = 0; k <= m; k++) {
-        // x^k / k! = a^k 2^(shift (m - k)) (m! / k!) / (2^(shift m) m!)
-        BigInteger term = a.pow(k).shiftLeft(shift * (m - k)).multiply(mFactorial.divide(factorial(k)));
+      BigInteger term = mFactorial.shiftLeft(shift * m);
+      BigInteger numerator = term;
+      for (int k = 1; k <= m; k++) {
+        term = term.multiply(a).shiftRight(shift).divide(BigInteger.valueOf(k));
         numerator = (k & 1) == 0 ? numerator.add(term) : numerator.subtract(term);
       }
       BigInteger denominator = mFactorial.shiftLeft(shift * m);
@@ -47,8 +51,10 @@ final class CertifiedExp {
   static BigInteger[] expMinus(BigInteger a, int shift, int work) {
     BigInteger limit = BigInteger.ONE.shiftLeft(work + 1);
     int terms = 1;
-    while (factorial(terms + 1).compareTo(limit) <= 0) {
+    BigInteger nextFactorial = BigInteger.TWO; // (terms + 1)!
+    while (nextFactorial.compareTo(limit) <= 0) {
       terms++;
+      nextFactorial = nextFactorial.multiply(BigInteger.valueOf(terms + 1));
     }
     return expMinus(a, shift, work, terms);
   }
