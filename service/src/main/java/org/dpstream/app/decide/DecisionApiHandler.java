@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,7 @@ import org.slf4j.LoggerFactory;
  *       answered 400 {@code BAD_REQUEST} and that connection closed; other connections are not affected.
  *   <li>{@code Connection: close}, and HTTP/1.0 without {@code Connection: keep-alive}: the connection is closed
  *       once the answer is written; what the client sent after that request is ignored.
+ *   <li>A connection from which nothing was read for {@link DecisionHttpServer#IDLE_SECONDS} is closed.
  *   <li>A client that sends requests without reading the answers stops being read once its unwritten answers
  *       pass the channel's high water mark, until they drain.
  * </ul>
@@ -194,6 +196,15 @@ final class DecisionApiHandler extends ChannelInboundHandlerAdapter {
   public void channelInactive(ChannelHandlerContext ctx) {
     releaseBody();
     ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+    if (event instanceof IdleStateEvent) {
+      ctx.close(); // nothing read for DecisionHttpServer.IDLE_SECONDS
+    } else {
+      ctx.fireUserEventTriggered(event);
+    }
   }
 
   @Override

@@ -17,6 +17,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpRequestDecoder;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -67,6 +68,12 @@ public final class DecisionHttpServer implements AutoCloseable {
   static final int MAX_BODY_BYTES = 1 << 20;
   /** Request line and headers: Netty's defaults (4 KiB line, 8 KiB of headers), over them 400 and closed. */
   private static final HttpDecoderConfig DECODER = new HttpDecoderConfig();
+  /**
+   * A connection from which nothing was read for this long is closed (an idle keep-alive connection, or a client
+   * that stopped halfway through a request); the JDK server closed idle connections after 30 s. Reads only: a
+   * timer on writes would cost a future per answer.
+   */
+  static final int IDLE_SECONDS = 60;
 
   /** The transport of the server's sockets. */
   enum Transport {
@@ -108,7 +115,8 @@ public final class DecisionHttpServer implements AutoCloseable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel connection) {
-            connection.pipeline().addLast(new HttpRequestDecoder(DECODER), new DecisionApiHandler(api));
+            connection.pipeline().addLast(new IdleStateHandler(IDLE_SECONDS, 0, 0), new HttpRequestDecoder(DECODER),
+                new DecisionApiHandler(api));
           }
         })
         .bind(new InetSocketAddress(port)).awaitUninterruptibly();
