@@ -7,7 +7,9 @@ package org.dpstream.app.config;
  *     decisions visible at commit); default false: deciders follow dp.releases and decide at once
  * @param httpPort port of the decision API ({@code POST /v1/bandits/{id}/decide}, {@code /reward});
  *     default 9401; 0 picks a free port; -1 serves no API
- * @param httpThreads threads answering the API; default 32
+ * @param httpThreads event-loop threads of the API, which read the requests, decide and write the answers; default 0:
+ *     one per available processor (until session 7 the JDK server's handler threads, default 32; a configured
+ *     count is still honoured)
  * @param contexts decide the contexts on dp.contexts too (the Kafka path); default true
  * @param memory most decisions remembered per instance to answer a repeated request id with the same
  *     decision; default 200000
@@ -21,15 +23,16 @@ public record DeciderConfig(Boolean inTopology, Integer httpPort, Integer httpTh
   public DeciderConfig {
     inTopology = inTopology != null && inTopology;
     httpPort = httpPort == null ? DEFAULT_HTTP_PORT : httpPort;
-    httpThreads = httpThreads == null ? 32 : httpThreads;
+    httpThreads = httpThreads == null ? 0 : httpThreads;
     contexts = contexts == null || contexts;
     memory = memory == null ? 200_000 : memory;
     if (httpPort < -1 || httpPort > 65_535) {
       throw new IllegalArgumentException("decider.httpPort must be -1 (no API), 0 (any free port) or a port, got "
           + httpPort);
     }
-    if (httpThreads < 1) {
-      throw new IllegalArgumentException("decider.httpThreads must be at least 1, got " + httpThreads);
+    if (httpThreads < 0) {
+      throw new IllegalArgumentException("decider.httpThreads must be 0 (one per processor) or more, got "
+          + httpThreads);
     }
     if (memory < 1) {
       throw new IllegalArgumentException("decider.memory must be at least 1, got " + memory);

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * (docs/bandit-decider.md, "Warm-up"): the producer's metadata of the topics the deciders write, then the
  * decide path (the rule, the keyed noise, the records' encoding) on synthetic requests that are decided and
  * encoded but never remembered nor written (with contexts of the lists each running path gives: the API's, and
- * the Kafka path's decoded from Avro), then the HTTP API through its own socket, with requests for a
+ * the Kafka path's decoded from Avro), then the HTTP API through its own sockets (a new one every
+ * {@value #REQUESTS_PER_CONNECTION} requests, so that accepting connections is compiled too), with requests for a
  * bandit id no configuration can hold (it contains NUL, refused by {@code bandits[].id}), which the API
  * refuses with 404 after parsing them like any other. In the first seconds of a bench run at 2,000
  * requests/s the JIT compiler took most of a core while requests queued behind it (docs/benchmarks.md).
@@ -35,6 +36,8 @@ final class DeciderWarmUp {
   /** A bandit id no configuration can hold (bandit ids may not contain NUL), and the synthetic request ids' prefix. */
   static final String SYNTHETIC = "\u0000warm-up";
   static final String SYNTHETIC_PATH = DecisionHttpServer.PREFIX + "%00warm-up/decide";
+  /** Synthetic API requests per connection: the warm-up opens a new connection after so many. */
+  static final int REQUESTS_PER_CONNECTION = 100;
 
   private final DecisionService decisions;
   private final BanditRegistry bandits;
@@ -138,8 +141,18 @@ final class DeciderWarmUp {
     long deadline = System.nanoTime() + budgetNanos;
     int answered = 0;
     int unexpected = 0;
-    try (MiniHttpClient client = new MiniHttpClient(port)) {
+    MiniHttpClient client = null;
+    try {
       for (int i = 0; i < httpRequests && System.nanoTime() < deadline; i++) {
+        if (i % REQUESTS_PER_CONNECTION == 0) {
+          // A new connection now and then: accepting and registering connections is compiled with the rest
+          // (with one connection, the clients' first connections after /ready deoptimised the compiled request
+          // path for seconds), and the connections spread over all of the API's event loops.
+          if (client != null) {
+            client.close();
+          }
+          client = new MiniHttpClient(port);
+        }
         StringBuilder body = new StringBuilder(24 * d + 40).append("{\"requestId\":\"warm-up-").append(i)
             .append("\",\"context\":[");
         for (int j = 0; j < d; j++) {
@@ -152,6 +165,10 @@ final class DeciderWarmUp {
         } else {
           unexpected++;
         }
+      }
+    } finally {
+      if (client != null) {
+        client.close();
       }
     }
     if (unexpected > 0) {

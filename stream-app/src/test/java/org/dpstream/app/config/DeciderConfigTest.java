@@ -14,7 +14,7 @@ class DeciderConfigTest {
     DeciderConfig defaults = DeciderConfig.DEFAULT;
     assertFalse(defaults.inTopology());
     assertEquals(9401, defaults.httpPort());
-    assertEquals(32, defaults.httpThreads());
+    assertEquals(0, defaults.httpThreads(), "one event loop per processor");
     assertTrue(defaults.contexts());
     assertEquals(200_000, defaults.memory());
     assertTrue(DeciderConfig.decidingInTopology().inTopology());
@@ -26,8 +26,9 @@ class DeciderConfigTest {
         .getMessage().startsWith("decider.httpPort"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> new DeciderConfig(null, 70_000, null, null, null))
         .getMessage().startsWith("decider.httpPort"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> new DeciderConfig(null, null, 0, null, null))
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> new DeciderConfig(null, null, -1, null, null))
         .getMessage().startsWith("decider.httpThreads"));
+    assertEquals(32, new DeciderConfig(null, null, 32, null, null).httpThreads(), "a count set before session 7 still holds");
     assertTrue(assertThrows(IllegalArgumentException.class, () -> new DeciderConfig(null, null, null, null, 0))
         .getMessage().startsWith("decider.memory"));
   }
