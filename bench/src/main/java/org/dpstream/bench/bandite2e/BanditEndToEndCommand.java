@@ -5,22 +5,18 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.apache.kafka.streams.StreamsConfig;
 import org.dpstream.app.config.BanditConfig;
 import org.dpstream.app.config.DeciderConfig;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.EmbeddedKafka;
+import org.dpstream.app.kafka.TemporaryDirectory;
 import org.dpstream.app.kafka.TopicNames;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.service.DpstreamService;
@@ -126,13 +122,13 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
             : "as fast as possible, window " + window, commitIntervalMs);
     out.flush();
     Workload workload = new Workload(dimension, arms, requests, seed, rate);
-    java.nio.file.Path state = Files.createTempDirectory("dpstream-bench-bandit-");
-    try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+    try (TemporaryDirectory state = TemporaryDirectory.create("dpstream-bench-bandit-");
+        EmbeddedKafka kafka = EmbeddedKafka.start()) {
       Topics topics = Topics.defaults();
       kafka.createTopics(topics.specs(1));
       ServiceConfig config = new ServiceConfig("bench-bandit", TopicNames.defaults(), List.of(), Map.of(
           StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-          StreamsConfig.STATE_DIR_CONFIG, state.toString(),
+          StreamsConfig.STATE_DIR_CONFIG, state.path().toString(),
           StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Integer.toString(commitIntervalMs)), 0,
           List.of(new BanditConfig(BANDIT, dimension, arms, "identity", 1.0, "0.1", null, 1, 1e-5, requests, 1.0,
               1.2, "60s", "drop", null, 1)))
@@ -142,7 +138,7 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
             case TOPOLOGY -> DeciderConfig.decidingInTopology();
           });
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-      try (DpstreamService service = DpstreamService.start(config, freshKey(), registry)) {
+      try (DpstreamService service = DpstreamService.start(config, NoiseKey.random(), registry)) {
         if (!service.awaitRunning(Duration.ofSeconds(60))) {
           throw new IllegalStateException("the service did not start: " + service.state());
         }
@@ -165,8 +161,6 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
         out.println(learnt);
         out.flush();
       }
-    } finally {
-      deleteRecursively(state);
     }
     return 0;
   }
@@ -193,20 +187,6 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
         throw new IllegalStateException("the service did not become ready: " + service.health().readiness().details());
       }
       Thread.sleep(20);
-    }
-  }
-
-  private static NoiseKey freshKey() {
-    byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
-    new SecureRandom().nextBytes(material);
-    return NoiseKey.ofBytes(material);
-  }
-
-  private static void deleteRecursively(java.nio.file.Path root) throws IOException {
-    try (Stream<java.nio.file.Path> paths = Files.walk(root)) {
-      for (java.nio.file.Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
     }
   }
 }

@@ -2,20 +2,14 @@ package org.dpstream.bench.banditlearn;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -26,6 +20,7 @@ import org.dpstream.app.config.BanditConfig;
 import org.dpstream.app.config.DeciderConfig;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.EmbeddedKafka;
+import org.dpstream.app.kafka.TemporaryDirectory;
 import org.dpstream.app.kafka.TopicNames;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.serde.DpSerdes;
@@ -93,20 +88,20 @@ public final class BanditLearningCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "bandit-learn: %,d rounds, d = %d, K = %d, releaseEvery %d, 1 partition, 1 stream thread,"
         + " the service's default Kafka Streams settings%n", rounds, dimension, arms, releaseEvery);
     out.flush();
-    Path state = Files.createTempDirectory("dpstream-bench-learn-");
-    try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+    try (TemporaryDirectory state = TemporaryDirectory.create("dpstream-bench-learn-");
+        EmbeddedKafka kafka = EmbeddedKafka.start()) {
       Topics topics = Topics.defaults();
       kafka.createTopics(topics.specs(1));
       produceBacklog(kafka, topics);
       ServiceConfig config = new ServiceConfig("bench-bandit-learn", TopicNames.defaults(), List.of(), Map.of(
           StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-          StreamsConfig.STATE_DIR_CONFIG, state.toString()), 0,
+          StreamsConfig.STATE_DIR_CONFIG, state.path().toString()), 0,
           List.of(new BanditConfig(BANDIT, dimension, arms, "identity", 1.0, "0.1", null, 1, 1e-5,
               Math.max(rounds, 2L * arms), 1.0, 1.2, "1h", "drop", null, releaseEvery)))
           .withDecider(DeciderConfig.deciders(0, false));
       SimpleMeterRegistry registry = new SimpleMeterRegistry();
       long start = System.nanoTime();
-      try (DpstreamService service = DpstreamService.start(config, freshKey(), registry)) {
+      try (DpstreamService service = DpstreamService.start(config, NoiseKey.random(), registry)) {
         double joined = 0;
         long first = -1;
         long last = start;
@@ -130,8 +125,6 @@ public final class BanditLearningCommand implements Callable<Integer> {
         out.flush();
         return joined >= rounds ? 0 : 1;
       }
-    } finally {
-      deleteRecursively(state);
     }
   }
 
@@ -167,19 +160,5 @@ public final class BanditLearningCommand implements Callable<Integer> {
 
   private static double count(SimpleMeterRegistry registry, String name) {
     return registry.find(name).counters().stream().mapToDouble(Counter::count).sum();
-  }
-
-  private static NoiseKey freshKey() {
-    byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
-    new SecureRandom().nextBytes(material);
-    return NoiseKey.ofBytes(material);
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    }
   }
 }

@@ -2,12 +2,8 @@ package org.dpstream.bench.e2e;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -27,6 +22,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.dpstream.app.config.ModelConfig;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.kafka.EmbeddedKafka;
+import org.dpstream.app.kafka.TemporaryDirectory;
 import org.dpstream.app.kafka.TopicNames;
 import org.dpstream.app.kafka.TopicSpec;
 import org.dpstream.app.kafka.Topics;
@@ -85,8 +81,9 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "e2e: %,d samples, d = %d, %d models over %d partitions, %d stream thread(s), exactly_once_v2%n",
         samples, dimension, models, partitions, threads);
     out.flush();
-    Path stateRoot = Files.createTempDirectory("dpstream-bench-state-");
-    try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+    try (TemporaryDirectory stateDirectory = TemporaryDirectory.create("dpstream-bench-state-");
+        EmbeddedKafka kafka = EmbeddedKafka.start()) {
+      Path stateRoot = stateDirectory.path();
       Topics topics = Topics.defaults();
       List<TopicSpec> specs = new ArrayList<>(topics.specs(partitions));
       specs.add(TopicSpec.of(PASS_THROUGH_OUTPUT, partitions));
@@ -110,8 +107,6 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "ratio dpstream / pass-through: %.2f from start, %.2f first-to-last (target >= 0.5)%n",
           dpstream.perSecond() / passThrough.perSecond(), dpstream.steadyPerSecond() / passThrough.steadyPerSecond());
       out.flush();
-    } finally {
-      deleteRecursively(stateRoot);
     }
     return 0;
   }
@@ -167,7 +162,7 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
     List<ModelConfig> configs = BenchModels.of(models, dimension, samples);
     ServiceConfig config = new ServiceConfig("bench-dpstream", TopicNames.defaults(), configs,
         streamsSettings(kafka, stateRoot.resolve("dpstream")), 0);
-    return DpstreamService.start(config, freshKey(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    return DpstreamService.start(config, NoiseKey.random(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 
   private AutoCloseable startPassThrough(EmbeddedKafka kafka, Topics topics, Path stateRoot) {
@@ -185,22 +180,5 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
         StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
         StreamsConfig.STATE_DIR_CONFIG, stateDir.toString(),
         StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(threads));
-  }
-
-  /** A throwaway key: the benchmark measures speed, and no release of it is kept. */
-  private static NoiseKey freshKey() {
-    byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
-    new SecureRandom().nextBytes(material);
-    return NoiseKey.ofBytes(material);
-  }
-
-  private static void deleteRecursively(Path root) {
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not delete " + root, e);
-    }
   }
 }

@@ -9,7 +9,6 @@ import java.net.BindException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -87,7 +86,7 @@ final class DemoCluster implements AutoCloseable {
       log.println("Noise key: a random one-off key from SecureRandom, held only in memory (this run's noise cannot"
           + " be regenerated; the run command reads its key from " + NoiseKey.ENVIRONMENT_VARIABLE + " or "
           + NoiseKey.FILE_ENVIRONMENT_VARIABLE + ")");
-      NoiseKey key = oneOffKey();
+      NoiseKey key = NoiseKey.random();
       try {
         service = DpstreamService.start(config, key, registry);
       } finally {
@@ -140,17 +139,6 @@ final class DemoCluster implements AutoCloseable {
       }
     } catch (IOException e) {
       throw new UncheckedIOException("could not serve /metrics", e);
-    }
-  }
-
-  /** 256 random bits; the array is wiped once the key holds its copy. */
-  private static NoiseKey oneOffKey() {
-    byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
-    new SecureRandom().nextBytes(material);
-    try {
-      return NoiseKey.ofBytes(material);
-    } finally {
-      Arrays.fill(material, (byte) 0);
     }
   }
 

@@ -3,7 +3,6 @@ package org.dpstream.app.train;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -465,10 +464,7 @@ public final class TrainCommand implements Callable<Integer> {
       key.destroy();
       return source;
     }
-    byte[] material = new byte[32];
-    new SecureRandom().nextBytes(material);
-    NoiseKey key = NoiseKey.ofBytes(material);
-    Arrays.fill(material, (byte) 0);
+    NoiseKey key = NoiseKey.random();
     KeyedNoiseSource source = new KeyedNoiseSource(key);
     key.destroy();
     stderr.println("noise key: a random one-off key (set " + NoiseKey.ENVIRONMENT_VARIABLE + " for reproducible noise)");

@@ -2,6 +2,7 @@ package org.dpstream.core.privacy.random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -91,6 +92,12 @@ class NoiseKeyTest {
       assertTrue(text.contains("redacted"), text);
       assertFalse(text.contains(HEX.substring(0, 8)) || text.contains(BASE64.substring(0, 8)), text);
     }
+  }
+
+  @Test
+  void randomKeysAreFreshEachTime() {
+    // Two one-off keys agree on a 64-bit draw with probability 2^-64.
+    assertNotEquals(firstBits(NoiseKey.random()), firstBits(NoiseKey.random()));
   }
 
   @Test
