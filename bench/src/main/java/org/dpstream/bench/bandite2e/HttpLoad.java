@@ -2,6 +2,8 @@ package org.dpstream.bench.bandite2e;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -56,7 +58,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class HttpLoad implements ClientConnection.Listener {
 
-  private static final byte[] ARM_FIELD = "\"arm\":".getBytes(StandardCharsets.US_ASCII);
+  private static final ByteBuf ARM_FIELD = Unpooled.unreleasableBuffer(
+      Unpooled.wrappedBuffer("\"arm\":".getBytes(StandardCharsets.US_ASCII)));
 
   private final Workload workload;
   private final int connections;
@@ -220,18 +223,12 @@ final class HttpLoad implements ClientConnection.Listener {
 
   /** The integer after {@code "arm":} in a decision's JSON answer, or -1 without one. */
   static int armOf(ByteBuf json) {
-    int end = json.writerIndex();
-    int at = json.readerIndex();
-    search:
-    for (; at + ARM_FIELD.length <= end; at++) {
-      for (int k = 0; k < ARM_FIELD.length; k++) {
-        if (json.getByte(at + k) != ARM_FIELD[k]) {
-          continue search;
-        }
-      }
-      break;
+    int at = ByteBufUtil.indexOf(ARM_FIELD, json);
+    if (at < 0) {
+      return -1;
     }
-    int digit = at + ARM_FIELD.length;
+    int end = json.writerIndex();
+    int digit = at + ARM_FIELD.readableBytes();
     while (digit < end && json.getByte(digit) == ' ') {
       digit++;
     }
