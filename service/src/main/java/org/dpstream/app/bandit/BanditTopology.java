@@ -88,10 +88,10 @@ public final class BanditTopology {
   /** Adds the bandit sub-topology to a builder (the service adds it next to the continual release). */
   public static void addTo(StreamsBuilder builder, BanditRegistry bandits, Topics topics, int routingPartitions,
       KeyedNoiseSource noise, BanditMetrics metrics, Deciding deciding) {
-    addStore(builder, STATE_STORE, Serdes.ByteArray());
-    addStore(builder, PENDING_STORE, Serdes.ByteArray());
-    addStore(builder, DEADLINES_STORE, Serdes.ByteArray());
-    addStore(builder, CLOCK_STORE, Serdes.Long());
+    addStore(builder, STATE_STORE, Serdes.ByteArray(), true);
+    addStore(builder, PENDING_STORE, Serdes.ByteArray(), false);
+    addStore(builder, DEADLINES_STORE, Serdes.ByteArray(), false);
+    addStore(builder, CLOCK_STORE, Serdes.Long(), true);
     Routing.Input requests = deciding == Deciding.IN_TOPOLOGY
         ? new Routing.Input(topics.contexts().name(), CONTEXTS_INPUT)
         : new Routing.Input(topics.decided().name(), DECIDED_INPUT);
@@ -106,10 +106,18 @@ public final class BanditTopology {
         new TypedSinks.Sink<>(REJECTED_SINK, RejectedRecord.class, topics.rejected())));
   }
 
-  private static <V> void addStore(StreamsBuilder builder, String name, Serde<V> values) {
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values)
-            .withCachingEnabled()
-            .withLoggingEnabled(Map.of()));
+  /**
+   * Adds a logged store. {@code cached}: behind Kafka Streams' record cache, which collapses the writes of one key
+   * within a commit interval into one. The bandit's state and clock (one key per bandit, written every round) are
+   * cached; the pending requests and their deadline index are not: each of their keys is written two or three times
+   * over a reward timeout, so the cache saved few writes, and it kept every completion marker's entry (key, value,
+   * record context and headers, a dozen objects) until its LRU evicted it, about 20 s at 2,000 rounds/s. Those
+   * objects were most of what every young collection copied: without them the collector's pauses fell by half and
+   * the heap stopped growing (docs/benchmarks.md, "session 8").
+   */
+  private static <V> void addStore(StreamsBuilder builder, String name, Serde<V> values, boolean cached) {
+    var store = Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values)
+        .withLoggingEnabled(Map.of());
+    builder.addStateStore(cached ? store.withCachingEnabled() : store.withCachingDisabled());
   }
 }
