@@ -3,8 +3,9 @@ package org.dpstream.app.decide;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.Map;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.dpstream.app.config.BanditRegistry;
@@ -65,6 +66,14 @@ public final class BanditDeciders implements AutoCloseable {
     ReleasedBandits released = new ReleasedBandits();
     ReleaseFollower follower = ReleaseFollower.start(client, topics.releases().name(), bandits, released);
     metrics.follow(bandits, released);
+    List<DeciderMetrics.Path> paths = new ArrayList<>();
+    if (settings.httpPort() >= 0) {
+      paths.add(DeciderMetrics.Path.HTTP);
+    }
+    if (settings.contexts()) {
+      paths.add(DeciderMetrics.Path.KAFKA);
+    }
+    metrics.serve(bandits, paths);
     DecisionService decisions = DecisionService.start(client, new Decider(bandits, released, noise), topics, bandits,
         settings.memory(), metrics);
     try {

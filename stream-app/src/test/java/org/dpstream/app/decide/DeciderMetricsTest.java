@@ -1,6 +1,7 @@
 package org.dpstream.app.decide;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -46,6 +47,24 @@ class DeciderMetricsTest {
   }
 
   @Test
+  void theMetersOfThePathsServedExistBeforeTheFirstDecision() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    DeciderMetrics metrics = new DeciderMetrics(registry);
+    metrics.serve(bandits, List.of(DeciderMetrics.Path.KAFKA));
+    String scrape = registry.scrape();
+    for (DecisionPhase phase : DecisionPhase.values()) {
+      assertTrue(scrape.contains("dpstream_decider_decisions_total{bandit=\"offers\",path=\"kafka\",phase=\""
+          + phase.name() + "\"} 0.0"), scrape);
+    }
+    assertTrue(scrape.contains("dpstream_decider_decision_latency_seconds_count{bandit=\"offers\",path=\"kafka\"} 0"),
+        scrape);
+    assertFalse(scrape.contains("path=\"http\""), "only the paths served: " + scrape);
+    metrics.decided("offers", DeciderMetrics.Path.KAFKA, DecisionPhase.GREEDY, 1_000_000);
+    assertTrue(registry.scrape().contains(
+        "dpstream_decider_decisions_total{bandit=\"offers\",path=\"kafka\",phase=\"GREEDY\"} 1.0"), "the same series");
+  }
+
+  @Test
   void theReleasedStepFollowedIsAGaugePerBandit() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ReleasedBandits released = new ReleasedBandits();
@@ -72,5 +91,6 @@ class DeciderMetricsTest {
     DeciderMetrics.NONE.decided("offers", DeciderMetrics.Path.HTTP, DecisionPhase.GREEDY, 1);
     DeciderMetrics.NONE.logWriteFailed("offers");
     DeciderMetrics.NONE.follow(bandits, new ReleasedBandits());
+    DeciderMetrics.NONE.serve(bandits, List.of(DeciderMetrics.Path.HTTP));
   }
 }
