@@ -41,8 +41,9 @@ import picocli.CommandLine.Spec;
  * The client offers {@code --rate} requests per second on an open-loop schedule (latency counts from each
  * request's due time, so a slow server cannot slow the offered load down and hide its queueing) or, with
  * {@code --rate 0}, as fast as it can ({@code --connections} in flight over HTTP, {@code --window} over
- * Kafka). The HTTP client ({@link HttpLoad}) drives all its keep-alive connections from one Netty event-loop
- * thread, so that it costs little CPU and garbage next to the server it measures in the same JVM. It answers
+ * Kafka). The service and the broker share this JVM; the client runs in a JVM of its own ({@link BanditLoadClient},
+ * on the same machine), as a real client would. The HTTP client ({@link HttpLoad}) drives all its keep-alive
+ * connections from one Netty event-loop thread, so that it costs the machine little CPU. It answers
  * each decision at once with the environment's reward (over HTTP on {@code --reward-connections} of their
  * own, by default as many as {@code --connections}, so that rewards keep pace with decisions), so the
  * service learns while it decides, and the regret per round is printed next to uniformly random arms' on
@@ -121,7 +122,6 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
             : chosen == Path.HTTP ? "as fast as possible, " + connections + " connections"
             : "as fast as possible, window " + window, commitIntervalMs);
     out.flush();
-    Workload workload = new Workload(dimension, arms, requests, seed, rate);
     try (TemporaryDirectory state = TemporaryDirectory.create("dpstream-bench-bandit-");
         EmbeddedKafka kafka = EmbeddedKafka.start()) {
       Topics topics = Topics.defaults();
@@ -146,19 +146,15 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
         // caught up with the releases committed at start), as a load balancer would; every request offered
         // after that is measured.
         awaitReady(service, Duration.ofSeconds(60));
-        String client = "";
-        if (chosen == Path.HTTP) {
-          int port = service.deciders().orElseThrow().httpPort().orElseThrow();
-          client = HttpLoad.run(workload, port, BANDIT, connections,
-              rewardConnections == null ? connections : rewardConnections) + System.lineSeparator();
-        } else {
-          KafkaLoad.run(workload, kafka.clientConfig(), topics, BANDIT, rate > 0 ? 0 : window);
-        }
-        // Read at once, before the service stops: how far learning had come when the last decision was answered.
-        String learnt = learnt(registry);
-        out.print(client);
-        out.println(workload.describe());
-        out.println(learnt);
+        // The client runs in a JVM of its own, as a real one would (BanditLoadClient). The learnt line is read when
+        // it says the load has ended, before the service stops.
+        ClientProcess.Report<String> report = ClientProcess.run(BanditLoadClient.class,
+            BanditLoadClient.arguments(this, chosen, BANDIT,
+                chosen == Path.HTTP ? service.deciders().orElseThrow().httpPort().orElseThrow() : -1,
+                kafka.bootstrapServers()),
+            BanditLoadClient.LOAD_ENDED, () -> learnt(registry));
+        report.lines().forEach(out::println);
+        out.println(report.atMarker());
         out.flush();
       }
     }

@@ -1,0 +1,84 @@
+package org.dpstream.bench.bandite2e;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.dpstream.app.kafka.Topics;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The load client of bandit-e2e, in a JVM of its own ({@link ClientProcess} starts it): a real client runs
+ * apart from the service it calls. In the service's JVM, the client's garbage and its JIT compilations were
+ * the service's: its young collections paused the server, and Netty's HTTP decoder, shared by the server's
+ * request decoder and the client's response decoder, was compiled again for the client's profile under the
+ * first second of load (1.5 s of C2 time in a JFR recording, docs/benchmarks.md "session 8").
+ *
+ * <p>It regenerates the run's workload from the seed, offers it, prints {@link #LOAD_ENDED} on a line of its
+ * own as soon as the last decision arrived (the bench reads how far learning had come at that moment), then its
+ * report: the client line (HTTP) and the workload's summary.
+ */
+@Command(name = "bandit-e2e-client", description = "The load client of bandit-e2e (started by it).")
+public final class BanditLoadClient implements Callable<Integer> {
+
+  /** The line that says the load has ended; the report follows it. */
+  static final String LOAD_ENDED = "bandit-e2e-client: load ended";
+
+  @Option(names = "--path", required = true) BanditEndToEndCommand.Path path;
+  @Option(names = "--port", defaultValue = "-1", description = "the decision API's port (--path http)") int port;
+  @Option(names = "--bootstrap", description = "the broker (--path kafka, topology)") String bootstrap;
+  @Option(names = "--bandit", required = true) String banditId;
+  @Option(names = "--d", required = true) int dimension;
+  @Option(names = "--K", required = true) int arms;
+  @Option(names = "--requests", required = true) int requests;
+  @Option(names = "--rate", required = true) double rate;
+  @Option(names = "--seed", required = true) long seed;
+  @Option(names = "--connections", required = true) int connections;
+  @Option(names = "--reward-connections", required = true) int rewardConnections;
+  @Option(names = "--window", required = true) int window;
+
+  private final PrintStream out;
+
+  BanditLoadClient(PrintStream out) {
+    this.out = out;
+  }
+
+  public static void main(String[] args) {
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    System.exit(new CommandLine(new BanditLoadClient(out)).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Workload workload = new Workload(dimension, arms, requests, seed, rate);
+    String client = "";
+    if (path == BanditEndToEndCommand.Path.HTTP) {
+      client = HttpLoad.run(workload, port, banditId, connections, rewardConnections) + System.lineSeparator();
+    } else {
+      KafkaLoad.run(workload, Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap), Topics.defaults(),
+          banditId, rate > 0 ? 0 : window);
+    }
+    out.println(LOAD_ENDED);
+    out.print(client);
+    out.println(workload.describe());
+    out.flush();
+    return 0;
+  }
+
+  /** The arguments that make the client offer {@code command}'s load to a service at {@code port} / {@code bootstrap}. */
+  static String[] arguments(BanditEndToEndCommand command, BanditEndToEndCommand.Path path, String banditId, int port,
+      String bootstrap) {
+    return new String[] {
+        "--path", path.name(), "--port", Integer.toString(port), "--bootstrap", bootstrap, "--bandit", banditId,
+        "--d", Integer.toString(command.dimension), "--K", Integer.toString(command.arms),
+        "--requests", Integer.toString(command.requests), "--rate", String.format(Locale.ROOT, "%s", command.rate),
+        "--seed", Long.toString(command.seed), "--connections", Integer.toString(command.connections),
+        "--reward-connections",
+        Integer.toString(command.rewardConnections == null ? command.connections : command.rewardConnections),
+        "--window", Integer.toString(command.window)};
+  }
+}

@@ -1,0 +1,55 @@
+package org.dpstream.bench.bandite2e;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Runs a main class in a JVM of its own (the same java, the same class path, the JVM's default options) and
+ * collects what it prints; a line {@code marker} on its output runs {@code atMarker} at once, in this JVM. Its
+ * standard error is this process's.
+ */
+final class ClientProcess {
+
+  /** What the process printed after the marker, and what {@code atMarker} returned. */
+  record Report<T>(List<String> lines, T atMarker) {}
+
+  private ClientProcess() {}
+
+  static <T> Report<T> run(Class<?> main, String[] arguments, String marker, Supplier<T> atMarker)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), main.getName()));
+    command.addAll(List.of(arguments));
+    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    List<String> before = new ArrayList<>();
+    List<String> after = new ArrayList<>();
+    T result = null;
+    boolean marked = false;
+    try (BufferedReader output =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line = output.readLine(); line != null; line = output.readLine()) {
+        if (!marked && line.equals(marker)) {
+          marked = true;
+          result = atMarker.get();
+        } else {
+          (marked ? after : before).add(line);
+        }
+      }
+    } finally {
+      process.getOutputStream().close();
+    }
+    int exit = process.waitFor();
+    if (exit != 0 || !marked) {
+      throw new IllegalStateException(main.getSimpleName() + " failed (exit code " + exit
+          + (marked ? "" : ", it never said '" + marker + "'") + ")" + (before.isEmpty() ? "" : ": " + before));
+    }
+    return new Report<>(after, result);
+  }
+}

@@ -1,0 +1,50 @@
+package org.dpstream.bench.bandite2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The client's JVM: its report is what it printed after the marker, and the marker runs the bench's reading. */
+class ClientProcessTest {
+
+  /** A child that prints its arguments around the marker, then exits with the code given first. */
+  public static final class Child {
+    public static void main(String[] args) {
+      System.out.println("before the marker");
+      if (args.length > 1) {
+        System.out.println(args[1]);
+      }
+      for (int i = 2; i < args.length; i++) {
+        System.out.println(args[i]);
+      }
+      System.out.flush();
+      System.exit(Integer.parseInt(args[0]));
+    }
+  }
+
+  @Test
+  void theLinesAfterTheMarkerAreTheReportAndTheMarkerRunsTheReadingOnce() throws Exception {
+    AtomicInteger readings = new AtomicInteger();
+    ClientProcess.Report<String> report = ClientProcess.run(Child.class,
+        new String[] {"0", "MARK", "first line", "MARK", "last line"}, "MARK",
+        () -> "read " + readings.incrementAndGet());
+    assertEquals(List.of("first line", "MARK", "last line"), report.lines());
+    assertEquals("read 1", report.atMarker());
+    assertEquals(1, readings.get());
+  }
+
+  @Test
+  void aChildThatFailsOrNeverReachesTheMarkerFailsTheRun() {
+    IllegalStateException failed = assertThrows(IllegalStateException.class,
+        () -> ClientProcess.run(Child.class, new String[] {"3", "MARK"}, "MARK", () -> "read"));
+    assertTrue(failed.getMessage().contains("exit code 3"), failed.getMessage());
+    IllegalStateException unmarked = assertThrows(IllegalStateException.class,
+        () -> ClientProcess.run(Child.class, new String[] {"0", "no marker"}, "MARK", () -> "read"));
+    assertTrue(unmarked.getMessage().contains("never said 'MARK'")
+        && unmarked.getMessage().contains("no marker"), unmarked.getMessage());
+  }
+}
