@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
  * request decoder and the client's response decoder, was compiled again for the client's profile under the
  * first second of load (1.5 s of C2 time in a JFR recording, docs/benchmarks.md "session 8").
  *
- * <p>It regenerates the run's workload from the seed, offers it, prints {@link #LOAD_ENDED} on a line of its
+ * <p>It regenerates the run's workload from the seed, warms its own code up against a stand-in ({@link ClientWarmUp}),
+ * offers the workload, prints {@link #LOAD_ENDED} on a line of its
  * own as soon as the last decision arrived (the bench reads how far learning had come at that moment), then its
  * report: the client line (HTTP) and the workload's summary.
  */
@@ -57,6 +58,7 @@ public final class BanditLoadClient implements Callable<Integer> {
     Workload workload = new Workload(dimension, arms, requests, seed, rate);
     String client = "";
     if (path == BanditEndToEndCommand.Path.HTTP) {
+      ClientWarmUp.http(dimension, arms, seed, connections, rewardConnections);
       client = HttpLoad.run(workload, port, banditId, connections, rewardConnections) + System.lineSeparator();
     } else {
       KafkaLoad.run(workload, Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap), Topics.defaults(),
