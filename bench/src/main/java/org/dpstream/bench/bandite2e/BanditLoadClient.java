@@ -61,6 +61,7 @@ public final class BanditLoadClient implements Callable<Integer> {
       ClientWarmUp.http(dimension, arms, seed, connections, rewardConnections);
       client = HttpLoad.run(workload, port, banditId, connections, rewardConnections) + System.lineSeparator();
     } else {
+      ClientWarmUp.kafka(bootstrap, dimension, arms, seed);
       KafkaLoad.run(workload, Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap), Topics.defaults(),
           banditId, rate > 0 ? 0 : window);
     }
