@@ -354,6 +354,11 @@ public final class DecisionService implements AutoCloseable {
     return memory.size();
   }
 
+  /** Remembered requests that hold an object: their write is under way or failed. */
+  int pendingWrites() {
+    return memory.pendingCount();
+  }
+
   @Override
   public void close() {
     producer.close(Duration.ofSeconds(10));
