@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,17 +38,7 @@ class DecisionMemoryTest {
   private static final long WINDOW = 30;
   private static final Digest128 CONTEXT = new Digest128(100, 1);
   private static final Digest128 OTHER_CONTEXT = new Digest128(100, 2);
-  private static final long[] HOMES = {0, 5, 6, 7};
-  /** Keys whose homes in an 8-slot table are 0, 5, 6 or 7; key i and key i + 4 (i < 4) differ only in low bits. */
-  private static final List<Digest128> KEYS = keys();
-
-  private static List<Digest128> keys() {
-    List<Digest128> keys = new ArrayList<>();
-    for (int i = 0; i < 12; i++) {
-      keys.add(new Digest128(HOMES[i % 4] + 8L * (i / 8), i));
-    }
-    return keys;
-  }
+  private static final List<Digest128> KEYS = CollidingDigests.KEYS;
 
   /** decide (now moves on by {@code millis}), restore (a log record {@code millis} old), or look a key up. */
   enum Kind { DECIDE, RESTORE, GET }
@@ -99,7 +88,8 @@ class DecisionMemoryTest {
   @Property(tries = 400, seed = "15016", edgeCases = EdgeCasesMode.NONE)
   void remembersWhatAnInsertionOrderedMapWould(@ForAll("ops") List<Op> ops,
       @ForAll @IntRange(min = 1, max = 7) int capacity) {
-    DecisionMemory memory = new DecisionMemory(WINDOW, capacity, new DigestIndex(capacity, 8));
+    DecisionMemory memory =
+        new DecisionMemory(WINDOW, capacity, new DigestIndex(capacity, CollidingDigests.TABLE_SIZE));
     Model model = new Model(capacity);
     long now = 1_000;
     int step = 0;

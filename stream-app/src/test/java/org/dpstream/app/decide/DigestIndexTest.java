@@ -3,7 +3,6 @@ package org.dpstream.app.decide;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,17 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class DigestIndexTest {
 
-  private static final long[] HOMES = {0, 5, 6, 7};
-  /** 12 keys: key i and key i + 4 (i < 4) share their high half; keys 8..11 share only their homes. */
-  private static final List<Digest128> KEYS = keys();
-
-  private static List<Digest128> keys() {
-    List<Digest128> keys = new ArrayList<>();
-    for (int i = 0; i < 12; i++) {
-      keys.add(new Digest128(HOMES[i % 4] + 8L * (i / 8), i));
-    }
-    return keys;
-  }
+  private static final List<Digest128> KEYS = CollidingDigests.KEYS;
 
   /** Add (key, if absent, at a free position), or remove (a present key), by key number. */
   record Op(boolean add, int key) {}
@@ -47,7 +36,7 @@ class DigestIndexTest {
   @Property(tries = 400, seed = "15015", edgeCases = EdgeCasesMode.NONE)
   void findsWhatAMapWouldAfterAnyAddsAndRemoves(@ForAll("ops") List<Op> ops,
       @ForAll @IntRange(min = 1, max = 7) int positions) {
-    DigestIndex index = new DigestIndex(positions, 8);
+    DigestIndex index = new DigestIndex(positions, CollidingDigests.TABLE_SIZE);
     Map<Digest128, Integer> model = new HashMap<>();
     for (Op op : ops) {
       Digest128 key = KEYS.get(op.key());
