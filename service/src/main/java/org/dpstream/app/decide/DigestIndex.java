@@ -84,6 +84,11 @@ final class DigestIndex {
     slots[hole] = 0;
   }
 
+  /** Slots in the table (4 bytes each). */
+  int tableSize() {
+    return slots.length;
+  }
+
   private int home(long keyHigh) {
     return (int) keyHigh & mask;
   }

@@ -170,6 +170,23 @@ class DecisionMemoryTest {
   }
 
   @Test
+  void decisionsWhoseWritesAreUnderWayAtOnceAreSettledEachOnItsOwn() {
+    DecisionMemory memory = new DecisionMemory(60_000, 10);
+    Digest128 other = new Digest128(43, 43);
+    Write first = memory.rememberIfAbsent(KEY, logged(1, CONTEXT), LOG, 0, false).write();
+    Write second = memory.rememberIfAbsent(other, logged(2, CONTEXT), LOG, 0, false).write();
+    assertSame(first.done(), memory.written(KEY));
+    assertSame(second.done(), memory.written(other));
+    finish(memory, second, true);
+    assertSame(first.done(), memory.written(KEY), "still under way");
+    assertTrue(memory.written(other).isDone());
+    assertEquals(1, memory.pendingCount());
+    finish(memory, first, false);
+    assertTrue(memory.written(KEY).isCompletedExceptionally());
+    assertFalse(memory.written(other).isCompletedExceptionally());
+  }
+
+  @Test
   void aFailedWriteStaysUntilTheRequestIsDecidedAgainThenItIsWrittenAgainWithItsLogRecord() {
     DecisionMemory memory = new DecisionMemory(60_000, 10);
     Write first = memory.rememberIfAbsent(KEY, logged(1, CONTEXT), LOG, 0, false).write();

@@ -87,4 +87,12 @@ class DigestIndexTest {
     assertThrows(IllegalArgumentException.class, () -> new DigestIndex(0));
     assertEquals(-1, new DigestIndex(1).find(0, 0));
   }
+
+  @Test
+  void theTableIsThePowerOfTwoAtLeastTwiceThePositions() {
+    assertEquals(2, new DigestIndex(1).tableSize());
+    assertEquals(8, new DigestIndex(4).tableSize());
+    assertEquals(16, new DigestIndex(5).tableSize());
+    assertEquals(524_288, new DigestIndex(200_000).tableSize(), "the default decider.memory: 2 MiB of index");
+  }
 }
