@@ -12,12 +12,16 @@ package org.dpstream.app.config;
  *     count is still honoured)
  * @param contexts decide the contexts on dp.contexts too (the Kafka path); default true
  * @param memory most decisions remembered per instance to answer a repeated request id with the same
- *     decision; default 200000
+ *     decision; default 200000. The memory is allocated at start, whole, as primitive arrays: about 65 bytes a
+ *     decision plus 8 to 16 bytes of hash index (the index is the power of two at least twice {@code memory}, 4
+ *     bytes a slot), so 15 MB at the default; at most 2^29
  */
 public record DeciderConfig(Boolean inTopology, Integer httpPort, Integer httpThreads, Boolean contexts,
     Integer memory) {
 
   public static final int DEFAULT_HTTP_PORT = 9401;
+  /** The largest {@code memory}: its hash index, twice as large, must still fit one Java array. */
+  public static final int MAX_MEMORY = 1 << 29;
   public static final DeciderConfig DEFAULT = new DeciderConfig(null, null, null, null, null);
 
   public DeciderConfig {
@@ -34,8 +38,8 @@ public record DeciderConfig(Boolean inTopology, Integer httpPort, Integer httpTh
       throw new IllegalArgumentException("decider.httpThreads must be 0 (one per processor) or more, got "
           + httpThreads);
     }
-    if (memory < 1) {
-      throw new IllegalArgumentException("decider.memory must be at least 1, got " + memory);
+    if (memory < 1 || memory > MAX_MEMORY) {
+      throw new IllegalArgumentException("decider.memory must be in 1.." + MAX_MEMORY + ", got " + memory);
     }
   }
 

@@ -1,7 +1,5 @@
 package org.dpstream.app.decide;
 
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -55,71 +53,11 @@ public final class DecisionService implements AutoCloseable {
   private final Decider decider;
   private final Topics topics;
   private final Producer<String, byte[]> producer;
-  private final DecisionMemory<Logged> memory;
+  private final DecisionMemory memory;
   private final SchemaSerde<DecisionResponse> decisions;
   private final SchemaSerde<DecidedRequest> decided;
   private final SchemaSerde<Reward> rewards;
   private final DeciderMetrics metrics;
-
-  private static final CompletableFuture<Void> ACKNOWLEDGED = CompletableFuture.completedFuture(null);
-
-  /**
-   * A remembered decision and the state of its records' write. Small on purpose (a few fields, nothing nested
-   * once acknowledged): an instance remembers every decision of the longest reward timeout (120,000 at 2,000
-   * decisions/s and 60 s), and each of their objects is copied by young collections until promoted; with the
-   * decision, its digest and its future as separate objects the collector's pauses doubled as the memory filled
-   * (docs/benchmarks.md).
-   */
-  private static final class Logged {
-    final int arm;
-    final long modelStep;
-    final DecisionPhase phase;
-    final long timestamp;
-    /** The first 128 bits of the context's SHA-256: a request id is answered again only for its context. */
-    final long digestHigh;
-    final long digestLow;
-    /** The log record's value until it is acknowledged (kept for a retry), then dropped. */
-    volatile byte[] decidedValue;
-    /** The write under way, or failed; null once acknowledged. Guarded by this. */
-    private CompletableFuture<Void> write;
-
-    Logged(int arm, long modelStep, DecisionPhase phase, long timestamp, long[] digest, byte[] decidedValue,
-        CompletableFuture<Void> write) {
-      this.arm = arm;
-      this.modelStep = modelStep;
-      this.phase = phase;
-      this.timestamp = timestamp;
-      this.digestHigh = digest[0];
-      this.digestLow = digest[1];
-      this.decidedValue = decidedValue;
-      this.write = write;
-    }
-
-    synchronized CompletableFuture<Void> written() {
-      return write == null ? ACKNOWLEDGED : write;
-    }
-
-    /** Makes {@code next} the write of this decision; once it succeeds (and is still the latest), forgets it. */
-    synchronized void track(CompletableFuture<Void> next) {
-      write = next;
-      next.thenRun(() -> {
-        synchronized (this) {
-          if (write == next) {
-            write = null;
-          }
-        }
-      });
-    }
-
-    boolean sameContext(Logged other) {
-      return ((digestHigh ^ other.digestHigh) | (digestLow ^ other.digestLow)) == 0;
-    }
-
-    DecisionResponse response(String requestId) {
-      return DecisionResponse.newBuilder().setRequestId(requestId).setArm(arm).setPhase(phase)
-          .setModelStep(modelStep).build();
-    }
-  }
 
   DecisionService(Decider decider, Topics topics, Producer<String, byte[]> producer, long memoryMillis,
       int memoryCapacity) {
@@ -133,7 +71,7 @@ public final class DecisionService implements AutoCloseable {
     this.decider = decider;
     this.topics = topics;
     this.producer = producer;
-    this.memory = new DecisionMemory<>(memoryMillis, memoryCapacity);
+    this.memory = new DecisionMemory(memoryMillis, memoryCapacity);
     this.decisions = (SchemaSerde<DecisionResponse>) topics.decisions().valueSerde();
     this.decided = (SchemaSerde<DecidedRequest>) topics.decided().valueSerde();
     this.rewards = (SchemaSerde<Reward>) topics.rewards().valueSerde();
@@ -206,40 +144,39 @@ public final class DecisionService implements AutoCloseable {
   public Handed decideAndHand(String banditId, String requestId, List<Double> context, long timestamp,
       boolean alwaysResend) throws Decider.Refused {
     Decision decision = decider.decide(banditId, requestId, context);
-    String key = DecisionMemory.key(banditId, requestId);
     // Built outside the memory's lock, and written after it: the lock is shared by every request of the
     // instance, and holding it across an encode and producer.send (which may wait for metadata or buffer
     // space) queued every other request behind this one.
-    Logged candidate = logged(requestId, decision, context, timestamp, new CompletableFuture<>());
-    DecisionMemory.Remembered<Logged> remembered = memory.rememberIfAbsent(key, System.currentTimeMillis(),
-        () -> candidate);
-    Logged logged = remembered.value();
-    if (remembered.created()) {
-      CompletableFuture<Void> first = logged.written();
-      logged.track(first);
-      write(banditId, requestId, logged, true).whenComplete((done, failed) -> {
-        if (failed == null) {
-          first.complete(null);
-        } else {
-          first.completeExceptionally(failed);
-        }
-      });
-      return new Handed(logged.response(requestId), first);
-    }
-    if (!logged.sameContext(candidate)) {
+    DecisionResponse response = response(requestId, decision);
+    DecisionMemory.Logged candidate = new DecisionMemory.Logged(response.getArm(), response.getModelStep(),
+        response.getPhase(), timestamp, Digest128.ofContext(context));
+    byte[] logValue = decided.encode(DecidedRequest.newBuilder().setDecision(response).setContext(context).build());
+    DecisionMemory.Found found = memory.rememberIfAbsent(Digest128.ofRequest(banditId, requestId), candidate,
+        logValue, System.currentTimeMillis(), alwaysResend);
+    if (found.outcome() == DecisionMemory.Outcome.OTHER_CONTEXT) {
       // Answering would hand another request's decision, a function of its context, to this caller.
       throw new Decider.Refused(BanditRejection.DUPLICATE_REQUEST.name(),
           "request " + requestId + " was already decided by bandit " + banditId + " for another context");
     }
-    synchronized (logged) {
-      CompletableFuture<Void> earlier = logged.written();
-      if (earlier.isCompletedExceptionally()) {
-        logged.track(write(banditId, requestId, logged, true));
-      } else if (alwaysResend) {
-        logged.track(earlier.thenCompose(done -> write(banditId, requestId, logged, false)));
-      }
-      return new Handed(logged.response(requestId), logged.written());
+    if (found.write() != null) {
+      makeWrite(banditId, requestId, found.logged(), found.write());
     }
+    return new Handed(found.outcome() == DecisionMemory.Outcome.CREATED ? response
+        : response(requestId, found.logged()), found.written());
+  }
+
+  /** Makes a write the memory asked for, tells the memory how it went, then completes the write's future. */
+  private void makeWrite(String banditId, String requestId, DecisionMemory.Logged logged,
+      DecisionMemory.Write write) {
+    write.after().thenCompose(done -> write(banditId, requestId, logged, write.logValue()))
+        .whenComplete((done, failed) -> {
+          memory.settle(write, failed == null);
+          if (failed == null) {
+            write.done().complete(null);
+          } else {
+            write.done().completeExceptionally(failed);
+          }
+        });
   }
 
   /**
@@ -247,8 +184,12 @@ public final class DecisionService implements AutoCloseable {
    * (the warm-up, {@link DeciderWarmUp}).
    */
   void rehearse(String banditId, String requestId, List<Double> context) throws Decider.Refused {
-    Logged logged = logged(requestId, decider.decide(banditId, requestId, context), context, 0, ACKNOWLEDGED);
-    decisions.encode(logged.response(requestId));
+    DecisionResponse response = response(requestId, decider.decide(banditId, requestId, context));
+    // The memory's keys and digests, computed and dropped: rehearsed like the rest of the path.
+    Digest128.ofRequest(banditId, requestId);
+    Digest128.ofContext(context);
+    decided.encode(DecidedRequest.newBuilder().setDecision(response).setContext(context).build());
+    decisions.encode(response);
   }
 
   /**
@@ -298,9 +239,7 @@ public final class DecisionService implements AutoCloseable {
       throw new Decider.Refused(BanditRejection.INVALID_REWARD.name(), e.getMessage());
     }
     byte[] value = rewards.encode(Reward.newBuilder().setRequestId(requestId).setReward(reward).build());
-    Logged decision = memory.get(DecisionMemory.key(banditId, requestId));
-    CompletableFuture<Void> before = decision == null ? CompletableFuture.completedFuture(null) : decision.written();
-    return before.handle((done, failed) -> failed).thenCompose(failed -> {
+    return memory.written(Digest128.ofRequest(banditId, requestId)).handle((done, failed) -> failed).thenCompose(failed -> {
       if (failed != null) {
         // Learning never saw the decision: the reward could not be joined (it would be UNKNOWN_REQUEST there).
         metrics.rewardRefused(banditId, DecisionNotLogged.REASON);
@@ -326,38 +265,38 @@ public final class DecisionService implements AutoCloseable {
         ((SchemaSerde<RejectedRecord>) topics.rejected().valueSerde()).encode(rejected)));
   }
 
-  private Logged logged(String requestId, Decision decision, List<Double> context, long timestamp,
-      CompletableFuture<Void> write) {
-    DecisionResponse response = DecisionResponse.newBuilder()
+  private static DecisionResponse response(String requestId, Decision decision) {
+    return DecisionResponse.newBuilder()
         .setRequestId(requestId)
         .setArm(decision.arm())
         .setPhase(decision.phase() == Decision.Phase.WARM_UP ? DecisionPhase.WARM_UP : DecisionPhase.GREEDY)
         .setModelStep(decision.round())
         .build();
-    byte[] log = decided.encode(DecidedRequest.newBuilder().setDecision(response).setContext(context).build());
-    return new Logged(response.getArm(), response.getModelStep(), response.getPhase(), timestamp, digest(context), log,
-        write);
   }
 
-  /** The log record first, then the decision: once the decision is readable, learning has (or will have) it. */
-  private CompletableFuture<Void> write(String banditId, String requestId, Logged logged, boolean withLog) {
-    CompletableFuture<Void> log = withLog
-        ? send(new ProducerRecord<>(topics.decided().name(), null, logged.timestamp, banditId, logged.decidedValue))
-        : CompletableFuture.completedFuture(null);
-    if (withLog) {
+  private static DecisionResponse response(String requestId, DecisionMemory.Logged logged) {
+    return DecisionResponse.newBuilder().setRequestId(requestId).setArm(logged.arm()).setPhase(logged.phase())
+        .setModelStep(logged.modelStep()).build();
+  }
+
+  /**
+   * The log record ({@code logValue}, unless null: the log has it already) first, then the decision: once the
+   * decision is readable, learning has (or will have) it.
+   */
+  private CompletableFuture<Void> write(String banditId, String requestId, DecisionMemory.Logged logged,
+      byte[] logValue) {
+    CompletableFuture<Void> log = CompletableFuture.completedFuture(null);
+    if (logValue != null) {
+      log = send(new ProducerRecord<>(topics.decided().name(), null, logged.timestamp(), banditId, logValue));
       log.whenComplete((done, failed) -> {
         if (failed != null) {
           metrics.logWriteFailed(banditId);
         }
       });
     }
-    CompletableFuture<Void> decision = send(new ProducerRecord<>(topics.decisions().name(), null, logged.timestamp,
-        banditId, decisions.encode(logged.response(requestId))));
-    CompletableFuture<Void> both = CompletableFuture.allOf(log, decision);
-    if (withLog) {
-      both.thenRun(() -> logged.decidedValue = null);
-    }
-    return both;
+    CompletableFuture<Void> decision = send(new ProducerRecord<>(topics.decisions().name(), null, logged.timestamp(),
+        banditId, decisions.encode(response(requestId, logged))));
+    return CompletableFuture.allOf(log, decision);
   }
 
   private CompletableFuture<Void> send(ProducerRecord<String, byte[]> record) {
@@ -400,37 +339,24 @@ public final class DecisionService implements AutoCloseable {
           if (record.key() != null
               && decided.decode(record.value()) instanceof DecodeResult.Decoded<DecidedRequest> ok) {
             DecisionResponse response = ok.value().getDecision();
-            Logged logged = new Logged(response.getArm(), response.getModelStep(), response.getPhase(),
-                record.timestamp(), digest(ok.value().getContext()), null, null);
-            memory.put(DecisionMemory.key(record.key(), response.getRequestId()), logged, record.timestamp());
+            memory.restore(Digest128.ofRequest(record.key(), response.getRequestId()),
+                new DecisionMemory.Logged(response.getArm(), response.getModelStep(), response.getPhase(),
+                    record.timestamp(), Digest128.ofContext(ok.value().getContext())),
+                record.timestamp());
           }
         }
       }
     }
   }
 
-  private static long[] digest(List<Double> context) {
-    MessageDigest sha256;
-    try {
-      sha256 = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-    }
-    byte[] bits = new byte[8];
-    for (Double v : context) {
-      long raw = Double.doubleToLongBits(v == 0.0 ? 0.0 : v); // -0.0 and 0.0 are the same context
-      for (int b = 0; b < 8; b++) {
-        bits[b] = (byte) (raw >>> (8 * b));
-      }
-      sha256.update(bits);
-    }
-    java.nio.ByteBuffer sum = java.nio.ByteBuffer.wrap(sha256.digest());
-    return new long[] {sum.getLong(0), sum.getLong(8)};
-  }
-
   /** Requests remembered now. */
   int remembered() {
     return memory.size();
+  }
+
+  /** Remembered requests that hold an object: their write is under way or failed. */
+  int pendingWrites() {
+    return memory.pendingCount();
   }
 
   @Override

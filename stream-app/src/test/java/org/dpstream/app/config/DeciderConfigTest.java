@@ -31,6 +31,9 @@ class DeciderConfigTest {
     assertEquals(32, new DeciderConfig(null, null, 32, null, null).httpThreads(), "a count set before session 7 still holds");
     assertTrue(assertThrows(IllegalArgumentException.class, () -> new DeciderConfig(null, null, null, null, 0))
         .getMessage().startsWith("decider.memory"));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> new DeciderConfig(null, null, null, null, (1 << 29) + 1)).getMessage().startsWith("decider.memory"));
+    assertEquals(1 << 29, new DeciderConfig(null, null, null, null, 1 << 29).memory());
   }
 
   @Test
