@@ -1,6 +1,7 @@
 package org.dpstream.app.decide;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -13,6 +14,12 @@ import java.util.List;
  * 2^64 hashes).
  */
 record Digest128(long high, long low) {
+
+  /**
+   * One SHA-256 per thread (the API's event loops, the context decider): {@code MessageDigest.getInstance} looks
+   * its provider up and builds a new digest on every call, and a decision takes two digests, a reward one.
+   */
+  private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(Digest128::newSha256);
 
   /**
    * The digest of (bandit id, request id), each encoded unambiguously as its UTF-8 length (4 bytes) then its
@@ -32,15 +39,13 @@ record Digest128(long high, long low) {
 
   /** The digest of a context: its doubles' bits in order, -0.0 taken as 0.0 (they are the same context). */
   static Digest128 ofContext(List<Double> context) {
-    MessageDigest sha256 = sha256();
-    byte[] bits = new byte[8];
+    // Little-endian bits, hashed in one update rather than one per double.
+    ByteBuffer bits = ByteBuffer.allocate(Double.BYTES * context.size()).order(ByteOrder.LITTLE_ENDIAN);
     for (Double v : context) {
-      long raw = Double.doubleToLongBits(v == 0.0 ? 0.0 : v);
-      for (int b = 0; b < 8; b++) {
-        bits[b] = (byte) (raw >>> (8 * b));
-      }
-      sha256.update(bits);
+      bits.putLong(Double.doubleToLongBits(v == 0.0 ? 0.0 : v));
     }
+    MessageDigest sha256 = sha256();
+    sha256.update(bits.array());
     return of(sha256);
   }
 
@@ -49,7 +54,14 @@ record Digest128(long high, long low) {
     return new Digest128(sum.getLong(0), sum.getLong(8));
   }
 
+  /** This thread's SHA-256, reset (a digest() resets it too; reset() covers an update that threw). */
   private static MessageDigest sha256() {
+    MessageDigest sha256 = SHA256.get();
+    sha256.reset();
+    return sha256;
+  }
+
+  private static MessageDigest newSha256() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
