@@ -35,6 +35,7 @@ import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
+import org.dpstream.schemas.RejectedRecord;
 import org.dpstream.schemas.Reward;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +53,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@value BanditTopology#PENDING_STORE}: {@code banditId NUL requestId} -&gt; {@link PendingRequest}:
  *       the decision and the user's context until the reward comes or the request expires, then a
  *       completion marker (no context) until its purge time, so a duplicate or late reward is rejected;
+ *       with deciders, also a reward that came before its decision ({@link HeldReward}) until the decision comes
+ *       or the reward timeout passes;
  *   <li>{@value BanditTopology#DEADLINES_STORE}: {@code banditId NUL hex(time) NUL requestId}: an index of
  *       every request's next due time (deadline while pending, purge time after), scanned in time order;
  *   <li>{@value BanditTopology#CLOCK_STORE}: bandit id -&gt; the bandit's stream time, the largest
@@ -86,9 +89,12 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private final int routingPartitions;
   private final KeyedNoiseSource noise;
   private final BanditMetrics metrics;
+  /** With deciders: a reward whose decision has not come yet is held (see {@link HeldReward}), not rejected. */
+  private final boolean holdEarlyRewards;
   private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
   private final SchemaSerde<Reward> rewards = DpSerdes.reward();
   private final SchemaSerde<DecidedRequest> decidedRequests = DpSerdes.decidedRequest();
+  private final SchemaSerde<RejectedRecord> rejections = DpSerdes.rejectedRecord();
   private final Map<String, Live> live = new HashMap<>();
   private final ByteArrayOutputStream stateBuffer = new ByteArrayOutputStream();
   private ProcessorContext<String, Object> context;
@@ -116,11 +122,17 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     }
   }
 
-  BanditProcessor(BanditRegistry bandits, int routingPartitions, KeyedNoiseSource noise, BanditMetrics metrics) {
+  /**
+   * @param holdEarlyRewards whether a reward may come before its decision (deciders log their decisions while
+   *     the rewards take another path) and is then held for up to the bandit's {@code rewardTimeout}
+   */
+  BanditProcessor(BanditRegistry bandits, int routingPartitions, KeyedNoiseSource noise, BanditMetrics metrics,
+      boolean holdEarlyRewards) {
     this.bandits = bandits;
     this.routingPartitions = routingPartitions;
     this.noise = noise;
     this.metrics = metrics;
+    this.holdEarlyRewards = holdEarlyRewards;
   }
 
   @Override
@@ -195,10 +207,11 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       return;
     }
     DecisionRequest request = ((DecodeResult.Decoded<DecisionRequest>) decoded).value();
-    double[] x = checkedContext(record, banditId, bandit, request.getRequestId(), request.getContext());
-    if (x == null) {
+    CheckedRequest checked = checkedRequest(record, banditId, bandit, request.getRequestId(), request.getContext());
+    if (checked == null) {
       return;
     }
+    double[] x = checked.context();
     Decision decision = bandit.policy.decide(x);
     DecisionResponse response = DecisionResponse.newBuilder()
         .setRequestId(request.getRequestId())
@@ -207,7 +220,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         .setModelStep(decision.round())
         .build();
     context.forward(new Record<String, Object>(banditId, response, record.timestamp()));
-    keepPending(record, banditId, bandit, request.getRequestId(), decision, x);
+    keepPending(record, banditId, bandit, request.getRequestId(), decision, checked);
   }
 
   /**
@@ -223,8 +236,8 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     }
     DecidedRequest decided = ((DecodeResult.Decoded<DecidedRequest>) decoded).value();
     DecisionResponse response = decided.getDecision();
-    double[] x = checkedContext(record, banditId, bandit, response.getRequestId(), decided.getContext());
-    if (x == null) {
+    CheckedRequest checked = checkedRequest(record, banditId, bandit, response.getRequestId(), decided.getContext());
+    if (checked == null) {
       return;
     }
     int arms = bandit.entry.spec().arms();
@@ -238,11 +251,14 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     Decision decision = new Decision(response.getArm(),
         response.getPhase() == DecisionPhase.WARM_UP ? Decision.Phase.WARM_UP : Decision.Phase.GREEDY,
         response.getModelStep());
-    keepPending(record, banditId, bandit, response.getRequestId(), decision, x);
+    keepPending(record, banditId, bandit, response.getRequestId(), decision, checked);
   }
 
-  /** The context as a vector, or null once the record was rejected (no request id, wrong size, a duplicate). */
-  private double[] checkedContext(Record<String, byte[]> record, String banditId, Live bandit, String requestId,
+  /** A request fit to be decided: its context as a vector, and the reward that came before it, if one did. */
+  private record CheckedRequest(double[] context, HeldReward heldReward) {}
+
+  /** The request, or null once the record was rejected (no request id, wrong size, a duplicate). */
+  private CheckedRequest checkedRequest(Record<String, byte[]> record, String banditId, Live bandit, String requestId,
       List<Double> values) {
     if (requestId == null || requestId.isEmpty()) {
       reject(record, banditId, BanditRejection.MISSING_REQUEST_ID.name(), "a decision request needs a request id");
@@ -262,16 +278,19 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         return null;
       }
     }
-    if (pending.get(pendingKey(banditId, requestId)) != null) {
+    byte[] stored = pending.get(pendingKey(banditId, requestId));
+    if (stored != null && !HeldReward.isHeld(stored)) {
       reject(record, banditId, BanditRejection.DUPLICATE_REQUEST.name(),
           "request " + requestId + " was already decided by bandit " + banditId);
       return null;
     }
-    return x;
+    return new CheckedRequest(x, stored == null ? null : HeldReward.decode(stored));
   }
 
+  /** Keeps the decision pending until its reward comes, or joins the reward that came first. */
   private void keepPending(Record<String, byte[]> record, String banditId, Live bandit, String requestId,
-      Decision decision, double[] x) {
+      Decision decision, CheckedRequest checked) {
+    double[] x = checked.context();
     long timestamp = Math.max(0, record.timestamp());
     long timeout = bandit.entry.rewardTimeout().toMillis();
     long deadline = saturatedAdd(timestamp, timeout);
@@ -280,6 +299,13 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     pending.put(pendingKey(banditId, requestId), decided.encode());
     index(banditId, bandit, deadline, requestId);
     metrics.decided(banditId, decision, (System.currentTimeMillis() - record.timestamp()) * 1_000_000L);
+    HeldReward held = checked.heldReward();
+    if (held != null) {
+      // As if the reward had come right after its decision: the same checks, the same round.
+      deadlines.delete(indexKey(banditId, held.dueAt(), requestId));
+      joinReward(banditId, bandit, requestId, decided, held.reward(), record.timestamp(),
+          (reason, message) -> rejectHeld(banditId, held, reason, message));
+    }
   }
 
   private void onReward(Record<String, byte[]> record, String banditId, Live bandit) {
@@ -297,8 +323,17 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     String pendingKey = pendingKey(banditId, requestId);
     byte[] stored = pending.get(pendingKey);
     if (stored == null) {
-      reject(record, banditId, BanditRejection.UNKNOWN_REQUEST.name(),
-          "bandit " + banditId + " has no pending request " + requestId);
+      if (holdEarlyRewards) {
+        hold(record, banditId, bandit, requestId, reward.getReward());
+      } else {
+        reject(record, banditId, BanditRejection.UNKNOWN_REQUEST.name(),
+            "bandit " + banditId + " has no pending request " + requestId);
+      }
+      return;
+    }
+    if (HeldReward.isHeld(stored)) {
+      reject(record, banditId, BanditRejection.DUPLICATE_REWARD.name(),
+          "request " + requestId + " already has a reward waiting for its decision");
       return;
     }
     PendingRequest request = PendingRequest.decode(stored);
@@ -315,21 +350,70 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       }
       case PENDING -> { }
     }
-    double r = reward.getReward();
+    joinReward(banditId, bandit, requestId, request, reward.getReward(), record.timestamp(),
+        (reason, message) -> reject(record, banditId, reason, message));
+  }
+
+  /** How a refused reward is rejected: the record being processed, or a held one. */
+  @FunctionalInterface
+  private interface Refusal {
+    void reject(String reason, String message);
+  }
+
+  /** A pending request's reward: one round learnt and the request completed, or the reward refused. */
+  private void joinReward(String banditId, Live bandit, String requestId, PendingRequest request, double r,
+      long timestamp, Refusal refusal) {
+    try {
+      bandit.entry.spec().requireReward(r);
+    } catch (IllegalArgumentException e) {
+      refusal.reject(BanditRejection.INVALID_REWARD.name(), e.getMessage());
+      return;
+    }
+    try {
+      learn(banditId, bandit, request, r, timestamp);
+    } catch (PrivacyBudgetExceededException e) {
+      refusal.reject(BanditRejection.BUDGET_EXHAUSTED.name(), e.getMessage());
+      return;
+    }
+    complete(banditId, bandit, requestId, request, PendingRequest.Status.JOINED);
+    metrics.joined(banditId, r, bandit.policy.rounds(), bandit.policy.privacySpent());
+  }
+
+  /**
+   * A reward whose decision has not come: kept until the bandit's stream time passes its timestamp plus the
+   * reward timeout, with the rejection it gets if its decision never comes. A reward the bandit cannot learn
+   * whatever its decision is refused now.
+   */
+  private void hold(Record<String, byte[]> record, String banditId, Live bandit, String requestId, double r) {
     try {
       bandit.entry.spec().requireReward(r);
     } catch (IllegalArgumentException e) {
       reject(record, banditId, BanditRejection.INVALID_REWARD.name(), e.getMessage());
       return;
     }
-    try {
-      learn(banditId, bandit, request, r, record.timestamp());
-    } catch (PrivacyBudgetExceededException e) {
-      reject(record, banditId, BanditRejection.BUDGET_EXHAUSTED.name(), e.getMessage());
-      return;
-    }
-    complete(banditId, bandit, requestId, request, PendingRequest.Status.JOINED);
-    metrics.joined(banditId, r, bandit.policy.rounds(), bandit.policy.privacySpent());
+    long dueAt = saturatedAdd(Math.max(0, record.timestamp()), bandit.entry.rewardTimeout().toMillis());
+    RejectedRecord rejection = Rejections.of(context, record.headers(), BanditRejection.UNKNOWN_REQUEST.name(),
+        noDecisionFor(banditId, bandit, requestId), RoutedInput.originalKey(record.key(), record.headers()),
+        record.value());
+    HeldReward held = new HeldReward(r, record.timestamp(), dueAt,
+        RoutedInput.rejectionKey(record.key(), record.headers()), rejections.encode(rejection));
+    pending.put(pendingKey(banditId, requestId), held.encode());
+    index(banditId, bandit, dueAt, requestId);
+    metrics.rewardHeld(banditId);
+  }
+
+  private static String noDecisionFor(String banditId, Live bandit, String requestId) {
+    return "bandit " + banditId + " had no decision for request " + requestId + " within the reward timeout ("
+        + bandit.entry.rewardTimeout() + ") of its reward";
+  }
+
+  /** Rejects a held reward as the record it came in. */
+  private void rejectHeld(String banditId, HeldReward held, String reason, String message) {
+    RejectedRecord rejection = rejections.decodeOrThrow(held.rejection());
+    rejection.setReason(reason);
+    rejection.setMessage(message);
+    metrics.rejected(banditId, reason);
+    context.forward(new Record<String, Object>(held.rejectionKey(), rejection, held.timestamp()));
   }
 
   /** One round, the state written and the arms' parameters released when the policy says so. */
@@ -383,6 +467,14 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         byte[] stored = pending.get(pendingKey);
         if (stored == null) {
           deadlines.delete(key);
+          continue;
+        }
+        if (HeldReward.isHeld(stored)) {
+          HeldReward held = HeldReward.decode(stored);
+          rejectHeld(banditId, held, BanditRejection.UNKNOWN_REQUEST.name(),
+              noDecisionFor(banditId, bandit, requestId));
+          deadlines.delete(key);
+          pending.delete(pendingKey);
           continue;
         }
         PendingRequest request = PendingRequest.decode(stored);

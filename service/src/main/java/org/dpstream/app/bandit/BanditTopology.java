@@ -98,7 +98,8 @@ public final class BanditTopology {
     KStream<String, byte[]> routed = Routing.route(builder, ROUTING, routingPartitions, List.of(
         requests, new Routing.Input(topics.rewards().name(), REWARDS_INPUT)));
     KStream<String, Object> outputs = routed.process(
-        () -> new BanditProcessor(bandits, routingPartitions, noise, metrics), Named.as(PROCESSOR),
+        () -> new BanditProcessor(bandits, routingPartitions, noise, metrics, deciding == Deciding.BY_DECIDERS),
+        Named.as(PROCESSOR),
         STATE_STORE, PENDING_STORE, DEADLINES_STORE, CLOCK_STORE);
     TypedSinks.attach(outputs, PROCESSOR + "-out", List.of(
         new TypedSinks.Sink<>(DECISIONS_SINK, DecisionResponse.class, topics.decisions()),

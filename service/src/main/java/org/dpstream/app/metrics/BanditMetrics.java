@@ -23,6 +23,12 @@ public interface BanditMetrics {
   void rejected(String banditId, String reason);
 
   /**
+   * A reward came before its decision and is held until the decision comes (then it is joined) or until the
+   * reward timeout (then it is rejected as UNKNOWN_REQUEST).
+   */
+  default void rewardHeld(String banditId) {}
+
+  /**
    * Processing a record of this bandit threw; the record went to dp.rejected as PROCESSING_ERROR.
    * {@code banditId} is null when the key names no configured bandit.
    */

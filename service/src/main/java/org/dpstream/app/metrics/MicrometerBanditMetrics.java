@@ -116,6 +116,16 @@ public final class MicrometerBanditMetrics implements BanditMetrics {
   }
 
   @Override
+  public void rewardHeld(String banditId) {
+    Counter.builder("dpstream.bandit.rewards.held")
+        .tag("bandit", banditId)
+        .description("rewards that came before their decision and waited for it (joined or, if it never came,"
+            + " rejected as UNKNOWN_REQUEST)")
+        .register(registry)
+        .increment();
+  }
+
+  @Override
   public void processingError(String banditId) {
     ProcessingErrors.count(registry, banditId == null ? UNKNOWN_BANDIT : banditId);
   }

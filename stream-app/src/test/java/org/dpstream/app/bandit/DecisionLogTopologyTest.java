@@ -18,7 +18,8 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.dpstream.app.config.BanditRegistry;
 import org.dpstream.app.kafka.Topics;
-import org.dpstream.app.metrics.BanditMetrics;
+import org.dpstream.app.metrics.MicrometerBanditMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.dpstream.app.serde.DpSerdes;
 import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.hdb.DpHdbPolicy;
@@ -42,60 +43,165 @@ class DecisionLogTopologyTest {
 
   private static final String BANDIT = "drop-bandit";
 
+  /** The bandit topology with deciders on a test driver, and its inputs and outputs. */
+  private final class Fixture implements AutoCloseable {
+    final Topics topics = Topics.defaults();
+    final BanditRegistry.Entry entry = BanditTopologyTest.CONFIG.banditRegistry().find(BANDIT).orElseThrow();
+    final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    final TopologyTestDriver driver;
+    final TestInputTopic<byte[], byte[]> decided;
+    final TestInputTopic<byte[], byte[]> rewards;
+    final TestOutputTopic<String, DecisionResponse> decisions;
+    final TestOutputTopic<String, ModelRelease> releases;
+    final TestOutputTopic<String, RejectedRecord> rejected;
+
+    Fixture() {
+      StreamsBuilder builder = new StreamsBuilder();
+      BanditTopology.addTo(builder, BanditTopologyTest.CONFIG.banditRegistry(), topics,
+          BanditTopologyTest.CONFIG.routingPartitions(), new KeyedNoiseSource(BanditTopologyTest.key()),
+          new MicrometerBanditMetrics(meters), BanditTopology.Deciding.BY_DECIDERS);
+      Properties properties = new Properties();
+      properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "decision-log-test");
+      properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+      properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+      properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+      driver = new TopologyTestDriver(builder.build(), properties);
+      decided = driver.createInputTopic(topics.decided().name(), new ByteArraySerializer(), new ByteArraySerializer());
+      rewards = driver.createInputTopic(topics.rewards().name(), new ByteArraySerializer(), new ByteArraySerializer());
+      decisions = driver.createOutputTopic(topics.decisions().name(), Serdes.String().deserializer(),
+          topics.decisions().valueSerde().deserializer());
+      releases = driver.createOutputTopic(topics.releases().name(), Serdes.String().deserializer(),
+          topics.releases().valueSerde().deserializer());
+      rejected = driver.createOutputTopic(topics.rejected().name(), Serdes.String().deserializer(),
+          topics.rejected().valueSerde().deserializer());
+    }
+
+    List<String> rejectionReasons() {
+      return rejected.readValuesToList().stream().map(RejectedRecord::getReason).toList();
+    }
+
+    double held() {
+      var counter = meters.find("dpstream.bandit.rewards.held").tag("bandit", BANDIT).counter();
+      return counter == null ? 0 : counter.count();
+    }
+
+    @Override
+    public void close() {
+      driver.close();
+    }
+  }
+
   @Test
   void loggedDecisionsAreLearntAsTheTopologysOwnAndNothingIsDecidedAgain() {
-    BanditRegistry registry = BanditTopologyTest.CONFIG.banditRegistry();
-    BanditRegistry.Entry entry = registry.find(BANDIT).orElseThrow();
-    Topics topics = Topics.defaults();
-    StreamsBuilder builder = new StreamsBuilder();
-    KeyedNoiseSource noise = new KeyedNoiseSource(BanditTopologyTest.key());
-    BanditTopology.addTo(builder, registry, topics, BanditTopologyTest.CONFIG.routingPartitions(), noise,
-        BanditMetrics.NONE, BanditTopology.Deciding.BY_DECIDERS);
-    Properties properties = new Properties();
-    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "decision-log-test");
-    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), properties)) {
-      TestInputTopic<byte[], byte[]> decided =
-          driver.createInputTopic(topics.decided().name(), new ByteArraySerializer(), new ByteArraySerializer());
-      TestInputTopic<byte[], byte[]> rewards =
-          driver.createInputTopic(topics.rewards().name(), new ByteArraySerializer(), new ByteArraySerializer());
-      TestOutputTopic<String, DecisionResponse> decisions = driver.createOutputTopic(topics.decisions().name(),
-          Serdes.String().deserializer(), topics.decisions().valueSerde().deserializer());
-      TestOutputTopic<String, ModelRelease> releases = driver.createOutputTopic(topics.releases().name(),
-          Serdes.String().deserializer(), topics.releases().valueSerde().deserializer());
-      TestOutputTopic<String, RejectedRecord> rejected = driver.createOutputTopic(topics.rejected().name(),
-          Serdes.String().deserializer(), topics.rejected().valueSerde().deserializer());
-
+    try (Fixture log = new Fixture()) {
       // The reference: the same bandit's policy, learning the arm each logged decision names.
-      DpHdbPolicy reference = DpHdbPolicy.start(entry.hdb(), BanditTopologyTest.noiseOf(BANDIT));
+      DpHdbPolicy reference = DpHdbPolicy.start(log.entry.hdb(), BanditTopologyTest.noiseOf(BANDIT));
       long t = 1_000;
       for (int i = 0; i < 30; i++) {
         double[] x = BanditTopologyTest.context(i);
-        int arm = i % entry.spec().arms(); // any arm a decider chose, not necessarily the policy's
-        decided.pipeInput(record(decision("r" + i, arm, reference.rounds(), x), t++));
-        rewards.pipeInput(record(reward("r" + i, 0.3 * arm), t++));
+        int arm = i % log.entry.spec().arms(); // any arm a decider chose, not necessarily the policy's
+        log.decided.pipeInput(record(decision("r" + i, arm, reference.rounds(), x), t++));
+        log.rewards.pipeInput(record(reward("r" + i, 0.3 * arm), t++));
         reference.update(new Decision(arm, Decision.Phase.WARM_UP, reference.rounds()), x, 0.3 * arm);
       }
-      assertTrue(decisions.isEmpty(), "the deciders wrote the decisions; the topology writes none");
-      List<ModelRelease> released = releases.readValuesToList();
+      assertTrue(log.decisions.isEmpty(), "the deciders wrote the decisions; the topology writes none");
+      List<ModelRelease> released = log.releases.readValuesToList();
       ModelRelease last = released.get(released.size() - 1);
       assertEquals(30, last.getStep());
       List<ModelRelease> expected = BanditReleases.ofRound(reference, 1);
       assertEquals(expected.get(expected.size() - 1), last);
       assertArrayEquals(reference.armParameters(0), BanditTopologyTest.parameters(
           released.stream().filter(r -> r.getModelId().equals(BANDIT + "/arm-0")).reduce((a, b) -> b).orElseThrow()));
-      assertTrue(rejected.isEmpty());
+      assertTrue(log.rejected.isEmpty());
+      assertEquals(0, log.held());
 
       // A decision naming no arm of the bandit, or a step not reached, is rejected; a request id twice too.
       double[] x = BanditTopologyTest.context(99);
-      decided.pipeInput(record(decision("bad-arm", 7, 3, x), t++));
-      decided.pipeInput(record(decision("future", 0, 31, x), t++));
-      decided.pipeInput(record(decision("r3", 0, 3, x), t++));
-      decided.pipeInput(new TestRecord<>(BANDIT.getBytes(StandardCharsets.UTF_8), new byte[] {1, 2, 3}, null, t++));
+      log.decided.pipeInput(record(decision("bad-arm", 7, 3, x), t++));
+      log.decided.pipeInput(record(decision("future", 0, 31, x), t++));
+      log.decided.pipeInput(record(decision("r3", 0, 3, x), t++));
+      log.decided.pipeInput(new TestRecord<>(BANDIT.getBytes(StandardCharsets.UTF_8), new byte[] {1, 2, 3}, null, t++));
       assertEquals(List.of("INVALID_DECISION", "INVALID_DECISION", "DUPLICATE_REQUEST", "UNDECODABLE"),
-          rejected.readValuesToList().stream().map(RejectedRecord::getReason).toList());
+          log.rejectionReasons());
+    }
+  }
+
+  /**
+   * A decision's log record and its reward reach learning through routing tasks that read their partitions
+   * independently, so the reward can come first although it was written second. It is held, and learnt when its
+   * decision comes: the releases are those of the same pairs in order.
+   */
+  @Test
+  void aRewardThatComesBeforeItsDecisionIsLearntAsIfItHadComeAfter() {
+    List<ModelRelease> inOrder;
+    try (Fixture log = new Fixture()) {
+      pipePairs(log, 12, i -> false);
+      inOrder = log.releases.readValuesToList();
+      assertTrue(log.rejected.isEmpty());
+    }
+    try (Fixture log = new Fixture()) {
+      pipePairs(log, 12, i -> i % 3 != 1);
+      assertEquals(inOrder, log.releases.readValuesToList());
+      assertTrue(log.rejected.isEmpty());
+      assertEquals(8, log.held());
+
+      // The held reward's request is complete: a second reward is a duplicate, as after any joined request.
+      log.rewards.pipeInput(record(reward("r0", 0.5), 2_000));
+      assertEquals(List.of("DUPLICATE_REWARD"), log.rejectionReasons());
+    }
+  }
+
+  /** Decision and reward of request i at times 1000 + 10 i and 1000 + 10 i + 1; the reward first where asked. */
+  private static void pipePairs(Fixture log, int pairs, java.util.function.IntPredicate rewardFirst) {
+    for (int i = 0; i < pairs; i++) {
+      long t = 1_000 + 10L * i;
+      TestRecord<byte[], byte[]> decision = record(decision("r" + i, i % 2, i, BanditTopologyTest.context(i)), t);
+      TestRecord<byte[], byte[]> reward = record(reward("r" + i, 0.1 * i), t + 1);
+      if (rewardFirst.test(i)) {
+        log.rewards.pipeInput(reward);
+        log.decided.pipeInput(decision);
+      } else {
+        log.decided.pipeInput(decision);
+        log.rewards.pipeInput(reward);
+      }
+    }
+  }
+
+  /**
+   * A reward whose decision does not come within the reward timeout (of the bandit's stream time) is rejected as it
+   * would have been on arrival: UNKNOWN_REQUEST, with its key, its bytes and where it was read. Its decision, if it
+   * comes after all, waits for a reward like any other.
+   */
+  @Test
+  void aRewardWhoseDecisionDoesNotComeIsRejectedWhenTheRewardTimeoutHasPassed() {
+    try (Fixture log = new Fixture()) {
+      byte[] lost = reward("lost", 0.5);
+      log.rewards.pipeInput(record(lost, 1_000));
+      log.rewards.pipeInput(record(reward("lost", 0.7), 1_001));
+      assertEquals(List.of("DUPLICATE_REWARD"), log.rejectionReasons(), "a second reward is refused at once");
+      long timeout = BanditTopologyTest.TIMEOUT_MS;
+      log.decided.pipeInput(record(decision("other", 0, 0, BanditTopologyTest.context(1)), 1_000 + timeout - 1));
+      assertTrue(log.rejected.isEmpty(), "held until its timestamp plus the reward timeout");
+
+      log.decided.pipeInput(record(decision("another", 1, 0, BanditTopologyTest.context(2)), 1_000 + timeout));
+      List<TestRecord<String, RejectedRecord>> rejections = log.rejected.readRecordsToList();
+      assertEquals(1, rejections.size());
+      TestRecord<String, RejectedRecord> rejection = rejections.get(0);
+      assertEquals(BANDIT, rejection.key());
+      assertEquals(1_000, rejection.timestamp());
+      RejectedRecord value = rejection.value();
+      assertEquals("UNKNOWN_REQUEST", value.getReason());
+      assertTrue(value.getMessage().contains("lost"), value.getMessage());
+      assertEquals(java.nio.ByteBuffer.wrap(lost), value.getOriginalValue());
+      assertEquals(java.nio.ByteBuffer.wrap(BANDIT.getBytes(StandardCharsets.UTF_8)), value.getOriginalKey());
+      assertEquals(log.topics.rewards().name(), value.getSourceTopic());
+      assertEquals(0, value.getSourceOffset());
+
+      log.decided.pipeInput(record(decision("lost", 0, 0, BanditTopologyTest.context(3)), 1_000 + timeout + 1));
+      assertTrue(log.releases.isEmpty(), "no round: the reward is gone");
+      log.rewards.pipeInput(record(reward("lost", 0.2), 1_000 + timeout + 2));
+      assertEquals(1, log.releases.readValuesToList().stream().mapToLong(ModelRelease::getStep).max().orElse(0));
+      assertTrue(log.rejected.isEmpty());
     }
   }
 
