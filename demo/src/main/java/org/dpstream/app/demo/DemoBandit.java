@@ -229,7 +229,11 @@ final class DemoBandit implements AutoCloseable {
     return true;
   }
 
-  synchronized void summarise(PrintWriter out, Path plot) throws IOException {
+  /**
+   * @param heldRewards rewards that reached learning before their decision and waited for it
+   *     ({@code dpstream_bandit_rewards_held_total})
+   */
+  synchronized void summarise(PrintWriter out, Path plot, long heldRewards) throws IOException {
     long decisions = cumulativeRegret.size();
     double regret = decisions == 0 ? 0 : cumulativeRegret.get(cumulativeRegret.size() - 1);
     double randomRegret = decisions == 0 ? 0 : cumulativeRandomRegret.get(cumulativeRandomRegret.size() - 1);
@@ -240,6 +244,7 @@ final class DemoBandit implements AutoCloseable {
         + " decisions per arm %s%n", cumulativeReward, regret, randomRegret, new java.util.TreeMap<>(perArm));
     out.println("  " + relativeRegret(regret, randomRegret));
     out.println("  " + stepsByDecile(decidedAtStep));
+    out.printf(Locale.ROOT, "  rewards that reached learning before their decision and waited for it: %,d%n", heldRewards);
     out.println("Bandit regret over time: " + plot.toAbsolutePath().normalize());
     out.flush();
     RegretPlot.write(plot, cumulativeRegret.stream().mapToDouble(Double::doubleValue).toArray(),

@@ -43,14 +43,16 @@ final class DemoCluster implements AutoCloseable {
   private final Topics topics;
   private final MetricsServer metrics;
   private final DpstreamService service;
+  private final PrometheusMeterRegistry registry;
 
   private DemoCluster(TemporaryDirectory stateDirectory, EmbeddedKafka kafka, Topics topics, MetricsServer metrics,
-      DpstreamService service) {
+      DpstreamService service, PrometheusMeterRegistry registry) {
     this.stateDirectory = stateDirectory;
     this.kafka = kafka;
     this.topics = topics;
     this.metrics = metrics;
     this.service = service;
+    this.registry = registry;
   }
 
   /**
@@ -112,7 +114,7 @@ final class DemoCluster implements AutoCloseable {
           topics.samples().name(), topics.releases().name(), topics.rejected().name())
           + "; outputs in " + outputFormat.name().toLowerCase(Locale.ROOT));
       log.flush();
-      return new DemoCluster(stateDirectory, kafka, topics, metrics, service);
+      return new DemoCluster(stateDirectory, kafka, topics, metrics, service, registry);
     } catch (RuntimeException | InterruptedException | Error e) {
       closeAll(service, metrics, kafka, stateDirectory);
       throw e;
@@ -153,6 +155,11 @@ final class DemoCluster implements AutoCloseable {
 
   String bootstrapServers() {
     return kafka.bootstrapServers();
+  }
+
+  /** The total of a counter over all its tags (0 if nothing counted it yet), as /metrics shows it. */
+  double counterTotal(String name) {
+    return registry.find(name).counters().stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
   }
 
   int metricsPort() {

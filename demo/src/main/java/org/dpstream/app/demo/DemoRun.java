@@ -117,7 +117,8 @@ final class DemoRun {
       List<DemoSummary.Row> rows = summarise(progressByModel, sent, plot);
       DemoSummary.print(out, rows, progress.otherRejections(), seconds, plot);
       if (bandit != null) {
-        bandit.summarise(out, options.outDirectory().resolve(DemoBandit.PLOT_FILE));
+        bandit.summarise(out, options.outDirectory().resolve(DemoBandit.PLOT_FILE),
+            (long) cluster.counterTotal("dpstream.bandit.rewards.held"));
       }
       if (options.keepRunning() && !isStopRequested()) {
         err.printf("Still running (--keep-running): broker at %s, metrics at http://localhost:%d/metrics."
