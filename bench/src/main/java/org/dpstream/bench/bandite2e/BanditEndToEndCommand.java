@@ -57,6 +57,10 @@ import picocli.CommandLine.Spec;
 public final class BanditEndToEndCommand implements Callable<Integer> {
 
   private static final String BANDIT = "bench-bandit";
+  /** The bandit the service's warm-up load goes to (the same spec as the measured one). */
+  static final String WARM_UP_BANDIT = "bench-bandit-warm-up";
+  /** How long the bench waits for learning to catch up with the warm-up load. */
+  private static final Duration WARM_UP_LEARNING_TIMEOUT = Duration.ofSeconds(60);
 
   /** How requests reach the decision. */
   enum Path { HTTP, KAFKA, TOPOLOGY }
@@ -98,6 +102,13 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE}, the service's default)")
   int commitIntervalMs;
 
+  @Option(names = "--service-warm-up", defaultValue = "20000",
+      description = "requests offered to a second bandit of the same shape, through the same path and at the same"
+          + " rate (2,000/s with --rate 0), before the measured load; the measured load starts once learning has"
+          + " joined them, so it meets a service that has been serving, as in production. 0: a cold service"
+          + " (default: ${DEFAULT-VALUE})")
+  int serviceWarmUp;
+
   @Option(names = "--seed", defaultValue = "1", description = "seed of the environment (default: ${DEFAULT-VALUE})")
   long seed;
 
@@ -111,9 +122,10 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--path must be http, kafka or topology, got " + path);
     }
     if (dimension < 1 || arms < 2 || requests < 1 || window < 1 || connections < 1 || commitIntervalMs < 1
+        || serviceWarmUp < 0 || serviceWarmUp == 1
         || rewardConnections != null && rewardConnections < 1 || !(rate >= 0) || Double.isInfinite(rate)) {
       throw new IllegalArgumentException("--d, --requests, --window, --connections, --reward-connections,"
-          + " --commit-interval-ms must be positive, --K >= 2, --rate >= 0");
+          + " --commit-interval-ms must be positive, --K >= 2, --rate >= 0, --service-warm-up 0 or >= 2");
     }
     out.println(MachineFacts.describe());
     out.printf(Locale.ROOT, "bandit-e2e --path %s: %,d requests, d = %d, K = %d, %s, 1 partition, 1 stream thread,"
@@ -121,6 +133,9 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
         rate > 0 ? String.format(Locale.ROOT, "open loop at %,.0f requests/s", rate)
             : chosen == Path.HTTP ? "as fast as possible, " + connections + " connections"
             : "as fast as possible, window " + window, commitIntervalMs);
+    out.printf(Locale.ROOT, "service warm-up: %s%n", serviceWarmUp == 0 ? "none (a cold service)"
+        : String.format(Locale.ROOT, "%,d requests to bandit %s (same shape, same path) before the measured load",
+            serviceWarmUp, WARM_UP_BANDIT));
     out.flush();
     try (TemporaryDirectory state = TemporaryDirectory.create("dpstream-bench-bandit-");
         EmbeddedKafka kafka = EmbeddedKafka.start()) {
@@ -130,8 +145,7 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
           StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
           StreamsConfig.STATE_DIR_CONFIG, state.path().toString(),
           StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Integer.toString(commitIntervalMs)), 0,
-          List.of(new BanditConfig(BANDIT, dimension, arms, "identity", 1.0, "0.1", null, 1, 1e-5, requests, 1.0,
-              1.2, "60s", "drop", null, 1)))
+          bandits())
           .withDecider(switch (chosen) {
             case HTTP -> DeciderConfig.deciders(0, false);
             case KAFKA -> DeciderConfig.deciders(-1, true);
@@ -152,6 +166,7 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
             BanditLoadClient.arguments(this, chosen, BANDIT,
                 chosen == Path.HTTP ? service.deciders().orElseThrow().httpPort().orElseThrow() : -1,
                 kafka.bootstrapServers()),
+            BanditLoadClient.SERVICE_WARMED_UP, () -> awaitWarmUpLearnt(registry, out),
             BanditLoadClient.LOAD_ENDED, () -> learnt(registry));
         report.lines().forEach(out::println);
         out.println(report.atMarker());
@@ -161,6 +176,42 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** The measured bandit, and the warm-up's (horizon: its requests) unless there is no warm-up. */
+  private List<BanditConfig> bandits() {
+    BanditConfig measured = bandit(BANDIT, requests);
+    return serviceWarmUp == 0 ? List.of(measured) : List.of(measured, bandit(WARM_UP_BANDIT, serviceWarmUp));
+  }
+
+  private BanditConfig bandit(String id, long horizon) {
+    return new BanditConfig(id, dimension, arms, "identity", 1.0, "0.1", null, 1, 1e-5, horizon, 1.0, 1.2, "60s",
+        "drop", null, 1);
+  }
+
+  /** Waits until learning has joined every warm-up round (or stopped joining), and says so. */
+  private void awaitWarmUpLearnt(MeterRegistry registry, PrintWriter out) {
+    long started = System.nanoTime();
+    long deadline = started + WARM_UP_LEARNING_TIMEOUT.toNanos();
+    double joined = joined(registry, WARM_UP_BANDIT);
+    while (joined < serviceWarmUp && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while the warm-up was being learnt", e);
+      }
+      joined = joined(registry, WARM_UP_BANDIT);
+    }
+    out.printf(Locale.ROOT, "service warm-up: %,.0f of %,d rounds learnt %.1f s after the warm-up load ended%s%n",
+        joined, serviceWarmUp, (System.nanoTime() - started) / 1e9,
+        joined < serviceWarmUp ? " (gave up waiting)" : "");
+    out.flush();
+  }
+
+  private static double joined(MeterRegistry registry, String bandit) {
+    return registry.find("dpstream.bandit.rewards.joined").tag("bandit", bandit).counters().stream()
+        .mapToDouble(Counter::count).sum();
+  }
+
   /**
    * The rounds learning had joined and the step the deciders had released when the load ended: decisions are
    * made from the released step, so a learner that falls behind the offered rate shows here first (the regret
@@ -168,8 +219,7 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
    * "Learning at 2,000 rounds/s").
    */
   static String learnt(MeterRegistry registry) {
-    double joined = registry.find("dpstream.bandit.rewards.joined").tag("bandit", BANDIT).counters().stream()
-        .mapToDouble(Counter::count).sum();
+    double joined = joined(registry, BANDIT);
     double step = registry.find("dpstream.decider.released.step").tag("bandit", BANDIT).gauges().stream()
         .mapToDouble(Gauge::value).max().orElse(Double.NaN);
     return String.format(Locale.ROOT, "learnt when the load ended: %,.0f rounds joined; the deciders' released step %s",

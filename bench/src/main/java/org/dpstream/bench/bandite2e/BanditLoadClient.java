@@ -1,5 +1,7 @@
 package org.dpstream.bench.bandite2e;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -28,6 +30,10 @@ public final class BanditLoadClient implements Callable<Integer> {
 
   /** The line that says the load has ended; the report follows it. */
   static final String LOAD_ENDED = "bandit-e2e-client: load ended";
+  /** The line that says the service's warm-up load was offered; the client then waits for {@link ClientProcess#RESUME}. */
+  static final String SERVICE_WARMED_UP = "bandit-e2e-client: service warm-up offered";
+  /** The service warm-up's rate when the measured run's is 0 (as fast as possible): a rate learning keeps up with. */
+  static final double SATURATION_WARM_UP_RATE = 2_000;
 
   @Option(names = "--path", required = true) BanditEndToEndCommand.Path path;
   @Option(names = "--port", defaultValue = "-1", description = "the decision API's port (--path http)") int port;
@@ -41,35 +47,57 @@ public final class BanditLoadClient implements Callable<Integer> {
   @Option(names = "--connections", required = true) int connections;
   @Option(names = "--reward-connections", required = true) int rewardConnections;
   @Option(names = "--window", required = true) int window;
+  @Option(names = "--service-warm-up", required = true) int serviceWarmUp;
+  @Option(names = "--warm-up-bandit", required = true) String warmUpBandit;
 
   private final PrintStream out;
 
-  BanditLoadClient(PrintStream out) {
+  private final BufferedReader in;
+
+  BanditLoadClient(PrintStream out, BufferedReader in) {
     this.out = out;
+    this.in = in;
   }
 
   public static void main(String[] args) {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-    System.exit(new CommandLine(new BanditLoadClient(out)).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    System.exit(new CommandLine(new BanditLoadClient(out, in)).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
   }
 
   @Override
   public Integer call() throws Exception {
     Workload workload = new Workload(dimension, arms, requests, seed, rate);
-    String client = "";
     if (path == BanditEndToEndCommand.Path.HTTP) {
       ClientWarmUp.http(dimension, arms, seed, connections, rewardConnections);
-      client = HttpLoad.run(workload, port, banditId, connections, rewardConnections) + System.lineSeparator();
     } else {
       ClientWarmUp.kafka(bootstrap, dimension, arms, seed);
-      KafkaLoad.run(workload, Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap), Topics.defaults(),
-          banditId, rate > 0 ? 0 : window);
     }
+    if (serviceWarmUp > 0) {
+      // The service's warm-up: the same shape of load on a bandit of its own, through every path the measured load
+      // takes (API or context decider, producers, broker, learning, releases), so the measured bandit starts fresh
+      // in a warm service, as it would in one that has been serving. The bench resumes once learning caught up.
+      offer(new Workload(dimension, arms, serviceWarmUp, ~seed, rate > 0 ? rate : SATURATION_WARM_UP_RATE),
+          warmUpBandit);
+      out.println(SERVICE_WARMED_UP);
+      ClientProcess.awaitResume(in);
+    }
+    String client = offer(workload, banditId);
     out.println(LOAD_ENDED);
     out.print(client);
     out.println(workload.describe());
     out.flush();
     return 0;
+  }
+
+  /** Offers a workload to a bandit over the path; over HTTP, returns the client's line. */
+  private String offer(Workload workload, String bandit) throws Exception {
+    if (path == BanditEndToEndCommand.Path.HTTP) {
+      return HttpLoad.run(workload, port, bandit, connections, rewardConnections) + System.lineSeparator();
+    }
+    KafkaLoad.run(workload, Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap), Topics.defaults(),
+        bandit, workload.rate() > 0 ? 0 : window);
+    return "";
   }
 
   /** The arguments that make the client offer {@code command}'s load to a service at {@code port} / {@code bootstrap}. */
@@ -82,6 +110,7 @@ public final class BanditLoadClient implements Callable<Integer> {
         "--seed", Long.toString(command.seed), "--connections", Integer.toString(command.connections),
         "--reward-connections",
         Integer.toString(command.rewardConnections == null ? command.connections : command.rewardConnections),
-        "--window", Integer.toString(command.window)};
+        "--window", Integer.toString(command.window),
+        "--service-warm-up", Integer.toString(command.serviceWarmUp), "--warm-up-bandit", BanditEndToEndCommand.WARM_UP_BANDIT};
   }
 }

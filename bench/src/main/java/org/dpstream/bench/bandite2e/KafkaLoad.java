@@ -88,6 +88,9 @@ final class KafkaLoad {
         var records = consumer.poll(Duration.ofMillis(5));
         long now = System.nanoTime();
         for (ConsumerRecord<String, byte[]> record : records) {
+          if (!banditId.equals(record.key())) {
+            continue; // another bandit's decision (the service warm-up's)
+          }
           DecisionResponse decision = decisions.decodeOrThrow(record.value());
           int i = Integer.parseInt(decision.getRequestId());
           if (!workload.decided(i, decision.getArm(), now)) {

@@ -54,6 +54,11 @@ final class Workload {
     startedAt = System.nanoTime();
   }
 
+  /** Offered requests per second; 0: as fast as possible. */
+  double rate() {
+    return rate;
+  }
+
   /** When request i is due: its place in the open-loop schedule, or now without a rate. */
   long due(int i) {
     long due = rate > 0 ? startedAt + (long) (i * 1e9 / rate) : System.nanoTime();

@@ -14,8 +14,9 @@ class BanditLoadClientTest {
   void theClientGetsTheBenchOptionsAndTheServiceAddress() {
     BanditEndToEndCommand bench = new BanditEndToEndCommand();
     new CommandLine(bench).parseArgs("--path", "kafka", "--d", "7", "--K", "3", "--requests", "11", "--rate", "0.5",
-        "--seed", "9", "--connections", "5", "--window", "13");
-    BanditLoadClient client = new BanditLoadClient(new PrintStream(OutputStream.nullOutputStream()));
+        "--seed", "9", "--connections", "5", "--window", "13", "--service-warm-up", "17");
+    BanditLoadClient client = new BanditLoadClient(new PrintStream(OutputStream.nullOutputStream()),
+        new java.io.BufferedReader(new java.io.StringReader("")));
     new CommandLine(client).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(
         BanditLoadClient.arguments(bench, BanditEndToEndCommand.Path.KAFKA, "b", 4321, "host:9092"));
     assertEquals(BanditEndToEndCommand.Path.KAFKA, client.path);
@@ -30,5 +31,14 @@ class BanditLoadClientTest {
     assertEquals(5, client.connections);
     assertEquals(5, client.rewardConnections, "by default as many as --connections");
     assertEquals(13, client.window);
+    assertEquals(17, client.serviceWarmUp);
+    assertEquals(BanditEndToEndCommand.WARM_UP_BANDIT, client.warmUpBandit);
+  }
+
+  @Test
+  void byDefaultTheServiceIsWarmedUp() {
+    BanditEndToEndCommand bench = new BanditEndToEndCommand();
+    new CommandLine(bench).parseArgs();
+    assertEquals(20_000, bench.serviceWarmUp);
   }
 }

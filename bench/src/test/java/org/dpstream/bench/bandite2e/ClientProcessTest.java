@@ -37,6 +37,38 @@ class ClientProcessTest {
     assertEquals(1, readings.get());
   }
 
+  /** A child that says PAUSE, waits to be resumed, then prints what it waited for around the marker. */
+  public static final class PausingChild {
+    public static void main(String[] args) throws Exception {
+      System.out.println("PAUSE");
+      System.out.flush();
+      ClientProcess.awaitResume(new java.io.BufferedReader(new java.io.InputStreamReader(System.in)));
+      System.out.println("MARK");
+      System.out.println("resumed");
+      System.out.flush();
+    }
+  }
+
+  @Test
+  void aPausedChildGoesOnOnlyOnceTheBenchHasRunWhatComesBeforeResuming() throws Exception {
+    List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ClientProcess.Report<String> report = ClientProcess.run(PausingChild.class, new String[0], "PAUSE",
+        () -> order.add("before resuming"), "MARK", () -> {
+          order.add("at the marker");
+          return "read";
+        });
+    assertEquals(List.of("before resuming", "at the marker"), order);
+    assertEquals(List.of("resumed"), report.lines());
+  }
+
+  @Test
+  void aChildThatIsNotResumedFails() throws Exception {
+    assertThrows(java.io.IOException.class, () -> ClientProcess.awaitResume(
+        new java.io.BufferedReader(new java.io.StringReader("go on\n"))));
+    assertThrows(java.io.IOException.class, () -> ClientProcess.awaitResume(
+        new java.io.BufferedReader(new java.io.StringReader(""))));
+  }
+
   @Test
   void aChildThatFailsOrNeverReachesTheMarkerFailsTheRun() {
     IllegalStateException failed = assertThrows(IllegalStateException.class,
