@@ -1,0 +1,199 @@
+package org.dpstream.app.bandit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.lifecycle.AfterTry;
+import net.jqwik.api.lifecycle.BeforeTry;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.dpstream.app.kafka.Topics;
+import org.dpstream.app.metrics.MicrometerBanditMetrics;
+import org.dpstream.app.serde.DpSerdes;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.schemas.DecidedRequest;
+import org.dpstream.schemas.DecisionPhase;
+import org.dpstream.schemas.DecisionResponse;
+import org.dpstream.schemas.ModelRelease;
+import org.dpstream.schemas.RejectedRecord;
+import org.dpstream.schemas.Reward;
+
+/**
+ * The topology with deciders under any order of logged decisions and rewards (a reward before or after its decision,
+ * twice, for a request never decided, across reward timeouts), invalid decisions, any reward value and garbage bytes:
+ * nothing escapes the driver and nothing is a processing error; once the bandit's stream time has passed every
+ * timeout, each reward record has exactly one outcome (a joined round or a rejection) and so has each logged decision
+ * (a rejection, a joined round or an expiry); every release is finite.
+ */
+class AnyDecisionLogInputPropertiesTest {
+
+  private static final String BANDIT = BanditTopologyTest.DROP.id();
+  private static final long TIMEOUT_MS = BanditTopologyTest.TIMEOUT_MS;
+
+  enum Kind { DECISION, REWARD, GARBAGE_DECISION, GARBAGE_REWARD }
+
+  record Event(Kind kind, int request, int arm, long step, double reward, long delayMillis) {}
+
+  private final Topics topics = Topics.defaults();
+  private Path stateDir;
+  private SimpleMeterRegistry registry;
+  private TopologyTestDriver driver;
+  private TestInputTopic<byte[], byte[]> decided;
+  private TestInputTopic<byte[], byte[]> rewards;
+  private TestOutputTopic<String, ModelRelease> releases;
+  private TestOutputTopic<String, RejectedRecord> rejected;
+
+  @BeforeTry
+  void start() throws IOException {
+    stateDir = Files.createTempDirectory("any-decision-log-input");
+    registry = new SimpleMeterRegistry();
+    StreamsBuilder builder = new StreamsBuilder();
+    BanditTopology.addTo(builder, BanditTopologyTest.CONFIG.banditRegistry(), topics,
+        BanditTopologyTest.CONFIG.routingPartitions(), new KeyedNoiseSource(BanditTopologyTest.key()),
+        new MicrometerBanditMetrics(registry), BanditTopology.Deciding.BY_DECIDERS);
+    Properties properties = new Properties();
+    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "decision-log-properties");
+    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
+    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    driver = new TopologyTestDriver(builder.build(), properties);
+    decided = driver.createInputTopic(topics.decided().name(), new ByteArraySerializer(), new ByteArraySerializer());
+    rewards = driver.createInputTopic(topics.rewards().name(), new ByteArraySerializer(), new ByteArraySerializer());
+    releases = driver.createOutputTopic(topics.releases().name(), Serdes.String().deserializer(),
+        topics.releases().valueSerde().deserializer());
+    rejected = driver.createOutputTopic(topics.rejected().name(), Serdes.String().deserializer(),
+        topics.rejected().valueSerde().deserializer());
+  }
+
+  @AfterTry
+  void stop() throws IOException {
+    driver.close();
+    try (var files = Files.walk(stateDir)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    }
+  }
+
+  @Provide
+  Arbitrary<List<Event>> sessions() {
+    Arbitrary<Double> reward = Arbitraries.frequencyOf(
+        Tuple.of(8, Arbitraries.doubles().between(-2, 2)),
+        Tuple.of(1, Arbitraries.of(Double.NaN, Double.POSITIVE_INFINITY, Double.MAX_VALUE, -0.0, 1e300)));
+    Arbitrary<Event> event = Combinators.combine(
+        Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.just(Kind.DECISION)), Tuple.of(6, Arbitraries.just(Kind.REWARD)),
+            Tuple.of(1, Arbitraries.just(Kind.GARBAGE_DECISION)), Tuple.of(1, Arbitraries.just(Kind.GARBAGE_REWARD))),
+        Arbitraries.integers().between(0, 5),
+        Arbitraries.integers().between(-1, 2),
+        Arbitraries.longs().between(0, 2),
+        reward,
+        Arbitraries.frequencyOf(Tuple.of(8, Arbitraries.longs().between(0, 50)),
+            Tuple.of(1, Arbitraries.longs().between(TIMEOUT_MS - 5, TIMEOUT_MS + 5)),
+            Tuple.of(1, Arbitraries.longs().between(2 * TIMEOUT_MS, 3 * TIMEOUT_MS))))
+        .as(Event::new);
+    return event.list().ofMinSize(1).ofMaxSize(24);
+  }
+
+  @Property(tries = 40, seed = "909", edgeCases = EdgeCasesMode.NONE)
+  void everyDecisionAndRewardHasExactlyOneOutcome(@ForAll("sessions") List<Event> session) {
+    long clock = 1_000;
+    // (request id, time) of every decision that is valid whatever came before it: an arm of the bandit, step 0.
+    java.util.Map<String, List<Long>> validDecisions = new java.util.HashMap<>();
+    int decisionRecords = 0;
+    int rewardRecords = 0;
+    for (Event e : session) {
+      clock += e.delayMillis();
+      String requestId = "r" + e.request();
+      switch (e.kind()) {
+        case DECISION -> {
+          decided.pipeInput(record(decision(requestId, e.arm(), e.step()), clock));
+          decisionRecords++;
+          if (e.arm() >= 0 && e.arm() < BanditTopologyTest.DROP.arms() && e.step() == 0) {
+            validDecisions.computeIfAbsent(requestId, id -> new java.util.ArrayList<>()).add(clock);
+          }
+        }
+        case REWARD -> {
+          rewards.pipeInput(record(DpSerdes.reward().encode(
+              Reward.newBuilder().setRequestId(requestId).setReward(e.reward()).build()), clock));
+          rewardRecords++;
+        }
+        case GARBAGE_DECISION -> {
+          decided.pipeInput(record(new byte[] {(byte) e.request(), 1, 2}, clock));
+          decisionRecords++;
+        }
+        case GARBAGE_REWARD -> {
+          rewards.pipeInput(record(new byte[] {(byte) e.request(), 3}, clock));
+          rewardRecords++;
+        }
+      }
+    }
+    // Past every deadline, hold and purge time: whatever waits is resolved before this record is handled.
+    decided.pipeInput(record(decision("flush", 0, 0), clock + 3 * TIMEOUT_MS + 1));
+
+    List<TestRecord<String, RejectedRecord>> rejectionRecords = rejected.readRecordsToList();
+    List<RejectedRecord> rejections = rejectionRecords.stream().map(TestRecord::value).toList();
+    // A reward is unknown only if no valid decision of its request came within the reward timeout of it, before or
+    // after: a reward that came first waited for its decision.
+    for (TestRecord<String, RejectedRecord> unknown : rejectionRecords) {
+      if (!unknown.value().getReason().equals("UNKNOWN_REQUEST")) {
+        continue;
+      }
+      byte[] original = new byte[unknown.value().getOriginalValue().remaining()];
+      unknown.value().getOriginalValue().duplicate().get(original);
+      String requestId = DpSerdes.reward().decodeOrThrow(original).getRequestId();
+      long at = unknown.timestamp();
+      assertTrue(validDecisions.getOrDefault(requestId, List.of()).stream()
+              .noneMatch(t -> Math.abs(t - at) < TIMEOUT_MS),
+          "reward of " + requestId + " at " + at + " rejected as unknown; valid decisions at "
+              + validDecisions.get(requestId));
+    }
+    assertTrue(rejections.stream().noneMatch(r -> r.getReason().equals("PROCESSING_ERROR")), rejections::toString);
+    long rejectedRewards = rejections.stream().filter(r -> r.getSourceTopic().equals(topics.rewards().name())).count();
+    long rejectedDecisions = rejections.stream().filter(r -> r.getSourceTopic().equals(topics.decided().name())).count();
+    assertEquals(rejections.size(), rejectedRewards + rejectedDecisions, "every rejection names where it was read");
+    long joined = (long) count("dpstream.bandit.rewards.joined");
+    long expired = (long) count("dpstream.bandit.rewards.expired");
+    assertEquals(rewardRecords, joined + rejectedRewards, "each reward: one round or one rejection");
+    assertEquals(decisionRecords, joined + expired + rejectedDecisions,
+        "each logged decision: one rejection, one round or one expiry");
+    for (ModelRelease release : releases.readValuesToList()) {
+      assertTrue(release.getParameters().stream().allMatch(Double::isFinite), release::toString);
+    }
+  }
+
+  private double count(String name) {
+    return registry.find(name).tag("bandit", BANDIT).counters().stream().mapToDouble(Counter::count).sum();
+  }
+
+  private static byte[] decision(String requestId, int arm, long step) {
+    return DpSerdes.decidedRequest().encode(DecidedRequest.newBuilder()
+        .setDecision(DecisionResponse.newBuilder().setRequestId(requestId).setArm(arm).setModelStep(step)
+            .setPhase(DecisionPhase.WARM_UP).build())
+        .setContext(java.util.Arrays.stream(BanditTopologyTest.context(requestId.hashCode())).boxed().toList())
+        .build());
+  }
+
+  private static TestRecord<byte[], byte[]> record(byte[] value, long timestamp) {
+    return new TestRecord<>(BANDIT.getBytes(StandardCharsets.UTF_8), value, null, timestamp);
+  }
+}
