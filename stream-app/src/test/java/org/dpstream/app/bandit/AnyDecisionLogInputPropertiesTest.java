@@ -3,14 +3,11 @@ package org.dpstream.app.bandit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Properties;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -21,18 +18,8 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterTry;
 import net.jqwik.api.lifecycle.BeforeTry;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
-import org.dpstream.app.kafka.Topics;
-import org.dpstream.app.metrics.MicrometerBanditMetrics;
 import org.dpstream.app.serde.DpSerdes;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.schemas.DecidedRequest;
 import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionResponse;
@@ -49,47 +36,25 @@ import org.dpstream.schemas.Reward;
  */
 class AnyDecisionLogInputPropertiesTest {
 
-  private static final String BANDIT = BanditTopologyTest.DROP.id();
+  private static final String BANDIT = DecisionLogFixture.BANDIT;
   private static final long TIMEOUT_MS = BanditTopologyTest.TIMEOUT_MS;
 
   enum Kind { DECISION, REWARD, GARBAGE_DECISION, GARBAGE_REWARD }
 
   record Event(Kind kind, int request, int arm, long step, double reward, long delayMillis) {}
 
-  private final Topics topics = Topics.defaults();
   private Path stateDir;
-  private SimpleMeterRegistry registry;
-  private TopologyTestDriver driver;
-  private TestInputTopic<byte[], byte[]> decided;
-  private TestInputTopic<byte[], byte[]> rewards;
-  private TestOutputTopic<String, ModelRelease> releases;
-  private TestOutputTopic<String, RejectedRecord> rejected;
+  private DecisionLogFixture log;
 
   @BeforeTry
   void start() throws IOException {
     stateDir = Files.createTempDirectory("any-decision-log-input");
-    registry = new SimpleMeterRegistry();
-    StreamsBuilder builder = new StreamsBuilder();
-    BanditTopology.addTo(builder, BanditTopologyTest.CONFIG.banditRegistry(), topics,
-        BanditTopologyTest.CONFIG.routingPartitions(), new KeyedNoiseSource(BanditTopologyTest.key()),
-        new MicrometerBanditMetrics(registry), BanditTopology.Deciding.BY_DECIDERS);
-    Properties properties = new Properties();
-    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "decision-log-properties");
-    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    driver = new TopologyTestDriver(builder.build(), properties);
-    decided = driver.createInputTopic(topics.decided().name(), new ByteArraySerializer(), new ByteArraySerializer());
-    rewards = driver.createInputTopic(topics.rewards().name(), new ByteArraySerializer(), new ByteArraySerializer());
-    releases = driver.createOutputTopic(topics.releases().name(), Serdes.String().deserializer(),
-        topics.releases().valueSerde().deserializer());
-    rejected = driver.createOutputTopic(topics.rejected().name(), Serdes.String().deserializer(),
-        topics.rejected().valueSerde().deserializer());
+    log = new DecisionLogFixture(stateDir);
   }
 
   @AfterTry
   void stop() throws IOException {
-    driver.close();
+    log.close();
     try (var files = Files.walk(stateDir)) {
       files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     }
@@ -126,31 +91,31 @@ class AnyDecisionLogInputPropertiesTest {
       String requestId = "r" + e.request();
       switch (e.kind()) {
         case DECISION -> {
-          decided.pipeInput(record(decision(requestId, e.arm(), e.step()), clock));
+          log.decided.pipeInput(record(decision(requestId, e.arm(), e.step()), clock));
           decisionRecords++;
           if (e.arm() >= 0 && e.arm() < BanditTopologyTest.DROP.arms() && e.step() == 0) {
             validDecisions.computeIfAbsent(requestId, id -> new java.util.ArrayList<>()).add(clock);
           }
         }
         case REWARD -> {
-          rewards.pipeInput(record(DpSerdes.reward().encode(
+          log.rewards.pipeInput(record(DpSerdes.reward().encode(
               Reward.newBuilder().setRequestId(requestId).setReward(e.reward()).build()), clock));
           rewardRecords++;
         }
         case GARBAGE_DECISION -> {
-          decided.pipeInput(record(new byte[] {(byte) e.request(), 1, 2}, clock));
+          log.decided.pipeInput(record(new byte[] {(byte) e.request(), 1, 2}, clock));
           decisionRecords++;
         }
         case GARBAGE_REWARD -> {
-          rewards.pipeInput(record(new byte[] {(byte) e.request(), 3}, clock));
+          log.rewards.pipeInput(record(new byte[] {(byte) e.request(), 3}, clock));
           rewardRecords++;
         }
       }
     }
     // Past every deadline, hold and purge time: whatever waits is resolved before this record is handled.
-    decided.pipeInput(record(decision("flush", 0, 0), clock + 3 * TIMEOUT_MS + 1));
+    log.decided.pipeInput(record(decision("flush", 0, 0), clock + 3 * TIMEOUT_MS + 1));
 
-    List<TestRecord<String, RejectedRecord>> rejectionRecords = rejected.readRecordsToList();
+    List<TestRecord<String, RejectedRecord>> rejectionRecords = log.rejected.readRecordsToList();
     List<RejectedRecord> rejections = rejectionRecords.stream().map(TestRecord::value).toList();
     // A reward is unknown only if no valid decision of its request came within the reward timeout of it, before or
     // after: a reward that came first waited for its decision.
@@ -168,21 +133,19 @@ class AnyDecisionLogInputPropertiesTest {
               + validDecisions.get(requestId));
     }
     assertTrue(rejections.stream().noneMatch(r -> r.getReason().equals("PROCESSING_ERROR")), rejections::toString);
-    long rejectedRewards = rejections.stream().filter(r -> r.getSourceTopic().equals(topics.rewards().name())).count();
-    long rejectedDecisions = rejections.stream().filter(r -> r.getSourceTopic().equals(topics.decided().name())).count();
+    String rewardTopic = log.topics.rewards().name();
+    String decisionTopic = log.topics.decided().name();
+    long rejectedRewards = rejections.stream().filter(r -> r.getSourceTopic().equals(rewardTopic)).count();
+    long rejectedDecisions = rejections.stream().filter(r -> r.getSourceTopic().equals(decisionTopic)).count();
     assertEquals(rejections.size(), rejectedRewards + rejectedDecisions, "every rejection names where it was read");
-    long joined = (long) count("dpstream.bandit.rewards.joined");
-    long expired = (long) count("dpstream.bandit.rewards.expired");
+    long joined = (long) log.count("dpstream.bandit.rewards.joined");
+    long expired = (long) log.count("dpstream.bandit.rewards.expired");
     assertEquals(rewardRecords, joined + rejectedRewards, "each reward: one round or one rejection");
     assertEquals(decisionRecords, joined + expired + rejectedDecisions,
         "each logged decision: one rejection, one round or one expiry");
-    for (ModelRelease release : releases.readValuesToList()) {
+    for (ModelRelease release : log.releases.readValuesToList()) {
       assertTrue(release.getParameters().stream().allMatch(Double::isFinite), release::toString);
     }
-  }
-
-  private double count(String name) {
-    return registry.find(name).tag("bandit", BANDIT).counters().stream().mapToDouble(Counter::count).sum();
   }
 
   private static byte[] decision(String requestId, int arm, long step) {

@@ -7,23 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
-import org.dpstream.app.config.BanditRegistry;
-import org.dpstream.app.kafka.Topics;
-import org.dpstream.app.metrics.MicrometerBanditMetrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.dpstream.app.serde.DpSerdes;
 import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.hdb.DpHdbPolicy;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.schemas.DecidedRequest;
 import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionResponse;
@@ -41,59 +28,11 @@ class DecisionLogTopologyTest {
 
   @TempDir Path stateDir;
 
-  private static final String BANDIT = "drop-bandit";
-
-  /** The bandit topology with deciders on a test driver, and its inputs and outputs. */
-  private final class Fixture implements AutoCloseable {
-    final Topics topics = Topics.defaults();
-    final BanditRegistry.Entry entry = BanditTopologyTest.CONFIG.banditRegistry().find(BANDIT).orElseThrow();
-    final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    final TopologyTestDriver driver;
-    final TestInputTopic<byte[], byte[]> decided;
-    final TestInputTopic<byte[], byte[]> rewards;
-    final TestOutputTopic<String, DecisionResponse> decisions;
-    final TestOutputTopic<String, ModelRelease> releases;
-    final TestOutputTopic<String, RejectedRecord> rejected;
-
-    Fixture() {
-      StreamsBuilder builder = new StreamsBuilder();
-      BanditTopology.addTo(builder, BanditTopologyTest.CONFIG.banditRegistry(), topics,
-          BanditTopologyTest.CONFIG.routingPartitions(), new KeyedNoiseSource(BanditTopologyTest.key()),
-          new MicrometerBanditMetrics(meters), BanditTopology.Deciding.BY_DECIDERS);
-      Properties properties = new Properties();
-      properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "decision-log-test");
-      properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-      properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-      properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-      driver = new TopologyTestDriver(builder.build(), properties);
-      decided = driver.createInputTopic(topics.decided().name(), new ByteArraySerializer(), new ByteArraySerializer());
-      rewards = driver.createInputTopic(topics.rewards().name(), new ByteArraySerializer(), new ByteArraySerializer());
-      decisions = driver.createOutputTopic(topics.decisions().name(), Serdes.String().deserializer(),
-          topics.decisions().valueSerde().deserializer());
-      releases = driver.createOutputTopic(topics.releases().name(), Serdes.String().deserializer(),
-          topics.releases().valueSerde().deserializer());
-      rejected = driver.createOutputTopic(topics.rejected().name(), Serdes.String().deserializer(),
-          topics.rejected().valueSerde().deserializer());
-    }
-
-    List<String> rejectionReasons() {
-      return rejected.readValuesToList().stream().map(RejectedRecord::getReason).toList();
-    }
-
-    double held() {
-      var counter = meters.find("dpstream.bandit.rewards.held").tag("bandit", BANDIT).counter();
-      return counter == null ? 0 : counter.count();
-    }
-
-    @Override
-    public void close() {
-      driver.close();
-    }
-  }
+  private static final String BANDIT = DecisionLogFixture.BANDIT;
 
   @Test
   void loggedDecisionsAreLearntAsTheTopologysOwnAndNothingIsDecidedAgain() {
-    try (Fixture log = new Fixture()) {
+    try (DecisionLogFixture log = new DecisionLogFixture(stateDir)) {
       // The reference: the same bandit's policy, learning the arm each logged decision names.
       DpHdbPolicy reference = DpHdbPolicy.start(log.entry.hdb(), BanditTopologyTest.noiseOf(BANDIT));
       long t = 1_000;
@@ -134,12 +73,12 @@ class DecisionLogTopologyTest {
   @Test
   void aRewardThatComesBeforeItsDecisionIsLearntAsIfItHadComeAfter() {
     List<ModelRelease> inOrder;
-    try (Fixture log = new Fixture()) {
+    try (DecisionLogFixture log = new DecisionLogFixture(stateDir)) {
       pipePairs(log, 12, i -> false);
       inOrder = log.releases.readValuesToList();
       assertTrue(log.rejected.isEmpty());
     }
-    try (Fixture log = new Fixture()) {
+    try (DecisionLogFixture log = new DecisionLogFixture(stateDir)) {
       pipePairs(log, 12, i -> i % 3 != 1);
       assertEquals(inOrder, log.releases.readValuesToList());
       assertTrue(log.rejected.isEmpty());
@@ -152,7 +91,7 @@ class DecisionLogTopologyTest {
   }
 
   /** Decision and reward of request i at times 1000 + 10 i and 1000 + 10 i + 1; the reward first where asked. */
-  private static void pipePairs(Fixture log, int pairs, java.util.function.IntPredicate rewardFirst) {
+  private static void pipePairs(DecisionLogFixture log, int pairs, java.util.function.IntPredicate rewardFirst) {
     for (int i = 0; i < pairs; i++) {
       long t = 1_000 + 10L * i;
       TestRecord<byte[], byte[]> decision = record(decision("r" + i, i % 2, i, BanditTopologyTest.context(i)), t);
@@ -174,7 +113,7 @@ class DecisionLogTopologyTest {
    */
   @Test
   void aRewardWhoseDecisionDoesNotComeIsRejectedWhenTheRewardTimeoutHasPassed() {
-    try (Fixture log = new Fixture()) {
+    try (DecisionLogFixture log = new DecisionLogFixture(stateDir)) {
       byte[] lost = reward("lost", 0.5);
       log.rewards.pipeInput(record(lost, 1_000));
       log.rewards.pipeInput(record(reward("lost", 0.7), 1_001));
