@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Properties;
 import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -26,18 +25,13 @@ import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import net.jqwik.api.statistics.Statistics;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.metrics.MicrometerBanditMetrics;
 import org.dpstream.app.serde.DpSerdes;
 import org.dpstream.app.testing.ExtremeValues;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
@@ -61,7 +55,7 @@ class AnyBanditInputPropertiesTest {
   private final Topics topics = Topics.defaults();
   private Path stateDir;
   private SimpleMeterRegistry registry;
-  private TopologyTestDriver driver;
+  private BanditDriver driver;
   private TestInputTopic<byte[], byte[]> contexts;
   private TestInputTopic<byte[], byte[]> rewards;
   private TestOutputTopic<String, DecisionResponse> decisions;
@@ -74,21 +68,13 @@ class AnyBanditInputPropertiesTest {
   void start() throws IOException {
     stateDir = Files.createTempDirectory("any-bandit-input");
     registry = new SimpleMeterRegistry();
-    Properties properties = new Properties();
-    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "bandit-properties");
-    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    driver = new TopologyTestDriver(BanditTopology.build(BanditTopologyTest.CONFIG.banditRegistry(), topics,
-        BanditTopologyTest.CONFIG.routingPartitions(), new KeyedNoiseSource(BanditTopologyTest.key()), new MicrometerBanditMetrics(registry)), properties);
-    contexts = driver.createInputTopic(topics.contexts().name(), new ByteArraySerializer(), new ByteArraySerializer());
-    rewards = driver.createInputTopic(topics.rewards().name(), new ByteArraySerializer(), new ByteArraySerializer());
-    decisions = driver.createOutputTopic(topics.decisions().name(), Serdes.String().deserializer(),
-        topics.decisions().valueSerde().deserializer());
-    releases = driver.createOutputTopic(topics.releases().name(), Serdes.String().deserializer(),
-        topics.releases().valueSerde().deserializer());
-    rejected = driver.createOutputTopic(topics.rejected().name(), Serdes.String().deserializer(),
-        topics.rejected().valueSerde().deserializer());
+    driver = new BanditDriver(stateDir, "bandit-properties", new MicrometerBanditMetrics(registry),
+        BanditTopologyTest.CONFIG.routingPartitions(), BanditTopology.Deciding.IN_TOPOLOGY);
+    contexts = driver.requests;
+    rewards = driver.rewards;
+    decisions = driver.decisions;
+    releases = driver.releases;
+    rejected = driver.rejected;
   }
 
   @AfterProperty

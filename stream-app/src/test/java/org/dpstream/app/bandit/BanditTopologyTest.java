@@ -10,11 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.stream.Collectors;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -88,7 +84,7 @@ class BanditTopologyTest {
   /** A TopologyTestDriver around the bandit topology. */
   final class Fixture implements AutoCloseable {
     final BanditRegistry registry = CONFIG.banditRegistry();
-    final Topics topics = Topics.defaults();
+    final BanditDriver bandit;
     final TopologyTestDriver driver;
     final TestInputTopic<byte[], byte[]> contexts;
     final TestInputTopic<byte[], byte[]> rewards;
@@ -102,21 +98,14 @@ class BanditTopologyTest {
 
     /** With {@code routingPartitions} > 1 the driver still delivers every routed record to partition 0. */
     Fixture(BanditMetrics metrics, int routingPartitions) {
-      Properties properties = new Properties();
-      properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "bandit-test");
-      properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-      properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-      properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-      driver = new TopologyTestDriver(
-          BanditTopology.build(registry, topics, routingPartitions, new KeyedNoiseSource(key()), metrics), properties);
-      contexts = driver.createInputTopic(topics.contexts().name(), new ByteArraySerializer(), new ByteArraySerializer());
-      rewards = driver.createInputTopic(topics.rewards().name(), new ByteArraySerializer(), new ByteArraySerializer());
-      decisions = driver.createOutputTopic(topics.decisions().name(), Serdes.String().deserializer(),
-          topics.decisions().valueSerde().deserializer());
-      releases = driver.createOutputTopic(topics.releases().name(), Serdes.String().deserializer(),
-          topics.releases().valueSerde().deserializer());
-      rejected = driver.createOutputTopic(topics.rejected().name(), Serdes.String().deserializer(),
-          topics.rejected().valueSerde().deserializer());
+      bandit = new BanditDriver(stateDir, "bandit-test", metrics, routingPartitions,
+          BanditTopology.Deciding.IN_TOPOLOGY);
+      driver = bandit.driver;
+      contexts = bandit.requests;
+      rewards = bandit.rewards;
+      decisions = bandit.decisions;
+      releases = bandit.releases;
+      rejected = bandit.rejected;
     }
 
     void context(String bandit, long timestamp, String requestId, double[] x) {
@@ -148,7 +137,7 @@ class BanditTopologyTest {
 
     @Override
     public void close() {
-      driver.close();
+      bandit.close();
     }
   }
 
