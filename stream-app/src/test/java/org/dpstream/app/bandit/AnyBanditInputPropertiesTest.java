@@ -25,8 +25,6 @@ import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import net.jqwik.api.statistics.Statistics;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.test.TestRecord;
 import org.dpstream.app.kafka.Topics;
 import org.dpstream.app.metrics.MicrometerBanditMetrics;
@@ -56,11 +54,6 @@ class AnyBanditInputPropertiesTest {
   private Path stateDir;
   private SimpleMeterRegistry registry;
   private BanditDriver driver;
-  private TestInputTopic<byte[], byte[]> contexts;
-  private TestInputTopic<byte[], byte[]> rewards;
-  private TestOutputTopic<String, DecisionResponse> decisions;
-  private TestOutputTopic<String, ModelRelease> releases;
-  private TestOutputTopic<String, RejectedRecord> rejected;
   private long clock = 1_000_000;
   private int tries;
 
@@ -70,11 +63,6 @@ class AnyBanditInputPropertiesTest {
     registry = new SimpleMeterRegistry();
     driver = new BanditDriver(stateDir, "bandit-properties", new MicrometerBanditMetrics(registry),
         BanditTopologyTest.CONFIG.routingPartitions(), BanditTopology.Deciding.IN_TOPOLOGY);
-    contexts = driver.requests;
-    rewards = driver.rewards;
-    decisions = driver.decisions;
-    releases = driver.releases;
-    rejected = driver.rejected;
   }
 
   @AfterProperty
@@ -124,10 +112,10 @@ class AnyBanditInputPropertiesTest {
       double joinedBefore = joined(event.bandit());
       clock += event.delayMillis();
       byte[] key = event.bandit().getBytes(StandardCharsets.UTF_8);
-      (event.isContext() ? contexts : rewards).pipeInput(new TestRecord<>(key, encode(event, requestId), null, clock));
+      (event.isContext() ? driver.requests : driver.rewards).pipeInput(new TestRecord<>(key, encode(event, requestId), null, clock));
 
-      List<DecisionResponse> decided1 = decisions.readValuesToList();
-      List<RejectedRecord> rejections = rejected.readValuesToList();
+      List<DecisionResponse> decided1 = driver.decisions.readValuesToList();
+      List<RejectedRecord> rejections = driver.rejected.readValuesToList();
       long joinedNow = Math.round(joined(event.bandit()) - joinedBefore);
       int outcomes = decided1.size() + rejections.size() + (int) joinedNow;
       assertEquals(1, outcomes, () -> event + ": decisions " + decided1 + ", rejections " + rejections);
@@ -157,7 +145,7 @@ class AnyBanditInputPropertiesTest {
       if (joinedNow == 1) {
         Statistics.collect("joined");
       }
-      for (ModelRelease release : releases.readValuesToList()) {
+      for (ModelRelease release : driver.releases.readValuesToList()) {
         assertTrue(release.getParameters().stream().allMatch(Double::isFinite), () -> "finite release " + release);
       }
     }

@@ -91,7 +91,7 @@ class AnyDecisionLogInputPropertiesTest {
       String requestId = "r" + e.request();
       switch (e.kind()) {
         case DECISION -> {
-          log.decided.pipeInput(record(decision(requestId, e.arm(), e.step()), clock));
+          log.requests.pipeInput(record(decision(requestId, e.arm(), e.step()), clock));
           decisionRecords++;
           if (e.arm() >= 0 && e.arm() < BanditTopologyTest.DROP.arms() && e.step() == 0) {
             validDecisions.computeIfAbsent(requestId, id -> new java.util.ArrayList<>()).add(clock);
@@ -103,7 +103,7 @@ class AnyDecisionLogInputPropertiesTest {
           rewardRecords++;
         }
         case GARBAGE_DECISION -> {
-          log.decided.pipeInput(record(new byte[] {(byte) e.request(), 1, 2}, clock));
+          log.requests.pipeInput(record(new byte[] {(byte) e.request(), 1, 2}, clock));
           decisionRecords++;
         }
         case GARBAGE_REWARD -> {
@@ -113,7 +113,7 @@ class AnyDecisionLogInputPropertiesTest {
       }
     }
     // Past every deadline, hold and purge time: whatever waits is resolved before this record is handled.
-    log.decided.pipeInput(record(decision("flush", 0, 0), clock + 3 * TIMEOUT_MS + 1));
+    log.requests.pipeInput(record(decision("flush", 0, 0), clock + 3 * TIMEOUT_MS + 1));
 
     List<TestRecord<String, RejectedRecord>> rejectionRecords = log.rejected.readRecordsToList();
     List<RejectedRecord> rejections = rejectionRecords.stream().map(TestRecord::value).toList();

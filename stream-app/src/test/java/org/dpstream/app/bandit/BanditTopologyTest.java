@@ -11,8 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.dpstream.app.config.BanditConfig;
@@ -82,15 +80,8 @@ class BanditTopologyTest {
   }
 
   /** A TopologyTestDriver around the bandit topology. */
-  final class Fixture implements AutoCloseable {
+  final class Fixture extends BanditDriver {
     final BanditRegistry registry = CONFIG.banditRegistry();
-    final BanditDriver bandit;
-    final TopologyTestDriver driver;
-    final TestInputTopic<byte[], byte[]> contexts;
-    final TestInputTopic<byte[], byte[]> rewards;
-    final TestOutputTopic<String, DecisionResponse> decisions;
-    final TestOutputTopic<String, ModelRelease> releases;
-    final TestOutputTopic<String, RejectedRecord> rejected;
 
     Fixture(BanditMetrics metrics) {
       this(metrics, CONFIG.routingPartitions());
@@ -98,14 +89,7 @@ class BanditTopologyTest {
 
     /** With {@code routingPartitions} > 1 the driver still delivers every routed record to partition 0. */
     Fixture(BanditMetrics metrics, int routingPartitions) {
-      bandit = new BanditDriver(stateDir, "bandit-test", metrics, routingPartitions,
-          BanditTopology.Deciding.IN_TOPOLOGY);
-      driver = bandit.driver;
-      contexts = bandit.requests;
-      rewards = bandit.rewards;
-      decisions = bandit.decisions;
-      releases = bandit.releases;
-      rejected = bandit.rejected;
+      super(stateDir, "bandit-test", metrics, routingPartitions, BanditTopology.Deciding.IN_TOPOLOGY);
     }
 
     void context(String bandit, long timestamp, String requestId, double[] x) {
@@ -115,7 +99,7 @@ class BanditTopologyTest {
       }
       byte[] value = DpSerdes.decisionRequest().encode(
           DecisionRequest.newBuilder().setRequestId(requestId).setContext(values).build());
-      contexts.pipeInput(new TestRecord<>(bytes(bandit), value, null, timestamp));
+      requests.pipeInput(new TestRecord<>(bytes(bandit), value, null, timestamp));
     }
 
     void reward(String bandit, long timestamp, String requestId, double r) {
@@ -135,10 +119,6 @@ class BanditTopologyTest {
       return rejected.readValuesToList().stream().map(RejectedRecord::getReason).toList();
     }
 
-    @Override
-    public void close() {
-      bandit.close();
-    }
   }
 
   static byte[] bytes(String s) {
@@ -357,9 +337,9 @@ class BanditTopologyTest {
       fixture.context(b, 50, "short", new double[] {1, 2}); // wrong dimension
       fixture.context(b, 60, "nan", new double[] {0.1, Double.NaN, 0.2}); // NaN in Avro
       fixture.rewards.pipeInput(new TestRecord<>(bytes(b), bytes("{\"requestId\":\"x\",\"reward\":\"NaN\"}"), null, 61L)); // a string
-      fixture.contexts.pipeInput(new TestRecord<>(bytes(b), bytes("not json"), null, 70L));
+      fixture.requests.pipeInput(new TestRecord<>(bytes(b), bytes("not json"), null, 70L));
       fixture.context("no-such-bandit", 80, "y", context(1));
-      fixture.contexts.pipeInput(new TestRecord<>((byte[]) null, bytes("{}"), null, 90L));
+      fixture.requests.pipeInput(new TestRecord<>((byte[]) null, bytes("{}"), null, 90L));
       fixture.context(b, 100, "", context(1));
       // Long after: x's completion marker is purged (deadline + timeout), so its id is unknown by then.
       fixture.context(b, 25_000, "later", context(3));

@@ -39,7 +39,7 @@ class DecisionLogTopologyTest {
       for (int i = 0; i < 30; i++) {
         double[] x = BanditTopologyTest.context(i);
         int arm = i % log.entry.spec().arms(); // any arm a decider chose, not necessarily the policy's
-        log.decided.pipeInput(record(decision("r" + i, arm, reference.rounds(), x), t++));
+        log.requests.pipeInput(record(decision("r" + i, arm, reference.rounds(), x), t++));
         log.rewards.pipeInput(record(reward("r" + i, 0.3 * arm), t++));
         reference.update(new Decision(arm, Decision.Phase.WARM_UP, reference.rounds()), x, 0.3 * arm);
       }
@@ -56,10 +56,10 @@ class DecisionLogTopologyTest {
 
       // A decision naming no arm of the bandit, or a step not reached, is rejected; a request id twice too.
       double[] x = BanditTopologyTest.context(99);
-      log.decided.pipeInput(record(decision("bad-arm", 7, 3, x), t++));
-      log.decided.pipeInput(record(decision("future", 0, 31, x), t++));
-      log.decided.pipeInput(record(decision("r3", 0, 3, x), t++));
-      log.decided.pipeInput(new TestRecord<>(BANDIT.getBytes(StandardCharsets.UTF_8), new byte[] {1, 2, 3}, null, t++));
+      log.requests.pipeInput(record(decision("bad-arm", 7, 3, x), t++));
+      log.requests.pipeInput(record(decision("future", 0, 31, x), t++));
+      log.requests.pipeInput(record(decision("r3", 0, 3, x), t++));
+      log.requests.pipeInput(new TestRecord<>(BANDIT.getBytes(StandardCharsets.UTF_8), new byte[] {1, 2, 3}, null, t++));
       assertEquals(List.of("INVALID_DECISION", "INVALID_DECISION", "DUPLICATE_REQUEST", "UNDECODABLE"),
           log.rejectionReasons());
     }
@@ -98,9 +98,9 @@ class DecisionLogTopologyTest {
       TestRecord<byte[], byte[]> reward = record(reward("r" + i, 0.1 * i), t + 1);
       if (rewardFirst.test(i)) {
         log.rewards.pipeInput(reward);
-        log.decided.pipeInput(decision);
+        log.requests.pipeInput(decision);
       } else {
-        log.decided.pipeInput(decision);
+        log.requests.pipeInput(decision);
         log.rewards.pipeInput(reward);
       }
     }
@@ -119,10 +119,10 @@ class DecisionLogTopologyTest {
       log.rewards.pipeInput(record(reward("lost", 0.7), 1_001));
       assertEquals(List.of("DUPLICATE_REWARD"), log.rejectionReasons(), "a second reward is refused at once");
       long timeout = BanditTopologyTest.TIMEOUT_MS;
-      log.decided.pipeInput(record(decision("other", 0, 0, BanditTopologyTest.context(1)), 1_000 + timeout - 1));
+      log.requests.pipeInput(record(decision("other", 0, 0, BanditTopologyTest.context(1)), 1_000 + timeout - 1));
       assertTrue(log.rejected.isEmpty(), "held until its timestamp plus the reward timeout");
 
-      log.decided.pipeInput(record(decision("another", 1, 0, BanditTopologyTest.context(2)), 1_000 + timeout));
+      log.requests.pipeInput(record(decision("another", 1, 0, BanditTopologyTest.context(2)), 1_000 + timeout));
       List<TestRecord<String, RejectedRecord>> rejections = log.rejected.readRecordsToList();
       assertEquals(1, rejections.size());
       TestRecord<String, RejectedRecord> rejection = rejections.get(0);
@@ -136,7 +136,7 @@ class DecisionLogTopologyTest {
       assertEquals(log.topics.rewards().name(), value.getSourceTopic());
       assertEquals(0, value.getSourceOffset());
 
-      log.decided.pipeInput(record(decision("lost", 0, 0, BanditTopologyTest.context(3)), 1_000 + timeout + 1));
+      log.requests.pipeInput(record(decision("lost", 0, 0, BanditTopologyTest.context(3)), 1_000 + timeout + 1));
       assertTrue(log.releases.isEmpty(), "no round: the reward is gone");
       log.rewards.pipeInput(record(reward("lost", 0.2), 1_000 + timeout + 2));
       assertEquals(1, log.releases.readValuesToList().stream().mapToLong(ModelRelease::getStep).max().orElse(0));

@@ -9,11 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
@@ -27,6 +25,7 @@ import org.dpstream.app.serde.OutputFormat;
 import org.dpstream.app.serde.SchemaSerde;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
+import org.dpstream.app.topology.TestDrivers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,13 +87,9 @@ class OutputFormatTopologyTest {
     // Decisions made in the topology, so that dp.decisions carries them (deciders write it outside the topology).
     ServiceConfig config = formatConfig.withDecider(DeciderConfig.decidingInTopology());
     Topics topics = new Topics(config.topics());
-    Properties properties = new Properties();
-    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "format-test");
-    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve(name).toString());
-    properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    try (TopologyTestDriver driver = new TopologyTestDriver(
-        DpstreamService.topology(config, new KeyedNoiseSource(key()), new SimpleMeterRegistry()), properties)) {
+    try (TopologyTestDriver driver = TestDrivers.exactlyOnce(
+        DpstreamService.topology(config, new KeyedNoiseSource(key()), new SimpleMeterRegistry()), "format-test",
+        stateDir.resolve(name))) {
       TestInputTopic<byte[], byte[]> samples = input(driver, topics.samples().name());
       for (int i = 0; i < 5; i++) {
         samples.pipeInput(new TestRecord<>(utf8("linear"),

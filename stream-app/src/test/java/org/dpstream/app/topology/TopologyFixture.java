@@ -3,10 +3,6 @@ package org.dpstream.app.topology;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -78,19 +74,12 @@ final class TopologyFixture implements AutoCloseable {
   TopologyFixture(Path stateDir, ModelMetrics metrics, int routingPartitions, EstimatorFactory estimators,
       ServiceConfig config) {
     registry = config.registry();
-    Properties properties = new Properties();
-    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "dpstream-test");
-    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
-    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-    driver = new TopologyTestDriver(
+    driver = TestDrivers.exactlyOnce(
         ContinualReleaseTopology.build(registry, topics, routingPartitions, new KeyedNoiseSource(key()), metrics,
-            estimators), properties);
-    samples = driver.createInputTopic(topics.samples().name(), new ByteArraySerializer(), new ByteArraySerializer());
-    releases = driver.createOutputTopic(topics.releases().name(), Serdes.String().deserializer(),
-        topics.releases().valueSerde().deserializer());
-    rejected = driver.createOutputTopic(topics.rejected().name(), Serdes.String().deserializer(),
-        topics.rejected().valueSerde().deserializer());
+            estimators), "dpstream-test", stateDir);
+    samples = TestDrivers.rawInput(driver, topics.samples().name());
+    releases = TestDrivers.output(driver, topics.releases());
+    rejected = TestDrivers.output(driver, topics.rejected());
   }
 
   @Override
