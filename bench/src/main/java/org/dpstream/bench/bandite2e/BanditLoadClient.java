@@ -73,16 +73,25 @@ public final class BanditLoadClient implements Callable<Integer> {
     } else {
       ClientWarmUp.kafka(bootstrap, dimension, arms, seed);
     }
+    // One Kafka client for the warm-up and the measured load: the measured load meets no new connection.
+    try (KafkaLoad kafka = path == BanditEndToEndCommand.Path.HTTP ? null
+        : new KafkaLoad(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap), Topics.defaults())) {
+      return offerBoth(workload, kafka);
+    }
+  }
+
+  /** The service's warm-up (unless none), then the measured workload, then the report. */
+  private int offerBoth(Workload workload, KafkaLoad kafka) throws Exception {
     if (serviceWarmUp > 0) {
       // The service's warm-up: the same shape of load on a bandit of its own, through every path the measured load
       // takes (API or context decider, producers, broker, learning, releases), so the measured bandit starts fresh
       // in a warm service, as it would in one that has been serving. The bench resumes once learning caught up.
       offer(new Workload(dimension, arms, serviceWarmUp, ~seed, rate > 0 ? rate : SATURATION_WARM_UP_RATE),
-          warmUpBandit);
+          warmUpBandit, kafka);
       out.println(SERVICE_WARMED_UP);
       ClientProcess.awaitResume(in);
     }
-    String client = offer(workload, banditId);
+    String client = offer(workload, banditId, kafka);
     out.println(LOAD_ENDED);
     out.print(client);
     out.println(workload.describe());
@@ -90,13 +99,12 @@ public final class BanditLoadClient implements Callable<Integer> {
     return 0;
   }
 
-  /** Offers a workload to a bandit over the path; over HTTP, returns the client's line. */
-  private String offer(Workload workload, String bandit) throws Exception {
+  /** Offers a workload to a bandit over the path (over Kafka with {@code kafka}); over HTTP, returns the client's line. */
+  private String offer(Workload workload, String bandit, KafkaLoad kafka) throws Exception {
     if (path == BanditEndToEndCommand.Path.HTTP) {
       return HttpLoad.run(workload, port, bandit, connections, rewardConnections) + System.lineSeparator();
     }
-    KafkaLoad.run(workload, Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap), Topics.defaults(),
-        bandit, workload.rate() > 0 ? 0 : window);
+    kafka.run(workload, bandit, workload.rate() > 0 ? 0 : window);
     return "";
   }
 
