@@ -187,7 +187,7 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
         "drop", null, 1);
   }
 
-  /** Waits until learning has joined every warm-up round (or stopped joining), and says so. */
+  /** Waits until learning has joined every warm-up round (for at most a minute), and says how long it took. */
   private void awaitWarmUpLearnt(MeterRegistry registry, PrintWriter out) {
     long started = System.nanoTime();
     long deadline = started + WARM_UP_LEARNING_TIMEOUT.toNanos();

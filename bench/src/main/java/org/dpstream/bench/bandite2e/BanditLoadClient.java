@@ -30,7 +30,7 @@ public final class BanditLoadClient implements Callable<Integer> {
 
   /** The line that says the load has ended; the report follows it. */
   static final String LOAD_ENDED = "bandit-e2e-client: load ended";
-  /** The line that says the service's warm-up load was offered; the client then waits for {@link ClientProcess#RESUME}. */
+  /** The line that says the service's warm-up was offered; the client then waits for {@link ClientProcess#RESUME}. */
   static final String SERVICE_WARMED_UP = "bandit-e2e-client: service warm-up offered";
   /** The service warm-up's rate when the measured run's is 0 (as fast as possible): a rate learning keeps up with. */
   static final double SATURATION_WARM_UP_RATE = 2_000;
@@ -99,7 +99,7 @@ public final class BanditLoadClient implements Callable<Integer> {
     return 0;
   }
 
-  /** Offers a workload to a bandit over the path (over Kafka with {@code kafka}); over HTTP, returns the client's line. */
+  /** Offers a workload to a bandit over the path (Kafka: with {@code kafka}); over HTTP, returns the client's line. */
   private String offer(Workload workload, String bandit, KafkaLoad kafka) throws Exception {
     if (path == BanditEndToEndCommand.Path.HTTP) {
       return HttpLoad.run(workload, port, bandit, connections, rewardConnections) + System.lineSeparator();
@@ -108,7 +108,7 @@ public final class BanditLoadClient implements Callable<Integer> {
     return "";
   }
 
-  /** The arguments that make the client offer {@code command}'s load to a service at {@code port} / {@code bootstrap}. */
+  /** The arguments that make the client offer {@code command}'s load to a service at {@code port}/{@code bootstrap}. */
   static String[] arguments(BanditEndToEndCommand command, BanditEndToEndCommand.Path path, String banditId, int port,
       String bootstrap) {
     return new String[] {
@@ -119,6 +119,7 @@ public final class BanditLoadClient implements Callable<Integer> {
         "--reward-connections",
         Integer.toString(command.rewardConnections == null ? command.connections : command.rewardConnections),
         "--window", Integer.toString(command.window),
-        "--service-warm-up", Integer.toString(command.serviceWarmUp), "--warm-up-bandit", BanditEndToEndCommand.WARM_UP_BANDIT};
+        "--service-warm-up", Integer.toString(command.serviceWarmUp),
+        "--warm-up-bandit", BanditEndToEndCommand.WARM_UP_BANDIT};
   }
 }

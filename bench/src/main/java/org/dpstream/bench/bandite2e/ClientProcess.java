@@ -70,7 +70,8 @@ final class ClientProcess {
   static void awaitResume(BufferedReader input) throws IOException {
     String line = input.readLine();
     if (!RESUME.equals(line)) {
-      throw new IOException("expected '" + RESUME + "' from the bench, got " + (line == null ? "the end of input" : "'" + line + "'"));
+      throw new IOException("expected '" + RESUME + "' from the bench, got "
+          + (line == null ? "the end of input" : "'" + line + "'"));
     }
   }
 }

@@ -244,7 +244,8 @@ final class DemoBandit implements AutoCloseable {
         + " decisions per arm %s%n", cumulativeReward, regret, randomRegret, new java.util.TreeMap<>(perArm));
     out.println("  " + relativeRegret(regret, randomRegret));
     out.println("  " + stepsByDecile(decidedAtStep));
-    out.printf(Locale.ROOT, "  rewards that reached learning before their decision and waited for it: %,d%n", heldRewards);
+    out.printf(Locale.ROOT, "  rewards that reached learning before their decision and waited for it: %,d%n",
+        heldRewards);
     out.println("Bandit regret over time: " + plot.toAbsolutePath().normalize());
     out.flush();
     RegretPlot.write(plot, cumulativeRegret.stream().mapToDouble(Double::doubleValue).toArray(),

@@ -7,7 +7,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -56,7 +61,7 @@ class AnyDecisionLogInputPropertiesTest {
   void stop() throws IOException {
     log.close();
     try (var files = Files.walk(stateDir)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     }
   }
 
@@ -66,7 +71,8 @@ class AnyDecisionLogInputPropertiesTest {
         Tuple.of(8, Arbitraries.doubles().between(-2, 2)),
         Tuple.of(1, Arbitraries.of(Double.NaN, Double.POSITIVE_INFINITY, Double.MAX_VALUE, -0.0, 1e300)));
     Arbitrary<Event> event = Combinators.combine(
-        Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.just(Kind.DECISION)), Tuple.of(6, Arbitraries.just(Kind.REWARD)),
+        Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.just(Kind.DECISION)),
+            Tuple.of(6, Arbitraries.just(Kind.REWARD)),
             Tuple.of(1, Arbitraries.just(Kind.GARBAGE_DECISION)), Tuple.of(1, Arbitraries.just(Kind.GARBAGE_REWARD))),
         Arbitraries.integers().between(0, 5),
         Arbitraries.integers().between(-1, 2),
@@ -83,7 +89,7 @@ class AnyDecisionLogInputPropertiesTest {
   void everyDecisionAndRewardHasExactlyOneOutcome(@ForAll("sessions") List<Event> session) {
     long clock = 1_000;
     // (request id, time) of every decision that is valid whatever came before it: an arm of the bandit, step 0.
-    java.util.Map<String, List<Long>> validDecisions = new java.util.HashMap<>();
+    Map<String, List<Long>> validDecisions = new HashMap<>();
     int decisionRecords = 0;
     int rewardRecords = 0;
     for (Event e : session) {
@@ -94,7 +100,7 @@ class AnyDecisionLogInputPropertiesTest {
           log.requests.pipeInput(record(decision(requestId, e.arm(), e.step()), clock));
           decisionRecords++;
           if (e.arm() >= 0 && e.arm() < BanditTopologyTest.DROP.arms() && e.step() == 0) {
-            validDecisions.computeIfAbsent(requestId, id -> new java.util.ArrayList<>()).add(clock);
+            validDecisions.computeIfAbsent(requestId, id -> new ArrayList<>()).add(clock);
           }
         }
         case REWARD -> {
@@ -152,7 +158,7 @@ class AnyDecisionLogInputPropertiesTest {
     return DpSerdes.decidedRequest().encode(DecidedRequest.newBuilder()
         .setDecision(DecisionResponse.newBuilder().setRequestId(requestId).setArm(arm).setModelStep(step)
             .setPhase(DecisionPhase.WARM_UP).build())
-        .setContext(java.util.Arrays.stream(BanditTopologyTest.context(requestId.hashCode())).boxed().toList())
+        .setContext(Arrays.stream(BanditTopologyTest.context(requestId.hashCode())).boxed().toList())
         .build());
   }
 

@@ -14,8 +14,8 @@ import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
 
 /**
- * The bandit topology of {@link BanditTopologyTest#CONFIG} (exactly-once, the test's noise key) on a TopologyTestDriver,
- * with its input and output topics. Tests' fixtures extend it with their helpers.
+ * The bandit topology of {@link BanditTopologyTest#CONFIG} (exactly-once, the test's noise key) on a
+ * TopologyTestDriver, with its input and output topics. Tests' fixtures extend it with their helpers.
  */
 class BanditDriver implements AutoCloseable {
 

@@ -21,8 +21,8 @@ final class DecisionLogFixture extends BanditDriver {
   }
 
   private DecisionLogFixture(Path stateDir, SimpleMeterRegistry meters) {
-    super(stateDir, "decision-log-test", new MicrometerBanditMetrics(meters), BanditTopologyTest.CONFIG.routingPartitions(),
-        BanditTopology.Deciding.BY_DECIDERS);
+    super(stateDir, "decision-log-test", new MicrometerBanditMetrics(meters),
+        BanditTopologyTest.CONFIG.routingPartitions(), BanditTopology.Deciding.BY_DECIDERS);
     this.meters = meters;
   }
 

@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntPredicate;
 import org.apache.kafka.streams.test.TestRecord;
 import org.dpstream.app.serde.DpSerdes;
 import org.dpstream.bandit.Decision;
@@ -59,7 +62,7 @@ class DecisionLogTopologyTest {
       log.requests.pipeInput(record(decision("bad-arm", 7, 3, x), t++));
       log.requests.pipeInput(record(decision("future", 0, 31, x), t++));
       log.requests.pipeInput(record(decision("r3", 0, 3, x), t++));
-      log.requests.pipeInput(new TestRecord<>(BANDIT.getBytes(StandardCharsets.UTF_8), new byte[] {1, 2, 3}, null, t++));
+      log.requests.pipeInput(record(new byte[] {1, 2, 3}, t++));
       assertEquals(List.of("INVALID_DECISION", "INVALID_DECISION", "DUPLICATE_REQUEST", "UNDECODABLE"),
           log.rejectionReasons());
     }
@@ -91,7 +94,7 @@ class DecisionLogTopologyTest {
   }
 
   /** Decision and reward of request i at times 1000 + 10 i and 1000 + 10 i + 1; the reward first where asked. */
-  private static void pipePairs(DecisionLogFixture log, int pairs, java.util.function.IntPredicate rewardFirst) {
+  private static void pipePairs(DecisionLogFixture log, int pairs, IntPredicate rewardFirst) {
     for (int i = 0; i < pairs; i++) {
       long t = 1_000 + 10L * i;
       TestRecord<byte[], byte[]> decision = record(decision("r" + i, i % 2, i, BanditTopologyTest.context(i)), t);
@@ -131,8 +134,8 @@ class DecisionLogTopologyTest {
       RejectedRecord value = rejection.value();
       assertEquals("UNKNOWN_REQUEST", value.getReason());
       assertTrue(value.getMessage().contains("lost"), value.getMessage());
-      assertEquals(java.nio.ByteBuffer.wrap(lost), value.getOriginalValue());
-      assertEquals(java.nio.ByteBuffer.wrap(BANDIT.getBytes(StandardCharsets.UTF_8)), value.getOriginalKey());
+      assertEquals(ByteBuffer.wrap(lost), value.getOriginalValue());
+      assertEquals(ByteBuffer.wrap(BANDIT.getBytes(StandardCharsets.UTF_8)), value.getOriginalKey());
       assertEquals(log.topics.rewards().name(), value.getSourceTopic());
       assertEquals(0, value.getSourceOffset());
 
@@ -145,7 +148,7 @@ class DecisionLogTopologyTest {
   }
 
   private static byte[] decision(String requestId, int arm, long step, double[] x) {
-    List<Double> values = java.util.Arrays.stream(x).boxed().toList();
+    List<Double> values = Arrays.stream(x).boxed().toList();
     return DpSerdes.decidedRequest().encode(DecidedRequest.newBuilder()
         .setDecision(DecisionResponse.newBuilder().setRequestId(requestId).setArm(arm).setModelStep(step)
             .setPhase(DecisionPhase.WARM_UP).build())
