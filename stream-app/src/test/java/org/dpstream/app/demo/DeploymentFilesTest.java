@@ -130,6 +130,7 @@ class DeploymentFilesTest {
     metrics.processingError("m");
     MicrometerBanditMetrics bandits = new MicrometerBanditMetrics(registry);
     bandits.decided("b", new Decision(0, Decision.Phase.GREEDY, 1), 1_000_000);
+    bandits.rewardHeld("b");
     Set<String> names = new TreeSet<>();
     // Registered by DpstreamService itself from its health check (no broker here to start one).
     names.add("dpstream_ready");
