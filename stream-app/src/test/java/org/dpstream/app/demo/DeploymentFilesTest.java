@@ -74,6 +74,18 @@ class DeploymentFilesTest {
     assertEquals("dpstream:" + config.metricsPort(), target);
   }
 
+  /** Each panel says what it plots: a description copied from another panel (as seven once were) says nothing. */
+  @Test
+  void everyPanelOfTheDashboardHasADescriptionOfItsOwn() throws IOException {
+    JsonNode dashboard = JSON.readTree(root.resolve("deploy/grafana/dashboards/dpstream.json").toFile());
+    Set<String> descriptions = new HashSet<>();
+    for (JsonNode panel : dashboard.get("panels")) {
+      String description = panel.path("description").asText("");
+      assertFalse(description.isBlank(), panel.get("title") + " has no description");
+      assertTrue(descriptions.add(description), panel.get("title") + " repeats another panel's description");
+    }
+  }
+
   @Test
   void everyMetricOnTheDashboardIsExportedByTheService() throws IOException {
     JsonNode dashboard = JSON.readTree(root.resolve("deploy/grafana/dashboards/dpstream.json").toFile());
