@@ -112,6 +112,12 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "1", description = "seed of the environment (default: ${DEFAULT-VALUE})")
   long seed;
 
+  @Option(names = "--stand-in",
+      description = "--path http only: the same client against a stand-in for the API in this JVM that answers"
+          + " every request with arm 0 and decides, writes and learns nothing: the most decisions per second this"
+          + " machine exchanges over the API's HTTP at all, the ceiling of any service behind it")
+  boolean standIn;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
@@ -127,6 +133,9 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--d, --requests, --window, --connections, --reward-connections,"
           + " --commit-interval-ms must be positive, --K >= 2, --rate >= 0, --service-warm-up 0 or >= 2");
     }
+    if (standIn && chosen != Path.HTTP) {
+      throw new IllegalArgumentException("--stand-in stands in for the HTTP API: use it with --path http");
+    }
     out.println(MachineFacts.describe());
     out.printf(Locale.ROOT, "bandit-e2e --path %s: %,d requests, d = %d, K = %d, %s, 1 partition, 1 stream thread,"
         + " commit.interval.ms %d%n", chosen.name().toLowerCase(Locale.ROOT), requests, dimension, arms,
@@ -134,9 +143,12 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
             : chosen == Path.HTTP ? "as fast as possible, " + connections + " connections"
             : "as fast as possible, window " + window, commitIntervalMs);
     out.printf(Locale.ROOT, "service warm-up: %s%n", serviceWarmUp == 0 ? "none (a cold service)"
-        : String.format(Locale.ROOT, "%,d requests to bandit %s (same shape, same path) before the measured load",
-            serviceWarmUp, WARM_UP_BANDIT));
+        : String.format(Locale.ROOT, "%,d requests to %s before the measured load", serviceWarmUp,
+            standIn ? "the stand-in" : "bandit " + WARM_UP_BANDIT + " (same shape, same path)"));
     out.flush();
+    if (standIn) {
+      return againstStandIn(out);
+    }
     try (TemporaryDirectory state = TemporaryDirectory.create("dpstream-bench-bandit-");
         EmbeddedKafka kafka = EmbeddedKafka.start()) {
       Topics topics = Topics.defaults();
@@ -172,6 +184,24 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
         out.println(report.atMarker());
         out.flush();
       }
+    }
+    return 0;
+  }
+
+  /**
+   * The client against {@link StandInApi} instead of the service (as many event loops as the API's default, one per
+   * processor): no broker, no decision, no learning. The regret is arm 0's.
+   */
+  private int againstStandIn(PrintWriter out) throws Exception {
+    out.println("service: a stand-in that answers every request with arm 0 (no decision, no Kafka, no learning)");
+    out.flush();
+    try (StandInApi api = StandInApi.start(Runtime.getRuntime().availableProcessors())) {
+      ClientProcess.Report<String> report = ClientProcess.run(BanditLoadClient.class,
+          BanditLoadClient.arguments(this, Path.HTTP, BANDIT, api.port(), ""),
+          BanditLoadClient.SERVICE_WARMED_UP, () -> { }, BanditLoadClient.LOAD_ENDED, () -> "learnt: nothing (a stand-in)");
+      report.lines().forEach(out::println);
+      out.println(report.atMarker());
+      out.flush();
     }
     return 0;
   }

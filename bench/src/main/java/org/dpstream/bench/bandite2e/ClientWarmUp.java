@@ -1,34 +1,8 @@
 package org.dpstream.bench.bandite2e;
 
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpVersion;
-import io.netty.util.concurrent.DefaultThreadFactory;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -53,7 +27,7 @@ import org.dpstream.schemas.DecisionResponse;
  * its first second of sending ran interpreted and was compiled under load, and requests were sent up to 138 ms
  * after their due time at its p99 (HTTP), which the bench counted as the service's latency. The warm-up offers a
  * workload of its own ({@value #REQUESTS} requests, paced, so that the open loop's timer is compiled too) to a
- * stand-in that answers every request with arm 0: over HTTP an API in the client's JVM; over Kafka a decider in the
+ * stand-in that answers every request with arm 0: over HTTP a {@link StandInApi} in the client's JVM; over Kafka a decider in the
  * client's JVM on scratch topics of the broker ({@value #SCRATCH}*), which the service does not read. The service
  * sees none of it. The broker does: it is warm when the measured load starts, as a production broker would be.
  */
@@ -63,29 +37,14 @@ final class ClientWarmUp {
   static final double RATE = 10_000;
   static final double KAFKA_RATE = 5_000;
   static final String SCRATCH = "bandit-e2e-client-warm-up.";
-  private static final byte[] ANSWER =
-      "{\"requestId\":\"warm-up\",\"arm\":0,\"modelStep\":0,\"phase\":\"WARM_UP\"}".getBytes(StandardCharsets.UTF_8);
 
   private ClientWarmUp() {}
 
   /** Runs the warm-up over HTTP with the real run's shape (dimension, arms, connections). */
   static void http(int dimension, int arms, long seed, int connections, int rewardConnections) throws Exception {
-    EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("bandit-e2e-stand-in", true),
-        NioIoHandler.newFactory());
-    try {
-      Channel server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-          .childHandler(new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel channel) {
-              channel.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20), new StandIn());
-            }
-          })
-          .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
-      int port = ((InetSocketAddress) server.localAddress()).getPort();
-      HttpLoad.run(new Workload(dimension, arms, REQUESTS, ~seed, RATE), port, "warm-up", connections,
+    try (StandInApi standIn = StandInApi.start(1)) {
+      HttpLoad.run(new Workload(dimension, arms, REQUESTS, ~seed, RATE), standIn.port(), "warm-up", connections,
           rewardConnections);
-    } finally {
-      group.shutdownGracefully(0, 0, TimeUnit.SECONDS).syncUninterruptibly();
     }
   }
 
@@ -127,18 +86,6 @@ final class ClientWarmUp {
           producer.send(new ProducerRecord<>(scratch.decisions().name(), record.key(), decisions.encode(decision)));
         }
       }
-    }
-  }
-
-  /** Answers every request with the same decision, keeping the connection open. */
-  private static final class StandIn extends SimpleChannelInboundHandler<FullHttpRequest> {
-    @Override
-    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-      ByteBuf body = Unpooled.wrappedBuffer(ANSWER);
-      FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, body);
-      response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
-          .setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
-      ctx.writeAndFlush(response);
     }
   }
 }
