@@ -174,12 +174,19 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
         awaitReady(service, Duration.ofSeconds(60));
         // The client runs in a JVM of its own, as a real one would (BanditLoadClient). The learnt line is read when
         // it says the load has ended, before the service stops.
+        // What the broker takes in is read when the measured load starts (once the warm-up is learnt; without one,
+        // when the client starts, its own warm-up included) and when it ends.
+        BrokerTraffic[] loadStart = {BrokerTraffic.read()};
         ClientProcess.Report<String> report = ClientProcess.run(BanditLoadClient.class,
             BanditLoadClient.arguments(this, chosen, BANDIT,
                 chosen == Path.HTTP ? service.deciders().orElseThrow().httpPort().orElseThrow() : -1,
                 kafka.bootstrapServers()),
-            BanditLoadClient.SERVICE_WARMED_UP, () -> awaitWarmUpLearnt(registry, out),
-            BanditLoadClient.LOAD_ENDED, () -> learnt(registry));
+            BanditLoadClient.SERVICE_WARMED_UP, () -> {
+              awaitWarmUpLearnt(registry, out);
+              loadStart[0] = BrokerTraffic.read();
+            },
+            BanditLoadClient.LOAD_ENDED,
+            () -> learnt(registry) + System.lineSeparator() + BrokerTraffic.read().since(loadStart[0]));
         report.lines().forEach(out::println);
         out.println(report.atMarker());
         out.flush();
