@@ -173,9 +173,9 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
         // after that is measured.
         awaitReady(service, Duration.ofSeconds(60));
         // The client runs in a JVM of its own, as a real one would (BanditLoadClient). The learnt line is read when
-        // it says the load has ended, before the service stops.
-        // What the broker takes in is read when the measured load starts (once the warm-up is learnt; without one,
-        // when the client starts, its own warm-up included) and when it ends.
+        // it says the load has ended, before the service stops. What the broker took in is counted from the start of
+        // the measured load (once the warm-up is learnt; without a warm-up, from the client's start, its own warm-up
+        // included) to its end.
         BrokerTraffic[] loadStart = {BrokerTraffic.read()};
         ClientProcess.Report<String> report = ClientProcess.run(BanditLoadClient.class,
             BanditLoadClient.arguments(this, chosen, BANDIT,
@@ -186,7 +186,8 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
               loadStart[0] = BrokerTraffic.read();
             },
             BanditLoadClient.LOAD_ENDED,
-            () -> learnt(registry) + System.lineSeparator() + BrokerTraffic.read().since(loadStart[0]));
+            () -> learnt(registry) + System.lineSeparator() + BrokerTraffic.read().since(loadStart[0],
+                serviceWarmUp == 0 ? "from the client's start to the load's end" : "while the load ran"));
         report.lines().forEach(out::println);
         out.println(report.atMarker());
         out.flush();
@@ -205,7 +206,8 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
     try (StandInApi api = StandInApi.start(Runtime.getRuntime().availableProcessors())) {
       ClientProcess.Report<String> report = ClientProcess.run(BanditLoadClient.class,
           BanditLoadClient.arguments(this, Path.HTTP, BANDIT, api.port(), ""),
-          BanditLoadClient.SERVICE_WARMED_UP, () -> { }, BanditLoadClient.LOAD_ENDED, () -> "learnt: nothing (a stand-in)");
+          BanditLoadClient.SERVICE_WARMED_UP, () -> { },
+          BanditLoadClient.LOAD_ENDED, () -> "learnt: nothing (a stand-in)");
       report.lines().forEach(out::println);
       out.println(report.atMarker());
       out.flush();

@@ -48,10 +48,10 @@ final class BrokerTraffic {
   }
 
   /**
-   * Lines saying what each topic took in per second since {@code earlier}, the busiest first, and the total;
-   * topics that took nothing are left out.
+   * Lines saying what the broker took in per second since {@code earlier} ({@code window} says when that was): the
+   * total, then each topic, the busiest first; topics that took nothing are left out.
    */
-  String since(BrokerTraffic earlier) {
+  String since(BrokerTraffic earlier, String window) {
     double seconds = (readAt - earlier.readAt) / 1e9;
     Map<String, long[]> added = new TreeMap<>();
     long records = 0;
@@ -66,7 +66,7 @@ final class BrokerTraffic {
       }
     }
     StringBuilder lines = new StringBuilder(String.format(Locale.ROOT,
-        "broker, while the load ran: %,.0f records/s, %.1f MB/s taken in", records / seconds, bytes / seconds / 1e6));
+        "broker, %s: %,.0f records/s, %.1f MB/s taken in", window, records / seconds, bytes / seconds / 1e6));
     added.entrySet().stream()
         .sorted((a, b) -> Long.compare(b.getValue()[1], a.getValue()[1]))
         .forEach(topic -> lines.append(String.format(Locale.ROOT, "%n  %s: %,.0f records/s, %.2f MB/s (%,d bytes each)",

@@ -27,9 +27,10 @@ import org.dpstream.schemas.DecisionResponse;
  * its first second of sending ran interpreted and was compiled under load, and requests were sent up to 138 ms
  * after their due time at its p99 (HTTP), which the bench counted as the service's latency. The warm-up offers a
  * workload of its own ({@value #REQUESTS} requests, paced, so that the open loop's timer is compiled too) to a
- * stand-in that answers every request with arm 0: over HTTP a {@link StandInApi} in the client's JVM; over Kafka a decider in the
- * client's JVM on scratch topics of the broker ({@value #SCRATCH}*), which the service does not read. The service
- * sees none of it. The broker does: it is warm when the measured load starts, as a production broker would be.
+ * stand-in that answers every request with arm 0: over HTTP a {@link StandInApi} in the client's JVM; over Kafka a
+ * decider in the client's JVM on scratch topics of the broker ({@value #SCRATCH}*), which the service does not
+ * read. The service sees none of it. The broker does: it is warm when the measured load starts, as a production
+ * broker would be.
  */
 final class ClientWarmUp {
 

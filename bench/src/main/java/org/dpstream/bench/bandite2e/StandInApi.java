@@ -51,8 +51,8 @@ final class StandInApi implements AutoCloseable {
     boolean epoll = Epoll.isAvailable();
     IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-    EventLoopGroup loops = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("bandit-e2e-stand-in", true),
-        io);
+    EventLoopGroup loops =
+        new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("bandit-e2e-stand-in", true), io);
     try {
       Channel listener = new ServerBootstrap().group(loops).channel(channel)
           .childOption(ChannelOption.TCP_NODELAY, true)

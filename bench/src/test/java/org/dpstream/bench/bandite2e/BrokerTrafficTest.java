@@ -75,7 +75,7 @@ class BrokerTrafficTest {
     rewardsBytes.count += 92_000;
     allIn.count += 3_000;
 
-    String lines = BrokerTraffic.read().since(before);
+    String lines = BrokerTraffic.read().since(before, "while the load ran");
 
     double seconds = seconds(lines, "dp.rewards", 2_000);
     assertEquals(seconds, seconds(lines, "dp.releases", 1_000), 1e-3 * seconds, lines); // both rounded to 1 in 5,000
