@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.streams.StreamsConfig;
 import org.dpstream.app.config.BanditConfig;
 import org.dpstream.app.config.DeciderConfig;
@@ -176,21 +177,18 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
         // it says the load has ended, before the service stops. What the broker took in is counted from the start of
         // the measured load (once the warm-up is learnt; without a warm-up, from the client's start, its own warm-up
         // included) to its end.
-        BrokerTraffic[] loadStart = {BrokerTraffic.read()};
-        ClientProcess.Report<String> report = ClientProcess.run(BanditLoadClient.class,
+        AtomicReference<BrokerTraffic> loadStart = new AtomicReference<>(BrokerTraffic.read());
+        print(out, ClientProcess.run(BanditLoadClient.class,
             BanditLoadClient.arguments(this, chosen, BANDIT,
                 chosen == Path.HTTP ? service.deciders().orElseThrow().httpPort().orElseThrow() : -1,
                 kafka.bootstrapServers()),
             BanditLoadClient.SERVICE_WARMED_UP, () -> {
               awaitWarmUpLearnt(registry, out);
-              loadStart[0] = BrokerTraffic.read();
+              loadStart.set(BrokerTraffic.read());
             },
             BanditLoadClient.LOAD_ENDED,
-            () -> learnt(registry) + System.lineSeparator() + BrokerTraffic.read().since(loadStart[0],
-                serviceWarmUp == 0 ? "from the client's start to the load's end" : "while the load ran"));
-        report.lines().forEach(out::println);
-        out.println(report.atMarker());
-        out.flush();
+            () -> learnt(registry) + System.lineSeparator() + BrokerTraffic.read().since(loadStart.get(),
+                serviceWarmUp == 0 ? "from the client's start to the load's end" : "while the load ran")));
       }
     }
     return 0;
@@ -204,15 +202,19 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
     out.println("service: a stand-in that answers every request with arm 0 (no decision, no Kafka, no learning)");
     out.flush();
     try (StandInApi api = StandInApi.start(Runtime.getRuntime().availableProcessors())) {
-      ClientProcess.Report<String> report = ClientProcess.run(BanditLoadClient.class,
+      print(out, ClientProcess.run(BanditLoadClient.class,
           BanditLoadClient.arguments(this, Path.HTTP, BANDIT, api.port(), ""),
           BanditLoadClient.SERVICE_WARMED_UP, () -> { },
-          BanditLoadClient.LOAD_ENDED, () -> "learnt: nothing (a stand-in)");
-      report.lines().forEach(out::println);
-      out.println(report.atMarker());
-      out.flush();
+          BanditLoadClient.LOAD_ENDED, () -> "learnt: nothing (a stand-in)"));
     }
     return 0;
+  }
+
+  /** The client's report, then what was read when its load ended. */
+  private static void print(PrintWriter out, ClientProcess.Report<String> report) {
+    report.lines().forEach(out::println);
+    out.println(report.atMarker());
+    out.flush();
   }
 
   /** The measured bandit, and the warm-up's (horizon: its requests) unless there is no warm-up. */
