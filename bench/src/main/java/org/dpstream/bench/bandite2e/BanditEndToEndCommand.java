@@ -153,7 +153,7 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
     try (TemporaryDirectory state = TemporaryDirectory.create("dpstream-bench-bandit-");
         EmbeddedKafka kafka = EmbeddedKafka.start()) {
       Topics topics = Topics.defaults();
-      kafka.createTopics(topics.specs(1));
+      kafka.createTopics(topics.newTopics(1));
       ServiceConfig config = new ServiceConfig("bench-bandit", TopicNames.defaults(), List.of(), Map.of(
           StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
           StreamsConfig.STATE_DIR_CONFIG, state.path().toString(),

@@ -91,7 +91,7 @@ public final class BanditLearningCommand implements Callable<Integer> {
     try (TemporaryDirectory state = TemporaryDirectory.create("dpstream-bench-learn-");
         EmbeddedKafka kafka = EmbeddedKafka.start()) {
       Topics topics = Topics.defaults();
-      kafka.createTopics(topics.specs(1));
+      kafka.createTopics(topics.newTopics(1));
       produceBacklog(kafka, topics);
       ServiceConfig config = new ServiceConfig("bench-bandit-learn", TopicNames.defaults(), List.of(), Map.of(
           StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),

@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
@@ -85,9 +86,9 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
         EmbeddedKafka kafka = EmbeddedKafka.start()) {
       Path stateRoot = stateDirectory.path();
       Topics topics = Topics.defaults();
-      List<TopicSpec> specs = new ArrayList<>(topics.specs(partitions));
-      specs.add(TopicSpec.of(PASS_THROUGH_OUTPUT, partitions));
-      kafka.createTopics(specs);
+      List<NewTopic> newTopics = new ArrayList<>(topics.newTopics(partitions));
+      newTopics.add(TopicSpec.of(PASS_THROUGH_OUTPUT, partitions).newTopic());
+      kafka.createTopics(newTopics);
 
       long producing = System.nanoTime();
       long bytes = SamplePreProducer.produce(kafka.bootstrapServers(), topics.samples().name(), samples, models,

@@ -81,7 +81,7 @@ final class DemoCluster implements AutoCloseable {
       ServiceConfig config = serviceConfig(models, horizon, kafka, stateDirectory, metricsPort).withBandits(bandits)
           .withOutputFormat(outputFormat).withDecider(DeciderConfig.deciders(0, true));
       Topics topics = new Topics(config.topics());
-      kafka.createTopics(topics.specs(PARTITIONS));
+      kafka.createTopics(topics.newTopics(PARTITIONS));
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       metrics = startMetrics(registry, metricsPort, log);
       log.println("Prometheus metrics at http://localhost:" + metrics.port() + "/metrics");

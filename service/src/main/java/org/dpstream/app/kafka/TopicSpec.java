@@ -3,11 +3,13 @@ package org.dpstream.app.kafka;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 
 /**
- * A topic to create: name, partition count and topic-level configs (replication is always 1 on the
- * single embedded broker, so it is not a parameter).
+ * A topic to create: name, partition count and topic-level configs (the replication factor is the
+ * creator's: {@link TopicProvisioner} takes it from the configuration, the embedded broker uses 1).
  *
  * @param name the topic name
  * @param partitions at least 1
@@ -41,5 +43,10 @@ public record TopicSpec(String name, int partitions, Map<String, String> configs
   /** This topic, compacted: the latest value per key is kept. */
   public TopicSpec compacted() {
     return withConfig(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+  }
+
+  /** This topic for the admin client (and the embedded broker of the tests), with the broker's default replication factor. */
+  public NewTopic newTopic() {
+    return new NewTopic(name, Optional.of(partitions), Optional.empty()).configs(configs);
   }
 }

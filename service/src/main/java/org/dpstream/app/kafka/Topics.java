@@ -1,6 +1,7 @@
 package org.dpstream.app.kafka;
 
 import java.util.List;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.dpstream.app.serde.DpSerdes;
@@ -94,5 +95,10 @@ public final class Topics {
    */
   public List<TopicSpec> specs(int partitions) {
     return all().stream().map(topic -> TopicSpec.of(topic.name(), partitions)).toList();
+  }
+
+  /** {@link #specs(int)} for the admin client, e.g. to create them on the embedded broker. */
+  public List<NewTopic> newTopics(int partitions) {
+    return specs(partitions).stream().map(TopicSpec::newTopic).toList();
   }
 }

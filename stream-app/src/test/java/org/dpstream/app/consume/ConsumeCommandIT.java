@@ -57,7 +57,7 @@ class ConsumeCommandIT {
   @BeforeAll
   static void writeRecords() {
     kafka = EmbeddedKafka.start();
-    kafka.createTopics(TopicSpec.of(TOPIC, 2));
+    kafka.createTopics(TopicSpec.of(TOPIC, 2).newTopic());
     try (KafkaProducer<byte[], byte[]> producer = transactionalProducer("it-consume")) {
       producer.initTransactions();
       producer.beginTransaction();

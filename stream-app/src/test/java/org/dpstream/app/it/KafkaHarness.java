@@ -95,7 +95,7 @@ final class KafkaHarness implements AutoCloseable, BeforeAllCallback, AfterAllCa
   /** Creates every topic of the catalogue under these names, {@link ItModels#SAMPLE_PARTITIONS} partitions each. */
   Topics createTopics(TopicNames names) {
     Topics topics = new Topics(names);
-    kafka.createTopics(topics.specs(ItModels.SAMPLE_PARTITIONS));
+    kafka.createTopics(topics.newTopics(ItModels.SAMPLE_PARTITIONS));
     return topics;
   }
 

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -50,7 +51,9 @@ class EmbeddedKafkaIT {
     try (EmbeddedKafka kafka = EmbeddedKafka.builder().shutdownTimeout(Duration.ofSeconds(20)).start()) {
       System.out.printf("embedded broker started in %d ms%n", (System.nanoTime() - startedAt) / 1_000_000);
       logDirectory = logDirectoryOf(kafka);
-      kafka.createTopics(TopicSpec.of(TOPIC, 2), TopicSpec.of("it.control", 1).compacted());
+      kafka.createTopics(new NewTopic(TOPIC, 2, (short) 1),
+          new NewTopic("it.control", 1, (short) 1)
+              .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
       assertEquals(TopicConfig.CLEANUP_POLICY_COMPACT, cleanupPolicy(kafka, "it.control"));
 
       produceInOneTransaction(kafka, RECORDS);
@@ -85,7 +88,7 @@ class EmbeddedKafkaIT {
           new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
         for (int round = 0; round < READINESS_ROUNDS; round++) {
           String topic = "it.fresh-" + round;
-          kafka.createTopics(TopicSpec.of(topic, READINESS_PARTITIONS));
+          kafka.createTopics(new NewTopic(topic, READINESS_PARTITIONS, (short) 1));
           List<Future<RecordMetadata>> sends = new ArrayList<>();
           for (int partition = 0; partition < READINESS_PARTITIONS; partition++) {
             sends.add(producer.send(new ProducerRecord<>(topic, partition, "key", "value")));

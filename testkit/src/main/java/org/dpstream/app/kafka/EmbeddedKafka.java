@@ -110,21 +110,20 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   /**
    * Creates topics and waits until the leader of every partition takes writes, so the next produce
-   * succeeds.
+   * succeeds. Each topic needs a partition count; its replication factor is always 1 on this single
+   * broker, whatever the topic asks for.
    */
-  public void createTopics(TopicSpec... topics) {
+  public void createTopics(NewTopic... topics) {
     createTopics(Arrays.asList(topics));
   }
 
-  /** @see #createTopics(TopicSpec...) */
-  public void createTopics(Collection<TopicSpec> topics) {
-    List<NewTopic> newTopics = topics.stream()
-        .map(t -> new NewTopic(t.name(), t.partitions(), (short) 1).configs(t.configs()))
-        .toList();
+  /** @see #createTopics(NewTopic...) */
+  public void createTopics(Collection<NewTopic> topics) {
+    List<NewTopic> newTopics = topics.stream().map(EmbeddedKafka::onOneBroker).toList();
     List<String> names = newTopics.stream().map(NewTopic::name).toList();
     Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
-    for (TopicSpec topic : topics) {
-      for (int p = 0; p < topic.partitions(); p++) {
+    for (NewTopic topic : newTopics) {
+      for (int p = 0; p < topic.numPartitions(); p++) {
         partitions.put(new TopicPartition(topic.name(), p), OffsetSpec.latest());
       }
     }
@@ -137,6 +136,14 @@ public final class EmbeddedKafka implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating topics " + names, e);
     }
+  }
+
+  /** The topic with replication factor 1; a topic without a partition count is refused. */
+  private static NewTopic onOneBroker(NewTopic topic) {
+    if (topic.numPartitions() < 1) {
+      throw new IllegalArgumentException("topic " + topic.name() + " needs at least 1 partition: " + topic.numPartitions());
+    }
+    return new NewTopic(topic.name(), topic.numPartitions(), (short) 1).configs(topic.configs());
   }
 
   /**
