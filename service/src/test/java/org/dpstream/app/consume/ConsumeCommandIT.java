@@ -21,7 +21,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.dpstream.app.DpstreamCli;
+import org.dpstream.app.ServiceCli;
 import org.dpstream.app.kafka.EmbeddedKafka;
 import org.dpstream.app.kafka.TopicSpec;
 import org.dpstream.app.serde.DpSerdes;
@@ -152,7 +152,7 @@ class ConsumeCommandIT {
   private static Run consume(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    picocli.CommandLine cli = DpstreamCli.commandLine();
+    picocli.CommandLine cli = ServiceCli.commandLine();
     cli.setOut(new PrintWriter(out));
     cli.setErr(new PrintWriter(err));
     List<String> command = new ArrayList<>(List.of("consume"));

@@ -23,6 +23,7 @@ import org.dpstream.app.config.ConfigLoader;
 import org.dpstream.app.config.ServiceConfig;
 import org.dpstream.app.metrics.MicrometerBanditMetrics;
 import org.dpstream.app.metrics.MicrometerModelMetrics;
+import org.dpstream.app.testing.RepositoryFiles;
 import org.dpstream.bandit.Decision;
 import org.dpstream.core.online.StepOutcome;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;

@@ -35,10 +35,10 @@ class ServiceJarIT {
   @RegisterExtension
   static final KafkaHarness kafka = KafkaHarness.perClass();
 
-  /** Built by service/'s package phase, before this module's in the reactor ({@code -pl stream-app -am}). */
+  /** Built by this module's package phase, before its integration tests ({@code mvn -pl service -am verify}). */
   private static Path serviceJar() {
     Path jar = Path.of("").toAbsolutePath().resolveSibling("service").resolve("target").resolve("dpstream-service.jar");
-    assertTrue(Files.isRegularFile(jar), jar + " is missing: build it with mvn -pl stream-app -am package");
+    assertTrue(Files.isRegularFile(jar), jar + " is missing: build it with mvn -pl service -am package");
     return jar;
   }
 

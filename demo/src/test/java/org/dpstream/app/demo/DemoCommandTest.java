@@ -8,7 +8,6 @@ import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
-import org.dpstream.app.DpstreamCli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -29,7 +28,7 @@ class DemoCommandTest {
 
   @Test
   void aKafkaPortOutOfRangeIsAUsageError() {
-    Run run = run("demo", "--kafka-port", "70000");
+    Run run = run("--kafka-port", "70000");
     assertEquals(2, run.exitCode());
     assertTrue(run.stderr().contains("--kafka-port must be in [0, 65535], got 70000"), run.stderr());
   }
@@ -38,7 +37,7 @@ class DemoCommandTest {
   void aKafkaPortInUseIsOneClearLineAndExitCode2(@TempDir Path out) throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       int port = taken.getLocalPort();
-      Run run = run("demo", "--kafka-port", Integer.toString(port), "--metrics-port", "0", "--out", out.toString());
+      Run run = run("--kafka-port", Integer.toString(port), "--metrics-port", "0", "--out", out.toString());
 
       assertEquals(DemoCommand.PORT_IN_USE, run.exitCode(), run.stderr());
       assertTrue(run.stderr().contains("--kafka-port " + port + ": the port is in use on 127.0.0.1"), run.stderr());
@@ -47,7 +46,7 @@ class DemoCommandTest {
   }
 
   private static Run run(String... args) {
-    CommandLine cli = DpstreamCli.commandLine();
+    CommandLine cli = new CommandLine(new DemoCommand());
     StringWriter stdout = new StringWriter();
     StringWriter stderr = new StringWriter();
     cli.setOut(new PrintWriter(stdout));

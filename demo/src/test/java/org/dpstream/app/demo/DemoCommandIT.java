@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.dpstream.app.DpstreamCli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +27,7 @@ class DemoCommandIT {
 
   @Test
   void aShortDemoExitsCleanlyWithASummaryOfEveryModelAndAPlot(@TempDir Path out) throws Exception {
-    CommandLine cli = DpstreamCli.commandLine();
+    CommandLine cli = new CommandLine(new DemoCommand());
     StringWriter stdout = new StringWriter();
     StringWriter stderr = new StringWriter();
     cli.setOut(new PrintWriter(stdout));
@@ -36,7 +35,7 @@ class DemoCommandIT {
 
     int kafkaPort = freePort();
 
-    int exitCode = cli.execute("demo", "--samples", "300", "--duration", "30s", "--metrics-port", "0",
+    int exitCode = cli.execute("--samples", "300", "--duration", "30s", "--metrics-port", "0",
         "--test-size", "500", "--bandit-requests", "400", "--kafka-port", Integer.toString(kafkaPort),
         "--out", out.toString());
 

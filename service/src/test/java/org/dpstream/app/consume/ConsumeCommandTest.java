@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.dpstream.app.DpstreamCli;
+import org.dpstream.app.ServiceCli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -50,7 +50,7 @@ class ConsumeCommandTest {
 
   private static List<String> run(int expectedExitCode, String... args) {
     StringWriter err = new StringWriter();
-    CommandLine cli = DpstreamCli.commandLine();
+    CommandLine cli = ServiceCli.commandLine();
     cli.setOut(new PrintWriter(new StringWriter()));
     cli.setErr(new PrintWriter(err));
     String[] command = new String[args.length + 1];

@@ -7,7 +7,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.dpstream.app.DpstreamCli;
+import org.dpstream.app.ServiceCli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -15,7 +15,7 @@ import picocli.CommandLine;
 class DdaNodeCommandTest {
 
   private static int run(StringWriter err, String... args) {
-    CommandLine cli = DpstreamCli.commandLine();
+    CommandLine cli = ServiceCli.commandLine();
     cli.setErr(new PrintWriter(err, true));
     cli.setOut(new PrintWriter(new StringWriter(), true));
     return cli.execute(args);

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.dpstream.app.DpstreamCli;
+import org.dpstream.app.ServiceCli;
 import org.dpstream.core.privacy.random.NoiseKey;
 
 /**
@@ -35,7 +35,7 @@ final class ServiceProcess implements AutoCloseable {
 
   /** Any {@code dpstream} subcommand with its arguments, e.g. {@code dda-node --node-id 1 --config F}. */
   static ServiceProcess startCommand(List<String> arguments, Path log) {
-    return launch(List.of("-cp", testClassPath(), DpstreamCli.class.getName()), arguments, log);
+    return launch(List.of("-cp", testClassPath(), ServiceCli.class.getName()), arguments, log);
   }
 
   /** {@code java -jar JAR} and the arguments: a shaded jar as an operator runs it, nothing of the test class path. */

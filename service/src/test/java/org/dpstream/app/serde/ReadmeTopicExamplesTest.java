@@ -1,4 +1,4 @@
-package org.dpstream.app.demo;
+package org.dpstream.app.serde;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,9 +15,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.avro.specific.SpecificRecord;
-import org.dpstream.app.serde.DecodeResult;
-import org.dpstream.app.serde.DpSerdes;
-import org.dpstream.app.serde.SchemaSerde;
+import org.dpstream.app.testing.RepositoryFiles;
 import org.junit.jupiter.api.Test;
 
 /**
