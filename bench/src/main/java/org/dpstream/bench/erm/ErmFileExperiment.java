@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.dpstream.app.cli.ProgressBar;
+import org.dpstream.options.ProgressBar;
 import org.dpstream.bench.common.ExperimentKeys;
 import org.dpstream.bench.common.Stats;
 import org.dpstream.core.data.DataSplits;

@@ -1,4 +1,4 @@
-package org.dpstream.app.cli;
+package org.dpstream.options;
 
 import java.nio.file.Path;
 import org.dpstream.core.data.FashionMnist;

@@ -1,4 +1,4 @@
-package org.dpstream.app.cli;
+package org.dpstream.options;
 
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

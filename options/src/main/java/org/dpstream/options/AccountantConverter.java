@@ -1,4 +1,4 @@
-package org.dpstream.app.cli;
+package org.dpstream.options;
 
 import org.dpstream.core.online.AccountantChoice;
 

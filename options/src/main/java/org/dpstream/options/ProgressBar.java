@@ -1,4 +1,4 @@
-package org.dpstream.app.cli;
+package org.dpstream.options;
 
 import java.io.PrintWriter;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package org.dpstream.app.cli;
+package org.dpstream.options;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package org.dpstream.app.cli;
+package org.dpstream.options;
 
 import java.util.Objects;
 import java.util.function.Function;
