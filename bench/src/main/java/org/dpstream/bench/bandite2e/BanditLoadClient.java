@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.CommonClientConfigs;
-import org.dpstream.app.kafka.Topics;
+import org.dpstream.service.kafka.Topics;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -14,13 +14,13 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.dpstream.app.kafka.TopicNames;
-import org.dpstream.app.kafka.Topics;
-import org.dpstream.app.serde.DpSerdes;
-import org.dpstream.app.serde.SchemaSerde;
 import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
+import org.dpstream.service.kafka.TopicNames;
+import org.dpstream.service.kafka.Topics;
+import org.dpstream.service.serde.DpSerdes;
+import org.dpstream.service.serde.SchemaSerde;
 
 /**
  * Warms the client's own code before it measures anything. The client's JVM has just started: without this,

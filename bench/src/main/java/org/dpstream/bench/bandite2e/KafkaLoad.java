@@ -16,13 +16,13 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.dpstream.app.kafka.CheckedProducer;
-import org.dpstream.app.kafka.Topics;
-import org.dpstream.app.serde.DpSerdes;
-import org.dpstream.app.serde.SchemaSerde;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.Reward;
+import org.dpstream.service.kafka.CheckedProducer;
+import org.dpstream.service.kafka.Topics;
+import org.dpstream.service.serde.DpSerdes;
+import org.dpstream.service.serde.SchemaSerde;
 
 /**
  * The Kafka client of the bandit (both the topology path and the deciders' Kafka path): contexts sent to

@@ -2,7 +2,7 @@ package org.dpstream.bench.e2e;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.dpstream.app.config.ModelConfig;
+import org.dpstream.service.config.ModelConfig;
 
 /**
  * The benchmark's models: squared loss over the geometries the service supports, cycled (p = 1.5,

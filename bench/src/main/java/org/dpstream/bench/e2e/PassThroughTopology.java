@@ -6,10 +6,10 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.dpstream.app.serde.DecodeResult;
-import org.dpstream.app.serde.DpSerdes;
-import org.dpstream.app.serde.SchemaSerde;
 import org.dpstream.schemas.Sample;
+import org.dpstream.service.serde.DecodeResult;
+import org.dpstream.service.serde.DpSerdes;
+import org.dpstream.service.serde.SchemaSerde;
 
 /**
  * The baseline: what any topology over dp.samples pays at least. It decodes each sample with the

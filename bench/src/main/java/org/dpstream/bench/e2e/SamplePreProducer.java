@@ -9,11 +9,11 @@ import org.apache.commons.rng.simple.RandomSource;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.dpstream.app.kafka.CheckedProducer;
-import org.dpstream.app.serde.DpSerdes;
-import org.dpstream.app.serde.SchemaSerde;
 import org.dpstream.schemas.DenseFeatures;
 import org.dpstream.schemas.Sample;
+import org.dpstream.service.kafka.CheckedProducer;
+import org.dpstream.service.serde.DpSerdes;
+import org.dpstream.service.serde.SchemaSerde;
 
 /**
  * Writes the whole input before any topology starts, so the measurement is of processing alone and

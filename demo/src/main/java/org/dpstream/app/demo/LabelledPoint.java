@@ -1,4 +1,0 @@
-package org.dpstream.app.demo;
-
-/** One synthetic example: features x and label y. */
-record LabelledPoint(double[] features, double label) {}

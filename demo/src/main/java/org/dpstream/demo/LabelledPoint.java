@@ -1,0 +1,4 @@
+package org.dpstream.demo;
+
+/** One synthetic example: features x and label y. */
+record LabelledPoint(double[] features, double label) {}

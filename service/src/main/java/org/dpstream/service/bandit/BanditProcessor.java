@@ -1,0 +1,589 @@
+package org.dpstream.service.bandit;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.dpstream.bandit.Decision;
+import org.dpstream.bandit.PrivateBandit;
+import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.schemas.DecidedRequest;
+import org.dpstream.schemas.DecisionPhase;
+import org.dpstream.schemas.DecisionRequest;
+import org.dpstream.schemas.DecisionResponse;
+import org.dpstream.schemas.ModelRelease;
+import org.dpstream.schemas.RejectedRecord;
+import org.dpstream.schemas.Reward;
+import org.dpstream.service.config.BanditConfig;
+import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.metrics.BanditMetrics;
+import org.dpstream.service.routing.PlacedState;
+import org.dpstream.service.routing.Placement;
+import org.dpstream.service.routing.RoutedInput;
+import org.dpstream.service.serde.DecodeResult;
+import org.dpstream.service.serde.DpSerdes;
+import org.dpstream.service.serde.RejectReason;
+import org.dpstream.service.serde.SchemaSerde;
+import org.dpstream.service.topology.ProcessingErrorGuard;
+import org.dpstream.service.topology.Rejections;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one processor that owns every bandit of its task: it reads the bandits' contexts and rewards,
+ * routed together by bandit id, decides, keeps each decision pending until its reward comes, joins
+ * rewards into DP-HDB rounds, releases the arms' parameters, and expires decisions whose reward does
+ * not come.
+ *
+ * <p><b>Stores</b> (all changelogged, so with exactly-once they commit with the outputs and offsets):
+ * <ul>
+ *   <li>{@value BanditTopology#STATE_STORE}: bandit id -&gt; DP-HDB state ({@link ServedBandit#writeState}),
+ *       written after every round;
+ *   <li>{@value BanditTopology#PENDING_STORE}: {@code banditId NUL requestId} -&gt; {@link PendingRequest}:
+ *       the decision and the user's context until the reward comes or the request expires, then a
+ *       completion marker (no context) until its purge time, so a duplicate or late reward is rejected;
+ *       with deciders, also a reward that came before its decision ({@link HeldReward}) until the decision comes
+ *       or the reward timeout passes;
+ *   <li>{@value BanditTopology#DEADLINES_STORE}: {@code banditId NUL hex(time) NUL requestId}: an index of
+ *       every request's next due time (deadline while pending, purge time after), scanned in time order;
+ *   <li>{@value BanditTopology#CLOCK_STORE}: bandit id -&gt; the bandit's stream time, the largest
+ *       record timestamp of its contexts and rewards so far.
+ * </ul>
+ *
+ * <p><b>Expiry is part of processing, not a punctuator.</b> Before a bandit's record is handled, the
+ * bandit's stream time advances to the record's timestamp and every request of that bandit whose
+ * deadline ({@code context timestamp + rewardTimeout}) has passed is expired, in (deadline, request id)
+ * order, with the configured policy. Kafka Streams runs stream-time punctuators after a batch of
+ * records whose size depends on timing, so expiry done there would land at a timing-dependent place
+ * in the sequence of rounds (and decide whether a reward near its deadline joins): a replay after a
+ * crash could then learn differently from the run it replaces. Done here, the outputs are a function
+ * of the bandit's record sequence alone. As with a stream-time punctuator, time advances only as the
+ * bandit's records arrive: a bandit that receives nothing expires nothing.
+ *
+ * <p><b>Replay.</b> Decisions are a deterministic function of the state and the context; rounds draw
+ * noise keyed by (arm, step). Live policies are cached in memory and the cache is dropped whenever
+ * Streams (re)initialises or closes the task, as in the continual-release learner.
+ *
+ * <p><b>Failures.</b> A record whose processing throws goes to dp.rejected as {@code PROCESSING_ERROR}
+ * ({@link ProcessingErrorGuard}) and its bandit is reloaded from the stores on its next record.
+ */
+final class BanditProcessor implements Processor<String, byte[], String, Object> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BanditProcessor.class);
+  private static final char SEPARATOR = '\u0000';
+  private static final byte[] PRESENT = {1};
+  private static final HexFormat HEX = HexFormat.of();
+
+  private final BanditRegistry bandits;
+  private final int routingPartitions;
+  private final KeyedNoiseSource noise;
+  private final BanditMetrics metrics;
+  /** With deciders: a reward whose decision has not come yet is held (see {@link HeldReward}), not rejected. */
+  private final boolean holdEarlyRewards;
+  private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
+  private final SchemaSerde<Reward> rewards = DpSerdes.reward();
+  private final SchemaSerde<DecidedRequest> decidedRequests = DpSerdes.decidedRequest();
+  private final SchemaSerde<RejectedRecord> rejections = DpSerdes.rejectedRecord();
+  private final Map<String, Live> live = new HashMap<>();
+  private final ByteArrayOutputStream stateBuffer = new ByteArrayOutputStream();
+  private ProcessorContext<String, Object> context;
+  private KeyValueStore<String, byte[]> states;
+  private KeyValueStore<String, byte[]> pending;
+  private KeyValueStore<String, byte[]> deadlines;
+  private KeyValueStore<String, Long> clocks;
+
+  /** A loaded bandit: its policy, its stream time and a lower bound of the due times in its index (derived). */
+  private static final class Live {
+    final BanditRegistry.Entry entry;
+    final Placement home;
+    final ServedBandit served;
+    final PrivateBandit policy;
+    long clock;
+    long nextDue;
+
+    Live(BanditRegistry.Entry entry, Placement home, ServedBandit served, long clock, long nextDue) {
+      this.entry = entry;
+      this.home = home;
+      this.served = served;
+      this.policy = served.policy();
+      this.clock = clock;
+      this.nextDue = nextDue;
+    }
+  }
+
+  /**
+   * @param holdEarlyRewards whether a reward may come before its decision (deciders log their decisions while
+   *     the rewards take another path) and is then held for up to the bandit's {@code rewardTimeout}
+   */
+  BanditProcessor(BanditRegistry bandits, int routingPartitions, KeyedNoiseSource noise, BanditMetrics metrics,
+      boolean holdEarlyRewards) {
+    this.bandits = bandits;
+    this.routingPartitions = routingPartitions;
+    this.noise = noise;
+    this.metrics = metrics;
+    this.holdEarlyRewards = holdEarlyRewards;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Object> context) {
+    this.context = context;
+    this.states = context.getStateStore(BanditTopology.STATE_STORE);
+    this.pending = context.getStateStore(BanditTopology.PENDING_STORE);
+    this.deadlines = context.getStateStore(BanditTopology.DEADLINES_STORE);
+    this.clocks = context.getStateStore(BanditTopology.CLOCK_STORE);
+    live.clear();
+  }
+
+  @Override
+  public void process(Record<String, byte[]> record) {
+    ProcessingErrorGuard.run(() -> handle(record), message -> {
+      String banditId = record.key();
+      // A round that threw may have stepped some arms and not others, in memory only: the live bandit
+      // is dropped and reloaded from its stores on its next record. The state store is written only
+      // after a whole round, and the arms' releases only after that write, so the failed round
+      // published nothing and its noise coordinates are still unpublished when the next round takes its
+      // step index; and no later decision is made from parameters that were never released.
+      if (banditId != null) {
+        live.remove(banditId);
+      }
+      // Only a configured id is logged or tagged: an unknown key is the user's data.
+      String known = banditId != null && bandits.find(banditId).isPresent() ? banditId : null;
+      metrics.processingError(known);
+      LOG.warn("bandit {}: a record at {} was rejected: {}", known == null ? "(unknown)" : known, position(), message);
+      reject(record, known, BanditRejection.PROCESSING_ERROR.name(), message);
+    });
+  }
+
+  private void handle(Record<String, byte[]> record) {
+    String input = RoutedInput.input(record.headers()).orElse(BanditTopology.CONTEXTS_INPUT);
+    String banditId = record.key();
+    if (banditId == null || banditId.isBlank()) {
+      reject(record, null, BanditRejection.MISSING_KEY.name(), "a bandit record's key must name its bandit");
+      return;
+    }
+    BanditRegistry.Entry entry = bandits.find(banditId).orElse(null);
+    if (entry == null) {
+      reject(record, null, BanditRejection.UNKNOWN_BANDIT.name(), "no bandit '" + banditId + "' is configured");
+      return;
+    }
+    // As for models: a bandit lives only in its home partition, its stored state only where it was created.
+    Placement home = Placement.of(banditId, routingPartitions);
+    int here = context.taskId().partition();
+    if (home.partition() != here) {
+      reject(record, banditId, BanditRejection.MISPLACED_RECORD.name(), "bandit " + banditId + " lives in " + home
+          + "; this record arrived in routing partition " + here + ", which dpstream's routing never writes it to");
+      return;
+    }
+    Live bandit;
+    try {
+      bandit = live.computeIfAbsent(banditId, id -> load(entry, home));
+    } catch (PlacedState.MisplacedStateException e) {
+      reject(record, banditId, BanditRejection.MISPLACED_STATE.name(), e.getMessage());
+      return;
+    }
+    advanceClock(banditId, bandit, record.timestamp());
+    switch (input) {
+      case BanditTopology.CONTEXTS_INPUT -> onContext(record, banditId, bandit);
+      case BanditTopology.DECIDED_INPUT -> onDecided(record, banditId, bandit);
+      default -> onReward(record, banditId, bandit);
+    }
+  }
+
+  private void onContext(Record<String, byte[]> record, String banditId, Live bandit) {
+    DecodeResult<DecisionRequest> decoded = requests.decode(record.value());
+    if (decoded instanceof DecodeResult.Rejected<DecisionRequest> rejected) {
+      reject(record, banditId, rejected.reason().name(), rejected.message());
+      return;
+    }
+    DecisionRequest request = ((DecodeResult.Decoded<DecisionRequest>) decoded).value();
+    CheckedRequest checked = checkedRequest(record, banditId, bandit, request.getRequestId(), request.getContext());
+    if (checked == null) {
+      return;
+    }
+    double[] x = checked.context();
+    Decision decision = bandit.policy.decide(x);
+    DecisionResponse response = DecisionResponse.newBuilder()
+        .setRequestId(request.getRequestId())
+        .setArm(decision.arm())
+        .setPhase(decision.phase() == Decision.Phase.WARM_UP ? DecisionPhase.WARM_UP : DecisionPhase.GREEDY)
+        .setModelStep(decision.round())
+        .build();
+    context.forward(new Record<String, Object>(banditId, response, record.timestamp()));
+    keepPending(record, banditId, bandit, request.getRequestId(), decision, checked);
+  }
+
+  /**
+   * A decision a decider made from released parameters (the decision log): kept pending like the
+   * topology's own, not sent to dp.decisions again (the decider did that). The decision must be one
+   * this bandit's releases could have given: an arm of the bandit, a step it has reached.
+   */
+  private void onDecided(Record<String, byte[]> record, String banditId, Live bandit) {
+    DecodeResult<DecidedRequest> decoded = decidedRequests.decode(record.value());
+    if (decoded instanceof DecodeResult.Rejected<DecidedRequest> rejected) {
+      reject(record, banditId, rejected.reason().name(), rejected.message());
+      return;
+    }
+    DecidedRequest decided = ((DecodeResult.Decoded<DecidedRequest>) decoded).value();
+    DecisionResponse response = decided.getDecision();
+    CheckedRequest checked = checkedRequest(record, banditId, bandit, response.getRequestId(), decided.getContext());
+    if (checked == null) {
+      return;
+    }
+    int arms = bandit.entry.spec().arms();
+    if (response.getArm() < 0 || response.getArm() >= arms || response.getModelStep() < 0
+        || response.getModelStep() > bandit.policy.rounds()) {
+      reject(record, banditId, BanditRejection.INVALID_DECISION.name(), "bandit " + banditId + " has " + arms
+          + " arms and " + bandit.policy.rounds() + " rounds; the decision names arm " + response.getArm()
+          + " at step " + response.getModelStep());
+      return;
+    }
+    Decision decision = new Decision(response.getArm(),
+        response.getPhase() == DecisionPhase.WARM_UP ? Decision.Phase.WARM_UP : Decision.Phase.GREEDY,
+        response.getModelStep());
+    keepPending(record, banditId, bandit, response.getRequestId(), decision, checked);
+  }
+
+  /** A request fit to be decided: its context as a vector, and the reward that came before it, if one did. */
+  private record CheckedRequest(double[] context, HeldReward heldReward) {}
+
+  /** The request, or null once the record was rejected (no request id, wrong size, a duplicate). */
+  private CheckedRequest checkedRequest(Record<String, byte[]> record, String banditId, Live bandit, String requestId,
+      List<Double> values) {
+    if (requestId == null || requestId.isEmpty()) {
+      reject(record, banditId, BanditRejection.MISSING_REQUEST_ID.name(), "a decision request needs a request id");
+      return null;
+    }
+    int dimension = bandit.entry.spec().dimension();
+    if (values.size() != dimension) {
+      reject(record, banditId, BanditRejection.WRONG_DIMENSION.name(),
+          "bandit " + banditId + " has dimension " + dimension + ", the context " + values.size());
+      return null;
+    }
+    double[] x = new double[dimension];
+    for (int j = 0; j < dimension; j++) {
+      x[j] = values.get(j);
+      if (!Double.isFinite(x[j])) { // the decoder refuses these already; kept as a guard
+        reject(record, banditId, RejectReason.NON_FINITE_NUMBER.name(), "context[" + j + "] is not finite");
+        return null;
+      }
+    }
+    byte[] stored = pending.get(pendingKey(banditId, requestId));
+    if (stored != null && !HeldReward.isHeld(stored)) {
+      reject(record, banditId, BanditRejection.DUPLICATE_REQUEST.name(),
+          "request " + requestId + " was already decided by bandit " + banditId);
+      return null;
+    }
+    return new CheckedRequest(x, stored == null ? null : HeldReward.decode(stored));
+  }
+
+  /** Keeps the decision pending until its reward comes, or joins the reward that came first. */
+  private void keepPending(Record<String, byte[]> record, String banditId, Live bandit, String requestId,
+      Decision decision, CheckedRequest checked) {
+    double[] x = checked.context();
+    long timestamp = Math.max(0, record.timestamp());
+    long timeout = bandit.entry.rewardTimeout().toMillis();
+    long deadline = saturatedAdd(timestamp, timeout);
+    PendingRequest decided = new PendingRequest(PendingRequest.Status.PENDING, decision.arm(), decision.phase(),
+        decision.round(), timestamp, deadline, saturatedAdd(deadline, timeout), x);
+    pending.put(pendingKey(banditId, requestId), decided.encode());
+    index(banditId, bandit, deadline, requestId);
+    metrics.decided(banditId, decision, (System.currentTimeMillis() - record.timestamp()) * 1_000_000L);
+    HeldReward held = checked.heldReward();
+    if (held != null) {
+      // As if the reward had come right after its decision: the same checks, the same round.
+      deadlines.delete(indexKey(banditId, held.dueAt(), requestId));
+      joinReward(banditId, bandit, requestId, decided, held.reward(), record.timestamp(),
+          (reason, message) -> rejectHeld(banditId, held, reason, message));
+    }
+  }
+
+  private void onReward(Record<String, byte[]> record, String banditId, Live bandit) {
+    DecodeResult<Reward> decoded = rewards.decode(record.value());
+    if (decoded instanceof DecodeResult.Rejected<Reward> rejected) {
+      reject(record, banditId, rejected.reason().name(), rejected.message());
+      return;
+    }
+    Reward reward = ((DecodeResult.Decoded<Reward>) decoded).value();
+    String requestId = reward.getRequestId();
+    if (requestId == null || requestId.isEmpty()) {
+      reject(record, banditId, BanditRejection.MISSING_REQUEST_ID.name(), "a reward needs a request id");
+      return;
+    }
+    String pendingKey = pendingKey(banditId, requestId);
+    byte[] stored = pending.get(pendingKey);
+    if (stored == null) {
+      if (holdEarlyRewards) {
+        hold(record, banditId, bandit, requestId, reward.getReward());
+      } else {
+        reject(record, banditId, BanditRejection.UNKNOWN_REQUEST.name(),
+            "bandit " + banditId + " has no pending request " + requestId);
+      }
+      return;
+    }
+    if (HeldReward.isHeld(stored)) {
+      reject(record, banditId, BanditRejection.DUPLICATE_REWARD.name(),
+          "request " + requestId + " already has a reward waiting for its decision");
+      return;
+    }
+    PendingRequest request = PendingRequest.decode(stored);
+    switch (request.status()) {
+      case JOINED -> {
+        reject(record, banditId, BanditRejection.DUPLICATE_REWARD.name(),
+            "request " + requestId + " already has its reward");
+        return;
+      }
+      case EXPIRED -> {
+        reject(record, banditId, BanditRejection.EXPIRED_REQUEST.name(),
+            "request " + requestId + " expired before its reward came");
+        return;
+      }
+      case PENDING -> { }
+    }
+    joinReward(banditId, bandit, requestId, request, reward.getReward(), record.timestamp(),
+        (reason, message) -> reject(record, banditId, reason, message));
+  }
+
+  /** How a refused reward is rejected: the record being processed, or a held one. */
+  @FunctionalInterface
+  private interface Refusal {
+    void reject(String reason, String message);
+  }
+
+  /** A pending request's reward: one round learnt and the request completed, or the reward refused. */
+  private void joinReward(String banditId, Live bandit, String requestId, PendingRequest request, double r,
+      long timestamp, Refusal refusal) {
+    try {
+      bandit.entry.spec().requireReward(r);
+    } catch (IllegalArgumentException e) {
+      refusal.reject(BanditRejection.INVALID_REWARD.name(), e.getMessage());
+      return;
+    }
+    try {
+      learn(banditId, bandit, request, r, timestamp);
+    } catch (PrivacyBudgetExceededException e) {
+      refusal.reject(BanditRejection.BUDGET_EXHAUSTED.name(), e.getMessage());
+      return;
+    }
+    complete(banditId, bandit, requestId, request, PendingRequest.Status.JOINED);
+    metrics.joined(banditId, r, bandit.policy.rounds(), bandit.policy.privacySpent());
+  }
+
+  /**
+   * A reward whose decision has not come: kept until the bandit's stream time passes its timestamp plus the
+   * reward timeout, with the rejection it gets if its decision never comes. A reward the bandit cannot learn
+   * whatever its decision is refused now.
+   */
+  private void hold(Record<String, byte[]> record, String banditId, Live bandit, String requestId, double r) {
+    try {
+      bandit.entry.spec().requireReward(r);
+    } catch (IllegalArgumentException e) {
+      reject(record, banditId, BanditRejection.INVALID_REWARD.name(), e.getMessage());
+      return;
+    }
+    long dueAt = saturatedAdd(Math.max(0, record.timestamp()), bandit.entry.rewardTimeout().toMillis());
+    RejectedRecord rejection = Rejections.of(context, record.headers(), BanditRejection.UNKNOWN_REQUEST.name(),
+        noDecisionFor(banditId, bandit, requestId), RoutedInput.originalKey(record.key(), record.headers()),
+        record.value());
+    HeldReward held = new HeldReward(r, record.timestamp(), dueAt,
+        RoutedInput.rejectionKey(record.key(), record.headers()), rejections.encode(rejection));
+    pending.put(pendingKey(banditId, requestId), held.encode());
+    index(banditId, bandit, dueAt, requestId);
+    metrics.rewardHeld(banditId);
+  }
+
+  private static String noDecisionFor(String banditId, Live bandit, String requestId) {
+    return "bandit " + banditId + " had no decision for request " + requestId + " within the reward timeout ("
+        + bandit.entry.rewardTimeout() + ") of its reward";
+  }
+
+  /** Rejects a held reward as the record it came in. */
+  private void rejectHeld(String banditId, HeldReward held, String reason, String message) {
+    RejectedRecord rejection = rejections.decodeOrThrow(held.rejection());
+    rejection.setReason(reason);
+    rejection.setMessage(message);
+    metrics.rejected(banditId, reason);
+    context.forward(new Record<String, Object>(held.rejectionKey(), rejection, held.timestamp()));
+  }
+
+  /** One round, the state written and the arms' parameters released when the policy says so. */
+  private void learn(String banditId, Live bandit, PendingRequest request, double reward, long timestamp) {
+    bandit.policy.update(request.decision(), request.context(), reward);
+    states.put(banditId, PlacedState.stamp(bandit.home, serialize(bandit.policy)));
+    for (ModelRelease release : bandit.served.releasesAfterRound(bandit.entry.releaseEvery())) {
+      context.forward(new Record<String, Object>(release.getModelId(), release, timestamp));
+    }
+  }
+
+  /** The pending request becomes a completion marker (context dropped), due for purging at its purge time. */
+  private void complete(String banditId, Live bandit, String requestId, PendingRequest request,
+      PendingRequest.Status outcome) {
+    deadlines.delete(indexKey(banditId, request.dueAt(), requestId));
+    PendingRequest done = request.completed(outcome);
+    pending.put(pendingKey(banditId, requestId), done.encode());
+    index(banditId, bandit, done.dueAt(), requestId);
+  }
+
+  /** Advances the bandit's stream time and handles everything due by then. */
+  private void advanceClock(String banditId, Live bandit, long timestamp) {
+    if (timestamp > bandit.clock) {
+      bandit.clock = timestamp;
+      clocks.put(banditId, timestamp);
+    }
+    // Expiring a request makes its completion marker due at its purge time, which may itself have
+    // passed: repeat until nothing is due.
+    while (bandit.nextDue <= bandit.clock) {
+      List<String> due = new ArrayList<>();
+      // nextDue is a lower bound of every due time in the index, so the scan starts there, not at the
+      // bandit's first key: Kafka Streams' record cache copies every cached key of a range before iterating
+      // it, and RocksDB steps over the tombstones of every request completed since its last compaction, so
+      // a scan from the first key cost time proportional to the requests in flight on every record
+      // (docs/bandit-decider.md, "The bandit slowed the models").
+      try (KeyValueIterator<String, byte[]> it = deadlines.range(indexPrefix(banditId, bandit.nextDue),
+          indexPrefix(banditId, bandit.clock) + '\u0001')) {
+        while (it.hasNext()) {
+          due.add(it.next().key);
+        }
+      }
+      // Everything due by the clock is handled below; index() lowers the bound again for a completion
+      // marker already due.
+      bandit.nextDue = bandit.clock == Long.MAX_VALUE ? Long.MAX_VALUE : bandit.clock + 1;
+      if (due.isEmpty()) {
+        break;
+      }
+      for (String key : due) {
+        String requestId = key.substring(key.indexOf(SEPARATOR, banditId.length() + 1) + 1);
+        String pendingKey = pendingKey(banditId, requestId);
+        byte[] stored = pending.get(pendingKey);
+        if (stored == null) {
+          deadlines.delete(key);
+          continue;
+        }
+        if (HeldReward.isHeld(stored)) {
+          HeldReward held = HeldReward.decode(stored);
+          rejectHeld(banditId, held, BanditRejection.UNKNOWN_REQUEST.name(),
+              noDecisionFor(banditId, bandit, requestId));
+          deadlines.delete(key);
+          pending.delete(pendingKey);
+          continue;
+        }
+        PendingRequest request = PendingRequest.decode(stored);
+        if (request.status() == PendingRequest.Status.PENDING) {
+          expire(banditId, bandit, requestId, request, timestamp);
+        } else {
+          deadlines.delete(key);
+          pending.delete(pendingKey);
+        }
+      }
+    }
+  }
+
+  /** The missing-reward policy: drop (no round) or impute (one round with the public default reward). */
+  private void expire(String banditId, Live bandit, String requestId, PendingRequest request, long timestamp) {
+    boolean imputed = false;
+    if (bandit.entry.missingReward() == BanditConfig.MissingReward.IMPUTE) {
+      try {
+        learn(banditId, bandit, request, bandit.entry.defaultReward(), timestamp);
+        imputed = true;
+      } catch (PrivacyBudgetExceededException e) {
+        // No budget for the imputed round: the decision is dropped instead (counted as such).
+      }
+    }
+    complete(banditId, bandit, requestId, request, PendingRequest.Status.EXPIRED);
+    metrics.expired(banditId, imputed, bandit.policy.rounds(), bandit.policy.privacySpent());
+  }
+
+  private void index(String banditId, Live bandit, long dueAt, String requestId) {
+    deadlines.put(indexKey(banditId, dueAt, requestId), PRESENT);
+    bandit.nextDue = Math.min(bandit.nextDue, dueAt);
+  }
+
+  private long firstDue(String banditId) {
+    try (KeyValueIterator<String, byte[]> it = deadlines.range(banditId + SEPARATOR, banditId + '\u0001')) {
+      if (!it.hasNext()) {
+        return Long.MAX_VALUE;
+      }
+      String key = it.next().key;
+      int from = banditId.length() + 1;
+      return Long.parseUnsignedLong(key.substring(from, from + 16), 16);
+    }
+  }
+
+  private Live load(BanditRegistry.Entry entry, Placement home) {
+    String banditId = entry.spec().banditId();
+    byte[] stored = states.get(banditId);
+    KeyedNoiseSource placedNoise = home.noise(noise);
+    ServedBandit served;
+    if (stored == null) {
+      served = ServedBandit.start(entry.spec(), placedNoise);
+    } else {
+      byte[] state = PlacedState.open(banditId, home, stored);
+      try {
+        served = ServedBandit.restore(entry.spec(), state, placedNoise);
+      } catch (IOException e) {
+        // Starting over would silently reset the accounting of a bandit whose releases are public.
+        throw new IllegalStateException("cannot resume bandit " + banditId + ": " + e.getMessage(), e);
+      }
+    }
+    Long clock = clocks.get(banditId);
+    return new Live(entry, home, served, clock == null ? Long.MIN_VALUE : clock, firstDue(banditId));
+  }
+
+  private byte[] serialize(PrivateBandit policy) {
+    stateBuffer.reset();
+    try {
+      policy.writeState(new DataOutputStream(stateBuffer));
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory cannot fail", e);
+    }
+    return stateBuffer.toByteArray();
+  }
+
+  private void reject(Record<String, byte[]> record, String banditId, String reason, String message) {
+    metrics.rejected(banditId, reason);
+    context.forward(new Record<String, Object>(RoutedInput.rejectionKey(record.key(), record.headers()), Rejections.of(context, record.headers(), reason, message,
+        RoutedInput.originalKey(record.key(), record.headers()), record.value()), record.timestamp()));
+  }
+
+  private String position() {
+    return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
+  }
+
+  static String pendingKey(String banditId, String requestId) {
+    return banditId + SEPARATOR + requestId;
+  }
+
+  /**
+   * {@code banditId NUL} and the time as 16 lowercase hex digits (negative times as 0), so that keys sort by
+   * time. HexFormat, not String.format: this runs two or three times per bandit record, and String.format's
+   * parsing of the pattern was a tenth of the learning thread's time at 2,000 rounds/s
+   * (docs/bandit-decider.md, "Learning at 2,000 rounds/s"). The keys are the same.
+   */
+  static String indexPrefix(String banditId, long time) {
+    return banditId + SEPARATOR + HEX.toHexDigits(Math.max(0, time));
+  }
+
+  static String indexKey(String banditId, long time, String requestId) {
+    return indexPrefix(banditId, time) + SEPARATOR + requestId;
+  }
+
+  private static long saturatedAdd(long a, long b) {
+    long sum = a + b;
+    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+  }
+
+  @Override
+  public void close() {
+    live.clear();
+  }
+}

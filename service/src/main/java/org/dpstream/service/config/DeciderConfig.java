@@ -1,0 +1,55 @@
+package org.dpstream.service.config;
+
+/**
+ * The {@code decider:} section: how the bandits' decisions are made (docs/bandit-decider.md).
+ *
+ * @param inTopology true: decide inside the learning transaction as before (contexts from dp.contexts,
+ *     decisions visible at commit); default false: deciders follow dp.releases and decide at once
+ * @param httpPort port of the decision API ({@code POST /v1/bandits/{id}/decide}, {@code /reward});
+ *     default 9401; 0 picks a free port; -1 serves no API
+ * @param httpThreads event-loop threads of the API, which read the requests, decide and write the answers; default 0:
+ *     one per available processor (until session 7 the JDK server's handler threads, default 32; a configured
+ *     count is still honoured)
+ * @param contexts decide the contexts on dp.contexts too (the Kafka path); default true
+ * @param memory most decisions remembered per instance to answer a repeated request id with the same
+ *     decision; default 200000. The memory is allocated at start, whole, as primitive arrays: about 65 bytes a
+ *     decision plus 8 to 16 bytes of hash index (the index is the power of two at least twice {@code memory}, 4
+ *     bytes a slot), so 15 MB at the default; at most 2^29
+ */
+public record DeciderConfig(Boolean inTopology, Integer httpPort, Integer httpThreads, Boolean contexts,
+    Integer memory) {
+
+  public static final int DEFAULT_HTTP_PORT = 9401;
+  /** The largest {@code memory}: its hash index, twice as large, must still fit one Java array. */
+  public static final int MAX_MEMORY = 1 << 29;
+  public static final DeciderConfig DEFAULT = new DeciderConfig(null, null, null, null, null);
+
+  public DeciderConfig {
+    inTopology = inTopology != null && inTopology;
+    httpPort = httpPort == null ? DEFAULT_HTTP_PORT : httpPort;
+    httpThreads = httpThreads == null ? 0 : httpThreads;
+    contexts = contexts == null || contexts;
+    memory = memory == null ? 200_000 : memory;
+    if (httpPort < -1 || httpPort > 65_535) {
+      throw new IllegalArgumentException("decider.httpPort must be -1 (no API), 0 (any free port) or a port, got "
+          + httpPort);
+    }
+    if (httpThreads < 0) {
+      throw new IllegalArgumentException("decider.httpThreads must be 0 (one per processor) or more, got "
+          + httpThreads);
+    }
+    if (memory < 1 || memory > MAX_MEMORY) {
+      throw new IllegalArgumentException("decider.memory must be in 1.." + MAX_MEMORY + ", got " + memory);
+    }
+  }
+
+  /** Decisions made by the topology inside its transaction, no deciders (the behaviour before the deciders). */
+  public static DeciderConfig decidingInTopology() {
+    return new DeciderConfig(true, -1, null, false, null);
+  }
+
+  /** Deciders with the API on {@code port} (0: any free port; -1: none) and the Kafka path on or off. */
+  public static DeciderConfig deciders(int port, boolean contexts) {
+    return new DeciderConfig(false, port, null, contexts, null);
+  }
+}

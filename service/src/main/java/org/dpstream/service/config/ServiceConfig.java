@@ -1,0 +1,155 @@
+package org.dpstream.service.config;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.dpstream.service.kafka.TopicNames;
+import org.dpstream.service.serde.OutputFormat;
+
+/**
+ * The whole service configuration, as read from the YAML file.
+ *
+ * @param applicationId Kafka Streams application id (consumer group, state and changelog names)
+ * @param topics topic names (defaults: the dp.* names)
+ * @param models the continual-release models
+ * @param kafka Kafka client and Streams settings, passed through untouched (SASL/SSL included)
+ * @param metricsPort port of the Prometheus endpoint /metrics; 0 disables it; default 9400
+ * @param bandits the DP-HDB bandits (decisions on dp.decisions, per-arm releases on dp.releases)
+ * @param routingPartitions partitions of the internal routing topics that place every model and bandit in
+ *     exactly one task (the unit of parallelism); fixed for the application's life; default 6
+ * @param output how the service's own records are written (output.format: avro or json)
+ * @param createTopics how {@code run} creates missing topics (default: 3 partitions, broker's replication)
+ * @param instanceId this instance's static group membership id ({@code group.instance.id}); null: dynamic
+ * @param decider how the bandits decide (the {@code decider:} section; default: deciders with the HTTP API)
+ */
+public record ServiceConfig(
+    String applicationId,
+    TopicNames topics,
+    List<ModelConfig> models,
+    Map<String, String> kafka,
+    Integer metricsPort,
+    List<BanditConfig> bandits,
+    Integer routingPartitions,
+    OutputConfig output,
+    TopicCreation createTopics,
+    String instanceId,
+    DeciderConfig decider) {
+
+  /** Port of /metrics when the file does not say. */
+  public static final int DEFAULT_METRICS_PORT = 9400;
+
+  /**
+   * Routing partitions when the file does not say: more tasks than a two-instance deployment has threads,
+   * few enough that an idle task costs little.
+   */
+  public static final int DEFAULT_ROUTING_PARTITIONS = 6;
+
+  public ServiceConfig {
+    Objects.requireNonNull(applicationId, "applicationId");
+    topics = topics == null ? TopicNames.defaults() : topics;
+    models = List.copyOf(models == null ? List.of() : models);
+    kafka = Map.copyOf(kafka == null ? Map.of() : kafka);
+    metricsPort = metricsPort == null ? DEFAULT_METRICS_PORT : metricsPort;
+    bandits = List.copyOf(bandits == null ? List.of() : bandits);
+    routingPartitions = routingPartitions == null ? DEFAULT_ROUTING_PARTITIONS : routingPartitions;
+    if (routingPartitions < 1) {
+      throw new IllegalArgumentException("routingPartitions must be at least 1, got " + routingPartitions);
+    }
+    output = output == null ? OutputConfig.DEFAULT : output;
+    createTopics = createTopics == null ? TopicCreation.defaults() : createTopics;
+    instanceId = InstanceIds.checked(instanceId, kafka);
+    decider = decider == null ? DeciderConfig.DEFAULT : decider;
+  }
+
+  /** A configuration with the default {@code decider:} section. */
+  public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
+      Integer metricsPort, List<BanditConfig> bandits, Integer routingPartitions, OutputConfig output,
+      TopicCreation createTopics, String instanceId) {
+    this(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output, createTopics,
+        instanceId, null);
+  }
+
+  /** The same configuration with this {@code decider:} section. */
+  public ServiceConfig withDecider(DeciderConfig newDecider) {
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
+        createTopics, instanceId, newDecider);
+  }
+
+  /** A configuration with these bandits, the default routing, Avro outputs, default topic creation and dynamic membership. */
+  public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
+      Integer metricsPort, List<BanditConfig> bandits) {
+    this(applicationId, topics, models, kafka, metricsPort, bandits, null, null, null, null);
+  }
+
+  /** A configuration without bandits (the continual-release models only). */
+  public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
+      Integer metricsPort) {
+    this(applicationId, topics, models, kafka, metricsPort, List.of(), null, null, null, null);
+  }
+
+
+  /** The same configuration with these bandits. */
+  public ServiceConfig withBandits(List<BanditConfig> newBandits) {
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits, routingPartitions, output,
+        createTopics, instanceId, decider);
+  }
+
+  /** The same configuration with another routing partition count. */
+  public ServiceConfig withRoutingPartitions(int partitions) {
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, partitions, output,
+        createTopics, instanceId, decider);
+  }
+
+  /** The same configuration with its outputs in this format. */
+  public ServiceConfig withOutputFormat(OutputFormat format) {
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions,
+        new OutputConfig(format.name().toLowerCase(Locale.ROOT)), createTopics, instanceId, decider);
+  }
+
+  /** The same configuration with this static membership id (null: dynamic membership). */
+  public ServiceConfig withInstanceId(String newInstanceId) {
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
+        createTopics, newInstanceId, decider);
+  }
+
+  /** The models' specs by id, each checked; duplicate ids are refused. */
+  public ModelRegistry registry() {
+    Map<String, ModelRegistry.Entry> entries = new LinkedHashMap<>();
+    for (ModelConfig model : models) {
+      ModelRegistry.Entry entry = new ModelRegistry.Entry(model.toSpec(), model.releaseEvery());
+      if (entries.put(entry.spec().modelId(), entry) != null) {
+        throw new IllegalArgumentException("model id " + model.id() + " is configured twice");
+      }
+    }
+    return new ModelRegistry(entries);
+  }
+
+  /**
+   * The bandits' specs by id, each checked; duplicate ids are refused, and so is a bandit whose arm
+   * model ids ({@code id/arm-i}, the keys of its releases) collide with a model's id.
+   */
+  public BanditRegistry banditRegistry() {
+    Map<String, BanditRegistry.Entry> entries = new LinkedHashMap<>();
+    java.util.Set<String> modelIds = new java.util.HashSet<>();
+    models.forEach(m -> modelIds.add(m.id()));
+    for (BanditConfig bandit : bandits) {
+      BanditRegistry.Entry entry = bandit.toEntry();
+      if (entries.put(entry.spec().banditId(), entry) != null) {
+        throw new IllegalArgumentException("bandit id " + bandit.id() + " is configured twice");
+      }
+      if (modelIds.contains(org.dpstream.service.bandit.BanditReleases.forcedSamplingModelId(bandit.id()))) {
+        throw new IllegalArgumentException("bandit " + bandit.id() + ": release id "
+            + org.dpstream.service.bandit.BanditReleases.forcedSamplingModelId(bandit.id()) + " is also a model id");
+      }
+      for (int arm = 0; arm < entry.spec().arms(); arm++) {
+        if (modelIds.contains(entry.armModelId(arm))) {
+          throw new IllegalArgumentException("bandit " + bandit.id() + ": arm release id " + entry.armModelId(arm)
+              + " is also a model id");
+        }
+      }
+    }
+    return new BanditRegistry(entries);
+  }
+}

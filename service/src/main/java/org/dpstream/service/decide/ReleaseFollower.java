@@ -1,0 +1,188 @@
+package org.dpstream.service.decide;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.dpstream.bandit.release.DecisionRule;
+import org.dpstream.bandit.release.ReleasedBandit;
+import org.dpstream.schemas.ModelRelease;
+import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.serde.DecodeResult;
+import org.dpstream.service.serde.DpSerdes;
+import org.dpstream.service.serde.SchemaSerde;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows dp.releases with a read_committed consumer (no group: every instance reads every partition)
+ * and keeps {@link ReleasedBandits} at the latest committed release of every configured bandit. On start
+ * it reads the topic from its beginning, so an instance restarted with nothing in memory is back at the
+ * last released parameters once it has caught up ({@link #awaitCaughtUp}). Only committed releases are
+ * ever read: what a decider knows is exactly what was published.
+ *
+ * <p>Release keys are {@code banditId/arm-i} (arm i's parameters) and {@code banditId/NAME} (an extra the
+ * rule may read, all arms' vectors concatenated); anything else, a release of an unconfigured bandit, or
+ * of another algorithm than the bandit's rule, is skipped.
+ */
+public final class ReleaseFollower implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ReleaseFollower.class);
+  private static final String ARM_PREFIX = "arm-";
+
+  private final Consumer<String, byte[]> consumer;
+  private final String topic;
+  private final ReleasedBandits released;
+  private final Map<String, ReleaseAssembler> assemblers = new HashMap<>();
+  private final Map<String, DecisionRule> rules = new HashMap<>();
+  private final SchemaSerde<ModelRelease> serde = DpSerdes.modelRelease();
+  private final CountDownLatch caughtUp = new CountDownLatch(1);
+  private final Thread thread;
+  private volatile boolean closed;
+
+  ReleaseFollower(Consumer<String, byte[]> consumer, String topic, BanditRegistry bandits,
+      ReleasedBandits released) {
+    this.consumer = consumer;
+    this.topic = topic;
+    this.released = released;
+    for (BanditRegistry.Entry entry : bandits.all()) {
+      String id = entry.spec().banditId();
+      DecisionRule rule = DecisionRules.of(entry);
+      ReleaseAssembler assembler = new ReleaseAssembler(id, rule, entry.spec().arms(), entry.spec().dimension());
+      assemblers.put(id, assembler);
+      rules.put(id, rule);
+      released.publish(assembler.initial());
+    }
+    this.thread = new Thread(this::run, "dpstream-release-follower");
+    this.thread.setDaemon(true);
+  }
+
+  /** Starts following {@code topic} with a consumer of {@code clientConfig} (bootstrap servers, security). */
+  public static ReleaseFollower start(Map<String, Object> clientConfig, String topic, BanditRegistry bandits,
+      ReleasedBandits released) {
+    Map<String, Object> settings = new HashMap<>(clientConfig);
+    settings.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    ReleaseFollower follower = new ReleaseFollower(
+        new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer()), topic, bandits, released);
+    follower.thread.start();
+    return follower;
+  }
+
+  /** Waits until every release that was committed when the follower started has been read. */
+  public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+    return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void run() {
+    try {
+      List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+          .map(info -> new TopicPartition(topic, info.partition()))
+          .toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> startEnds = consumer.endOffsets(partitions);
+      while (!closed) {
+        // Only each key's last record of a batch is decoded: the steps before it would be replaced at once.
+        Map<String, ConsumerRecord<String, byte[]>> newest = new java.util.LinkedHashMap<>();
+        for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+          if (record.key() != null) {
+            newest.remove(record.key());
+            newest.put(record.key(), record);
+          }
+        }
+        newest.values().forEach(this::apply);
+        if (caughtUp.getCount() > 0 && startEnds.entrySet().stream()
+            .allMatch(end -> consumer.position(end.getKey()) >= end.getValue())) {
+          caughtUp.countDown();
+        }
+      }
+    } catch (WakeupException e) {
+      if (!closed) {
+        throw e;
+      }
+    } catch (RuntimeException e) {
+      // Decisions go on from the last release read; /ready of the decider reports the follower stopped.
+      LOG.error("following {} stopped; decisions continue from the last release read", topic, e);
+    } finally {
+      consumer.close(Duration.ofSeconds(5));
+    }
+  }
+
+  /** Whether every release committed when the follower started has been read. */
+  public boolean isCaughtUp() {
+    return caughtUp.getCount() == 0;
+  }
+
+  /** Whether the follower thread is still reading. */
+  public boolean isAlive() {
+    return thread.isAlive();
+  }
+
+  void apply(ConsumerRecord<String, byte[]> record) {
+    String key = record.key();
+    int slash = key == null ? -1 : key.lastIndexOf('/');
+    if (slash < 0) {
+      return;
+    }
+    String banditId = key.substring(0, slash);
+    ReleaseAssembler assembler = assemblers.get(banditId);
+    if (assembler == null) {
+      return;
+    }
+    DecodeResult<ModelRelease> decoded = serde.decode(record.value());
+    if (!(decoded instanceof DecodeResult.Decoded<ModelRelease> ok)) {
+      LOG.warn("bandit {}: an undecodable release at {}-{}@{} was skipped", banditId, record.topic(),
+          record.partition(), record.offset());
+      return;
+    }
+    ModelRelease release = ok.value();
+    String algorithm = release.getAlgorithm();
+    int family = algorithm.indexOf('/');
+    if (!(family < 0 ? algorithm : algorithm.substring(0, family)).equals(rules.get(banditId).algorithm())) {
+      return;
+    }
+    double[] parameters = new double[release.getParameters().size()];
+    for (int j = 0; j < parameters.length; j++) {
+      parameters[j] = release.getParameters().get(j);
+    }
+    String name = key.substring(slash + 1);
+    ReleasedBandit complete;
+    if (name.startsWith(ARM_PREFIX)) {
+      int arm;
+      try {
+        arm = Integer.parseInt(name.substring(ARM_PREFIX.length()));
+      } catch (NumberFormatException e) {
+        return;
+      }
+      complete = assembler.arm(arm, release.getStep(), parameters);
+    } else {
+      complete = assembler.extra(name, release.getStep(), parameters);
+    }
+    if (complete != null) {
+      released.publish(complete);
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    consumer.wakeup();
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package org.dpstream.service.decide;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.dpstream.bandit.release.ReleasedBandit;
+
+/**
+ * The latest assembled release of every configured bandit, shared between the follower thread that
+ * writes it and the deciding threads that read it. Each value is immutable and replaced whole, so a
+ * decision always reads one consistent step.
+ */
+public final class ReleasedBandits {
+
+  private final Map<String, ReleasedBandit> latest = new ConcurrentHashMap<>();
+
+  void publish(ReleasedBandit released) {
+    latest.merge(released.banditId(), released, (old, now) -> now.step() > old.step() ? now : old);
+  }
+
+  /** The latest release of a bandit, empty if it is not configured. */
+  public Optional<ReleasedBandit> latest(String banditId) {
+    return Optional.ofNullable(latest.get(banditId));
+  }
+}

@@ -1,0 +1,128 @@
+package org.dpstream.service.health;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * Liveness and readiness of the service from its {@link StreamsStatus}.
+ *
+ * <p>Alive: the Kafka Streams client has not failed or stopped and at least one stream thread exists;
+ * a supervisor restarts the process when this fails. Ready: the client is {@code RUNNING}, every stream
+ * thread is {@code RUNNING} and polled within {@link Policy#pollStall()} (a thread blocked in a
+ * processor stops polling), and no stream thread died within {@link Policy#failureWindow()} (a record
+ * that kills its thread gets the replacement thread killed again at the same offset; a window longer
+ * than one crash-and-rejoin cycle keeps such a loop not ready instead of flickering).
+ */
+public final class HealthCheck {
+
+  private static final Set<KafkaStreams.State> FINISHED = Set.of(KafkaStreams.State.ERROR,
+      KafkaStreams.State.PENDING_ERROR, KafkaStreams.State.NOT_RUNNING, KafkaStreams.State.PENDING_SHUTDOWN);
+  private static final String RUNNING = "RUNNING";
+  private static final Set<String> GONE = Set.of("DEAD", "PENDING_SHUTDOWN");
+
+  /**
+   * @param pollStall a running thread that has not polled for longer is stuck
+   * @param failureWindow how long after a stream thread's death the service stays not ready
+   */
+  public record Policy(Duration pollStall, Duration failureWindow) {
+    /** 60 s without a poll (far above any batch's processing time, well below max.poll.interval.ms's 300 s); 2 min after a failure. */
+    public static final Policy DEFAULT = new Policy(Duration.ofSeconds(60), Duration.ofMinutes(2));
+  }
+
+  /** The outcome of a check and the reasons, one per line. */
+  public record Report(boolean ok, List<String> details) {
+    public Report {
+      details = List.copyOf(details);
+    }
+
+    /** The response body: {@code ok} or the failure's name, then the details. */
+    public String body(String okWord, String failedWord) {
+      StringBuilder body = new StringBuilder(ok ? okWord : failedWord).append('\n');
+      details.forEach(line -> body.append(line).append('\n'));
+      return body.toString();
+    }
+  }
+
+  private final StreamsStatus status;
+  private final Policy policy;
+  private final Clock clock;
+  /** Further parts of the service that must be ready (e.g. the deciders): each gives its problems, none when ready. */
+  private final List<java.util.function.Supplier<List<String>>> parts;
+
+  public HealthCheck(StreamsStatus status, Policy policy, Clock clock) {
+    this(status, policy, clock, List.of());
+  }
+
+  private HealthCheck(StreamsStatus status, Policy policy, Clock clock,
+      List<java.util.function.Supplier<List<String>>> parts) {
+    this.status = status;
+    this.policy = policy;
+    this.clock = clock;
+    this.parts = List.copyOf(parts);
+  }
+
+  /** This check, also not ready while {@code part} names a problem (its lines go into /ready's body). */
+  public HealthCheck alsoRequiring(java.util.function.Supplier<List<String>> part) {
+    List<java.util.function.Supplier<List<String>>> all = new ArrayList<>(parts);
+    all.add(part);
+    return new HealthCheck(status, policy, clock, all);
+  }
+
+  public HealthCheck(StreamsStatus status) {
+    this(status, Policy.DEFAULT, Clock.systemUTC());
+  }
+
+  public Report liveness() {
+    KafkaStreams.State state = status.state();
+    List<StreamsStatus.ThreadStatus> threads = status.threads();
+    long live = threads.stream().filter(t -> !GONE.contains(t.state())).count();
+    List<String> details = new ArrayList<>();
+    details.add("state " + state + ", " + live + " live stream thread(s)");
+    boolean ok = !FINISHED.contains(state) && live > 0;
+    return new Report(ok, details);
+  }
+
+  public Report readiness() {
+    Instant now = clock.instant();
+    KafkaStreams.State state = status.state();
+    List<String> problems = new ArrayList<>();
+    if (state != KafkaStreams.State.RUNNING) {
+      problems.add("state " + state + " (not RUNNING)");
+    }
+    List<StreamsStatus.ThreadStatus> threads = status.threads();
+    if (threads.isEmpty()) {
+      problems.add("no stream threads");
+    }
+    for (StreamsStatus.ThreadStatus thread : threads) {
+      if (!thread.state().equals(RUNNING)) {
+        problems.add("thread " + thread.name() + " is " + thread.state() + " (not RUNNING)");
+      }
+      Optional<Double> sincePoll = thread.secondsSinceLastPoll();
+      if (sincePoll.isPresent() && sincePoll.get() > policy.pollStall().toSeconds()) {
+        problems.add(String.format("thread %s stalled: last poll %.0f s ago (limit %d s)", thread.name(),
+            sincePoll.get(), policy.pollStall().toSeconds()));
+      }
+    }
+    status.lastThreadFailure().ifPresent(failure -> {
+      Duration since = Duration.between(failure, now);
+      if (since.compareTo(policy.failureWindow()) < 0) {
+        problems.add("a stream thread failed " + since.toSeconds() + " s ago (ready again "
+            + policy.failureWindow().toSeconds() + " s after the last failure)");
+      }
+    });
+    for (java.util.function.Supplier<List<String>> part : parts) {
+      problems.addAll(part.get());
+    }
+    if (problems.isEmpty()) {
+      return new Report(true, List.of("state RUNNING, " + threads.size() + " stream thread(s) running and polling"
+          + (parts.isEmpty() ? "" : "; deciders caught up and running")));
+    }
+    return new Report(false, problems);
+  }
+}

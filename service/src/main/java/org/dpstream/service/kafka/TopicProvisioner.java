@@ -1,0 +1,95 @@
+package org.dpstream.service.kafka;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.CreateTopicsResult;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/**
+ * Creates the service's missing topics on a real cluster, the way Kafka Streams creates its internal
+ * ones: idempotent, existing topics left untouched, and safe when several instances start at once (a
+ * topic another instance created meanwhile counts as existing).
+ */
+public final class TopicProvisioner {
+
+  private static final long TIMEOUT_SECONDS = 30;
+  private static final String ADMIN_PREFIX = "admin.";
+
+  private TopicProvisioner() {}
+
+  /**
+   * The admin client's settings out of the service's {@code kafka:} map: the keys an admin client knows
+   * (bootstrap, SASL/SSL, timeouts), with {@code admin.}-prefixed overrides as Kafka Streams reads them.
+   */
+  public static Map<String, Object> adminSettings(Map<String, String> kafka) {
+    Set<String> known = AdminClientConfig.configNames();
+    Map<String, Object> settings = new HashMap<>();
+    kafka.forEach((key, value) -> {
+      if (known.contains(key)) {
+        settings.put(key, value);
+      }
+    });
+    kafka.forEach((key, value) -> {
+      if (key.startsWith(ADMIN_PREFIX) && known.contains(key.substring(ADMIN_PREFIX.length()))) {
+        settings.put(key.substring(ADMIN_PREFIX.length()), value);
+      }
+    });
+    return settings;
+  }
+
+  /**
+   * Creates those of {@code specs} that do not exist and returns them; with {@code create} false, fails
+   * naming the missing ones instead.
+   *
+   * @param replicationFactor of created topics, -1 for the broker's default
+   */
+  public static List<TopicSpec> ensure(Admin admin, List<TopicSpec> specs, int replicationFactor, boolean create) {
+    try {
+      Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      List<TopicSpec> missing = specs.stream().filter(spec -> !existing.contains(spec.name())).toList();
+      if (missing.isEmpty()) {
+        return List.of();
+      }
+      if (!create) {
+        throw new IllegalStateException("missing topics " + missing.stream().map(TopicSpec::name).toList()
+            + ": create them, or set createTopics.enabled: true");
+      }
+      Optional<Short> replication = replicationFactor < 0 ? Optional.empty() : Optional.of((short) replicationFactor);
+      List<NewTopic> newTopics = missing.stream()
+          .map(spec -> new NewTopic(spec.name(), Optional.of(spec.partitions()), replication).configs(spec.configs()))
+          .toList();
+      CreateTopicsResult result = admin.createTopics(newTopics);
+      List<TopicSpec> created = new ArrayList<>();
+      for (TopicSpec spec : missing) {
+        try {
+          result.values().get(spec.name()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+          created.add(spec);
+        } catch (ExecutionException e) {
+          if (!(e.getCause() instanceof TopicExistsException)) {
+            throw new IllegalStateException("cannot create topic " + spec.name() + ": " + e.getCause().getMessage()
+                + " (create it yourself, or fix createTopics)", e.getCause());
+          }
+        }
+      }
+      return created;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot list the cluster's topics: " + e.getCause().getMessage(), e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("no answer from Kafka within " + TIMEOUT_SECONDS
+          + " s (check kafka.bootstrap.servers and the security settings)", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while checking the topics", e);
+    }
+  }
+}

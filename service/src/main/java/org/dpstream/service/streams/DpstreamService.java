@@ -1,0 +1,146 @@
+package org.dpstream.service.streams;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Properties;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKey;
+import org.dpstream.service.bandit.BanditTopology;
+import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.config.ServiceConfig;
+import org.dpstream.service.decide.BanditDeciders;
+import org.dpstream.service.health.HealthCheck;
+import org.dpstream.service.health.KafkaStreamsStatus;
+import org.dpstream.service.kafka.Topics;
+import org.dpstream.service.metrics.KafkaClientMetrics;
+import org.dpstream.service.metrics.MicrometerBanditMetrics;
+import org.dpstream.service.metrics.MicrometerModelMetrics;
+import org.dpstream.service.topology.ContinualReleaseTopology;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running service: the continual-release topology (and the bandits, if configured) on Kafka Streams, with its metrics bound to a
+ * registry. Bad input never reaches this level (the topology rejects it); an unexpected exception
+ * replaces the stream thread, which resumes from the last committed transaction.
+ */
+public final class DpstreamService implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DpstreamService.class);
+
+  private final KafkaStreams streams;
+  private final KafkaClientMetrics streamsMetrics;
+  private final KafkaStreamsStatus status;
+  private final BanditDeciders deciders;
+
+  private DpstreamService(KafkaStreams streams, KafkaClientMetrics streamsMetrics, KafkaStreamsStatus status,
+      BanditDeciders deciders) {
+    this.streams = streams;
+    this.streamsMetrics = streamsMetrics;
+    this.status = status;
+    this.deciders = deciders;
+  }
+
+  /** Builds and starts the service. The key is used to derive noise and is not kept in any other form. */
+  public static DpstreamService start(ServiceConfig config, NoiseKey key, MeterRegistry registry) {
+    Properties properties = StreamsSettings.of(config, registry);
+    KeyedNoiseSource noise = new KeyedNoiseSource(key);
+    KafkaStreams streams = new KafkaStreams(topology(config, noise, registry), properties);
+    KafkaStreamsStatus status = new KafkaStreamsStatus(streams);
+    streams.setUncaughtExceptionHandler(exception -> {
+      status.recordThreadFailure(Instant.now());
+      LOG.error("stream thread failed; replacing it", exception);
+      return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+    });
+    KafkaClientMetrics streamsMetrics = KafkaClientMetrics.bind(streams, registry);
+    streams.start();
+    BanditDeciders deciders = hasDeciders(config)
+        ? BanditDeciders.start(config, new Topics(config.topics(), config.output().outputFormat()), noise,
+            new org.dpstream.service.decide.DeciderMetrics(registry))
+        : null;
+    DpstreamService service = new DpstreamService(streams, streamsMetrics, status, deciders);
+    // /ready as a metric, so an alert rule (deploy/prometheus/alerts.yml) sees what a probe sees.
+    HealthCheck health = service.health();
+    Gauge.builder("dpstream.ready", () -> health.readiness().ok() ? 1 : 0)
+        .description("1 when /ready answers 200: every stream thread running and polling, none failed lately,"
+            + " the deciders (if any) caught up with the releases")
+        .register(registry);
+    return service;
+  }
+
+  private static boolean hasDeciders(ServiceConfig config) {
+    return !config.bandits().isEmpty() && !config.decider().inTopology();
+  }
+
+  /**
+   * The service's one topology: the continual release and, when bandits are configured, the bandit
+   * sub-topology next to it. One Kafka Streams instance (one application id, one consumer group, one
+   * exactly-once producer per thread, one /metrics binding) runs both; they share no topic as input, so
+   * they are separate sub-topologies with separate tasks and never wait for each other's partitions.
+   * Without bandits the topology is exactly the continual release, which reads no bandit topic.
+   */
+  public static Topology topology(ServiceConfig config, KeyedNoiseSource noise, MeterRegistry registry) {
+    Topics topics = new Topics(config.topics(), config.output().outputFormat());
+    StreamsBuilder builder = new StreamsBuilder();
+    ContinualReleaseTopology.addTo(builder, config.registry(), topics, config.routingPartitions(), noise,
+        new MicrometerModelMetrics(registry));
+    BanditRegistry bandits = config.banditRegistry();
+    if (!bandits.isEmpty()) {
+      BanditTopology.addTo(builder, bandits, topics, config.routingPartitions(), noise,
+          new MicrometerBanditMetrics(registry),
+          hasDeciders(config) ? BanditTopology.Deciding.BY_DECIDERS : BanditTopology.Deciding.IN_TOPOLOGY);
+    }
+    return builder.build();
+  }
+
+  /** Liveness and readiness of this service, for /health and /ready. */
+  public HealthCheck health() {
+    HealthCheck streamsHealth = new HealthCheck(status);
+    return deciders == null ? streamsHealth : streamsHealth.alsoRequiring(deciders::readinessProblems);
+  }
+
+  public KafkaStreams.State state() {
+    return streams.state();
+  }
+
+  /** The ids of the tasks this instance runs as active (e.g. {@code 1_3}: routing partition 3 of the models). */
+  public java.util.Set<String> activeTasks() {
+    return streams.metadataForLocalThreads().stream()
+        .flatMap(thread -> thread.activeTasks().stream())
+        .map(task -> task.taskId().toString())
+        .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+  }
+
+  /** Waits until the service is running (all tasks assigned and restored) or the timeout passes. */
+  public boolean awaitRunning(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (streams.state() != KafkaStreams.State.RUNNING) {
+      if (System.nanoTime() > deadline || streams.state() == KafkaStreams.State.ERROR
+          || streams.state() == KafkaStreams.State.NOT_RUNNING) {
+        return false;
+      }
+      Thread.sleep(50);
+    }
+    return true;
+  }
+
+  /** This instance's deciders (the HTTP API and the Kafka path), if the bandits are decided by deciders. */
+  public java.util.Optional<BanditDeciders> deciders() {
+    return java.util.Optional.ofNullable(deciders);
+  }
+
+  @Override
+  public void close() {
+    if (deciders != null) {
+      deciders.close();
+    }
+    streams.close(Duration.ofSeconds(30));
+    streamsMetrics.close();
+  }
+}

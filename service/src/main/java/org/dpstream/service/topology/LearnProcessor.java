@@ -1,0 +1,168 @@
+package org.dpstream.service.topology;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.dpstream.core.online.EstimatorFactory;
+import org.dpstream.core.online.OnlineEstimator;
+import org.dpstream.core.online.StepOutcome;
+import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.service.config.ModelRegistry;
+import org.dpstream.service.metrics.ModelMetrics;
+import org.dpstream.service.routing.PlacedState;
+import org.dpstream.service.routing.Placement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes one private step per valid sample on the model's estimator and publishes the parameters every
+ * k-th step.
+ *
+ * <p>State: each model's estimator state lives in a changelogged key-value store, written after every
+ * step, so with exactly-once processing the store, the releases and the input offsets commit together.
+ * Live estimators are cached in memory for speed; the cache is dropped whenever Streams (re)initialises
+ * or closes the task, so after an aborted transaction or a rebalance every model is reloaded from the
+ * store as the changelog left it. Noise is regenerated from the key, so a replayed sample produces the
+ * release it produced before, bit for bit.
+ *
+ * <p>A record whose processing throws goes to dp.rejected as {@code PROCESSING_ERROR} and the model's
+ * live estimator is dropped ({@link ProcessingErrorGuard}); the next record of the model reloads it.
+ */
+final class LearnProcessor implements Processor<String, ValidatedSample, String, Object> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LearnProcessor.class);
+
+  private final ModelRegistry models;
+  private final int routingPartitions;
+  private final KeyedNoiseSource noise;
+  private final ModelMetrics metrics;
+  private final EstimatorFactory estimators;
+  private final Map<String, OnlineEstimator> live = new HashMap<>();
+  private final ByteArrayOutputStream stateBuffer = new ByteArrayOutputStream();
+  private ProcessorContext<String, Object> context;
+  private KeyValueStore<String, byte[]> store;
+
+  LearnProcessor(ModelRegistry models, int routingPartitions, KeyedNoiseSource noise, ModelMetrics metrics,
+      EstimatorFactory estimators) {
+    this.models = models;
+    this.routingPartitions = routingPartitions;
+    this.noise = noise;
+    this.metrics = metrics;
+    this.estimators = estimators;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Object> context) {
+    this.context = context;
+    this.store = context.getStateStore(ContinualReleaseTopology.MODEL_STATE_STORE);
+    live.clear();
+  }
+
+  @Override
+  public void process(Record<String, ValidatedSample> record) {
+    String modelId = record.value().modelId();
+    ProcessingErrorGuard.run(() -> learn(record), message -> {
+      // The step that threw may have half-mutated the live estimator (iterates, prefix sums, ledger), so
+      // it is dropped and the next sample reloads the model from the store. That is consistent and
+      // private: the store is written only after a step succeeded, and the release only after that
+      // write, so a failed step published nothing. The next sample then takes the same step index with
+      // the same noise coordinates (model, epoch, node), whose noise was never released: no noise is
+      // ever published for two different data. (If only the forward of the release failed, the stored
+      // state holds the step and the next release covers it; nothing is published twice either.)
+      live.remove(modelId);
+      metrics.processingError(modelId);
+      LOG.warn("model {}: a record at {} was rejected: {}", modelId, position(), message);
+      reject(record, SampleRejection.PROCESSING_ERROR, message);
+    });
+  }
+
+  private void learn(Record<String, ValidatedSample> record) {
+    ValidatedSample sample = record.value();
+    ModelRegistry.Entry entry = models.find(sample.modelId()).orElseThrow(
+        () -> new IllegalStateException("validated sample of unconfigured model " + sample.modelId()));
+    // A model is stepped only in its home partition: it is the one task that can hold its state, so a
+    // second state cannot start whatever reached the routing topic (docs/privacy-layer.md, one state per model).
+    Placement home = Placement.of(sample.modelId(), routingPartitions);
+    int here = context.taskId().partition();
+    if (home.partition() != here) {
+      reject(record, SampleRejection.MISPLACED_SAMPLE, "model " + sample.modelId() + " lives in " + home
+          + "; this sample arrived in routing partition " + here + ", which dpstream's routing never writes it to");
+      return;
+    }
+    OnlineEstimator estimator;
+    try {
+      estimator = live.computeIfAbsent(sample.modelId(), id -> load(entry, home));
+    } catch (PlacedState.MisplacedStateException e) {
+      reject(record, SampleRejection.MISPLACED_STATE, e.getMessage());
+      return;
+    }
+    long started = System.nanoTime();
+    StepOutcome outcome;
+    try {
+      outcome = estimator.step(sample.features(), sample.label());
+    } catch (PrivacyBudgetExceededException e) {
+      reject(record, SampleRejection.BUDGET_EXHAUSTED, e.getMessage());
+      return;
+    }
+    store.put(sample.modelId(), PlacedState.stamp(home, serialize(estimator)));
+    metrics.stepped(sample.modelId(), outcome, System.nanoTime() - started, estimator.ledger());
+    if (outcome.step() % entry.releaseEvery() == 0) {
+      context.forward(record.withValue(Releases.of(estimator, outcome)));
+    }
+  }
+
+  /** The one place a rejection of this processor is counted and forwarded. */
+  private void reject(Record<String, ValidatedSample> record, SampleRejection reason, String message) {
+    ValidatedSample sample = record.value();
+    metrics.rejected(sample.modelId(), reason.name());
+    context.forward(record.withValue(Rejections.of(context, record.headers(), reason.name(), message,
+        sample.originalKey(), sample.originalValue())));
+  }
+
+  private String position() {
+    return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
+  }
+
+  /** The model's state in this task, or a new one if it has none; its noise is scoped by its placement. */
+  private OnlineEstimator load(ModelRegistry.Entry entry, Placement home) {
+    String modelId = entry.spec().modelId();
+    byte[] stored = store.get(modelId);
+    KeyedNoiseSource placedNoise = home.noise(noise);
+    if (stored == null) {
+      return estimators.start(entry.spec(), placedNoise);
+    }
+    byte[] state = PlacedState.open(modelId, home, stored);
+    try {
+      return estimators.restore(entry.spec(), new DataInputStream(new ByteArrayInputStream(state)), placedNoise);
+    } catch (IOException e) {
+      // A state this build cannot read (other version, other spec) must stop the model loudly: starting
+      // over would silently reset the accounting of a model whose earlier releases are public.
+      throw new IllegalStateException("cannot resume model " + entry.spec().modelId() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private byte[] serialize(OnlineEstimator estimator) {
+    stateBuffer.reset();
+    try {
+      estimator.writeState(new DataOutputStream(stateBuffer));
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory cannot fail", e);
+    }
+    return stateBuffer.toByteArray();
+  }
+
+  @Override
+  public void close() {
+    live.clear();
+  }
+}

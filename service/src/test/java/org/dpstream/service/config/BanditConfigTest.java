@@ -1,0 +1,151 @@
+package org.dpstream.service.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.dpstream.bandit.hdb.DpHdbSpec;
+import org.dpstream.bandit.linear.DpLinearSpec;
+import org.dpstream.core.loss.CanonicalLink;
+import org.dpstream.core.online.AccountantChoice;
+import org.dpstream.core.online.NoiseChoice;
+import org.junit.jupiter.api.Test;
+
+class BanditConfigTest {
+
+  private static final String BASE = """
+      applicationId: app
+      kafka:
+        bootstrap.servers: localhost:9092
+      models:
+        - {id: m, dimension: 2, loss: squared, p: "2", radius: 1, epsilon: 1, delta: 1.0e-5, horizon: 10,
+           featureNormBound: 1, labelBound: 1}
+      bandits:
+      """;
+
+  private static ServiceConfig parse(String bandits) {
+    return ConfigLoader.parse(BASE + bandits, "test.yaml");
+  }
+
+  @Test
+  void theExampleConfigFileHasABandit() {
+    ServiceConfig config = ConfigLoader.load(Path.of("..", "config", "dpstream.yaml"));
+    BanditRegistry.Entry offers = config.banditRegistry().find("offers").orElseThrow();
+    assertEquals(20, offers.spec().dimension());
+    assertEquals(4, offers.spec().arms());
+    assertEquals(Duration.ofSeconds(30), offers.rewardTimeout());
+    assertEquals(BanditConfig.MissingReward.DROP, offers.missingReward());
+    assertEquals("offers/arm-3", offers.armModelId(3));
+    assertEquals(1, config.registry().all().size(), "the models are still read");
+  }
+
+  @Test
+  void aBanditIsReadWithDefaultsAndImpute() {
+    ServiceConfig config = parse("""
+          - {id: b, dimension: 3, arms: 2, link: logistic, preSelectionGap: inf, t0: 7, epsilon: 2, delta: 1.0e-6,
+             horizon: 100, rewardBound: 1, rewardTimeout: 500ms, missingReward: impute, defaultReward: 0.5}
+        """);
+    BanditRegistry.Entry b = config.banditRegistry().find("b").orElseThrow();
+    assertEquals(CanonicalLink.LOGISTIC, b.hdb().link());
+    assertEquals(Double.POSITIVE_INFINITY, b.hdb().preSelectionGap());
+    assertEquals(7, b.hdb().warmUpRoundsPerArm());
+    assertEquals(1.0, b.hdb().radius());
+    assertEquals(Duration.ofMillis(500), b.rewardTimeout());
+    assertEquals(BanditConfig.MissingReward.IMPUTE, b.missingReward());
+    assertEquals(0.5, b.defaultReward());
+    assertEquals(1, b.releaseEvery());
+  }
+
+  @Test
+  void aDpLinearBanditIsReadWithItsDefaults() {
+    ServiceConfig config = parse("""
+          - {id: lin, policy: dp-linear, dimension: 4, arms: 3, epsilon: 1, delta: 1.0e-5, horizon: 1000,
+             rewardBound: 1.5, rewardTimeout: 5s}
+          - {id: fac, policy: dp-linear, dimension: 2, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100,
+             rewardBound: 1, rewardTimeout: 5s, contextClip: 2, refreshEvery: 5, accountant: factorization}
+        """);
+    DpLinearSpec lin = (DpLinearSpec) config.banditRegistry().find("lin").orElseThrow().spec();
+    assertEquals(1.0, lin.contextClip());
+    assertEquals(1.5, lin.rewardClip());
+    assertEquals(4, lin.refreshEvery());
+    assertEquals(AccountantChoice.ZCDP, lin.accountant());
+    assertEquals("lin/arm-2", config.banditRegistry().find("lin").orElseThrow().armModelId(2));
+    DpLinearSpec fac = (DpLinearSpec) config.banditRegistry().find("fac").orElseThrow().spec();
+    assertEquals(2.0, fac.contextClip());
+    assertEquals(5, fac.refreshEvery());
+    assertEquals(AccountantChoice.FACTORIZATION, fac.accountant());
+    assertThrows(IllegalStateException.class, () -> config.banditRegistry().find("lin").orElseThrow().hdb());
+  }
+
+  @Test
+  void badDpLinearBanditsAreRefusedNamingTheKey() {
+    String ok = "{id: lin, policy: dp-linear, dimension: 4, arms: 3, epsilon: 1, delta: 1.0e-5, horizon: 1000,"
+        + " rewardBound: 1.5, rewardTimeout: 5s";
+    String[][] cases = {
+        {ok.replace("dp-linear", "dp-quadratic") + "}", "policy"},
+        {ok + ", accountant: paper}", "accountant"},
+        {ok + ", refreshEvery: 0}", "refreshEvery"},
+        {ok + ", contextClip: -1}", "contextClip"},
+        {ok.replace("rewardBound: 1.5", "rewardBound: 0") + "}", "rewardBound"}};
+    for (String[] bad : cases) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse("  - " + bad[0] + "\n"),
+          bad[0]);
+      assertTrue(e.getMessage().contains("lin") && e.getMessage().contains(bad[1]), e.getMessage());
+    }
+  }
+
+  /**
+   * noise: discrete by default where it applies (DP-HDB's arms; DP-Linear under zcdp), continuous on request and
+   * under factorization; discrete with factorization and unknown values are refused naming the key.
+   */
+  @Test
+  void noiseIsDiscreteByDefaultWhereItAppliesAndContinuousOnRequest() {
+    String hdb = "{id: h, dimension: 3, arms: 2, link: identity, preSelectionGap: inf, t0: 1, epsilon: 1,"
+        + " delta: 1.0e-5, horizon: 100, rewardBound: 1, rewardTimeout: 5s";
+    String lin = "{id: l, policy: dp-linear, dimension: 2, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100,"
+        + " rewardBound: 1, rewardTimeout: 5s";
+    assertEquals(NoiseChoice.DISCRETE, hdbSpec(parse("  - " + hdb + "}\n")).armNoise());
+    assertEquals(NoiseChoice.DISCRETE, hdbSpec(parse("  - " + hdb + "}\n")).armSpec(1).noise());
+    DpHdbSpec continuous = hdbSpec(parse("  - " + hdb + ", noise: continuous}\n"));
+    assertEquals(NoiseChoice.CONTINUOUS, continuous.armSpec(0).noise());
+    assertEquals(NoiseChoice.DISCRETE, linearSpec(parse("  - " + lin + "}\n")).noise());
+    assertEquals(NoiseChoice.CONTINUOUS, linearSpec(parse("  - " + lin + ", noise: continuous}\n")).noise());
+    assertEquals(NoiseChoice.CONTINUOUS, linearSpec(parse("  - " + lin + ", accountant: factorization}\n")).noise());
+    for (String bad : new String[] {lin + ", accountant: factorization, noise: discrete}", hdb + ", noise: exact}"}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse("  - " + bad + "\n"), bad);
+      assertTrue(e.getMessage().contains("noise"), e.getMessage());
+    }
+  }
+
+  private static DpHdbSpec hdbSpec(ServiceConfig config) {
+    return config.banditRegistry().all().iterator().next().hdb();
+  }
+
+  private static DpLinearSpec linearSpec(ServiceConfig config) {
+    return (DpLinearSpec) config.banditRegistry().all().iterator().next().spec();
+  }
+
+  @Test
+  void badBanditsAreRefusedWithTheirName() {
+    String ok = "{id: b, dimension: 3, arms: 2, link: identity, preSelectionGap: \"0.1\", epsilon: 1, delta: 1.0e-5,"
+        + " horizon: 100, rewardBound: 1, rewardTimeout: 5s";
+    for (String bad : new String[] {
+        ok.replace("identity", "probit") + "}",
+        ok.replace("5s", "5 parsecs") + "}",
+        ok + ", missingReward: impute}",
+        ok + ", missingReward: sometimes}",
+        ok + ", defaultReward: 1}",
+        ok.replace("link: identity", "link: logistic") + ", missingReward: impute, defaultReward: 3}",
+        ok.replace("arms: 2", "arms: 0") + "}",
+        ok + ", colour: blue}"}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse("  - " + bad + "\n"), bad);
+      assertTrue(e.getMessage().contains("b") , e.getMessage());
+    }
+    assertThrows(IllegalArgumentException.class, () -> parse("  - " + ok + "}\n  - " + ok + "}\n"), "duplicate ids");
+    IllegalArgumentException clash = assertThrows(IllegalArgumentException.class,
+        () -> ConfigLoader.parse(BASE.replace("id: m,", "id: b/arm-1,") + "  - " + ok + "}\n", "test.yaml"));
+    assertTrue(clash.getMessage().contains("b/arm-1"), clash.getMessage());
+  }
+}

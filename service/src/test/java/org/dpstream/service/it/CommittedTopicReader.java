@@ -1,0 +1,97 @@
+package org.dpstream.service.it;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Reads a topic from the beginning as a downstream consumer would: read_committed, so records of
+ * open or aborted transactions (a crashed instance's) never show. Partitions are assigned, not
+ * subscribed, so there is no consumer group to join and nothing is ever skipped.
+ */
+final class CommittedTopicReader<V> implements AutoCloseable {
+
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  private final String topic;
+  private final KafkaConsumer<String, V> consumer;
+  private final List<ConsumerRecord<String, V>> records = new ArrayList<>();
+
+  CommittedTopicReader(String bootstrapServers, String topic, int partitions, Deserializer<V> values) {
+    this.topic = topic;
+    this.consumer = new KafkaConsumer<>(Map.of(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), values);
+    List<TopicPartition> all = new ArrayList<>();
+    for (int p = 0; p < partitions; p++) {
+      all.add(new TopicPartition(topic, p));
+    }
+    consumer.assign(all);
+    consumer.seekToBeginning(all);
+  }
+
+  /** Everything read so far, in the order read (each partition in offset order). */
+  List<ConsumerRecord<String, V>> records() {
+    return List.copyOf(records);
+  }
+
+  int count() {
+    return records.size();
+  }
+
+  /** Polls once and returns how many committed records have been read in all. */
+  int poll() {
+    consumer.poll(POLL).forEach(records::add);
+    return records.size();
+  }
+
+  /**
+   * Polls until at least {@code expected} records are read, failing after {@code timeout}, or as soon
+   * as {@code stillProducing} says the producer side is gone (then nothing more can come).
+   */
+  void awaitAtLeast(int expected, Duration timeout, BooleanSupplier stillProducing, Supplier<String> diagnostics) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (poll() < expected) {
+      if (!stillProducing.getAsBoolean()) {
+        fail(topic + ": the service stopped after " + records.size() + " of " + expected + " committed records\n"
+            + diagnostics.get());
+      }
+      if (System.nanoTime() > deadline) {
+        fail(topic + ": only " + records.size() + " of " + expected + " committed records after " + timeout
+            + "\n" + diagnostics.get());
+      }
+    }
+  }
+
+  void awaitAtLeast(int expected, Duration timeout) {
+    awaitAtLeast(expected, timeout, () -> true, () -> "");
+  }
+
+  /**
+   * Keeps reading for {@code quiet}: a record published twice (a duplicate after replay) arrives
+   * after the expected count is reached, so stopping at that count could hide it.
+   */
+  void readFor(Duration quiet) {
+    long until = System.nanoTime() + quiet.toNanos();
+    while (System.nanoTime() < until) {
+      poll();
+    }
+  }
+
+  @Override
+  public void close() {
+    consumer.close(Duration.ofSeconds(5));
+  }
+}

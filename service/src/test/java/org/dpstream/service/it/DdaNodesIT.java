@@ -1,0 +1,203 @@
+package org.dpstream.service.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
+import org.apache.commons.rng.simple.RandomSource;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.dpstream.core.distributed.DdaRunSpec;
+import org.dpstream.core.distributed.DdaSimulation;
+import org.dpstream.core.erm.ErmDataset;
+import org.dpstream.core.erm.FeatureBounds;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.schemas.ModelRelease;
+import org.dpstream.service.config.ConfigLoader;
+import org.dpstream.service.dda.DdaNodeConfig;
+import org.dpstream.service.serde.DpSerdes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Mode 2 of DP-DDA against a real broker: four {@code dda-node} processes, each reading only its own shard
+ * file, exchange their round messages through the gossip topic; one of them is killed with SIGKILL in the
+ * middle of the run and restarted. Every node's published model must equal, bit for bit, the model of the
+ * same node in the in-process simulation (Mode 1) on the same shards, key and run id: the kill, the
+ * replayed rounds and the scheduling of four JVMs change nothing.
+ */
+class DdaNodesIT {
+
+  private static final int NODES = 4;
+  private static final int SAMPLES_PER_NODE = 40;
+  private static final int DIMENSION = 5;
+  private static final long ROUNDS = 400;
+  private static final int KILLED_NODE = 2;
+  private static final Duration RUN_TIMEOUT = Duration.ofMinutes(6);
+
+  private static KafkaHarness kafka;
+
+  @TempDir Path directory;
+
+  @BeforeAll
+  static void startBroker() {
+    kafka = KafkaHarness.start();
+  }
+
+  @AfterAll
+  static void stopBroker() {
+    if (kafka != null) {
+      kafka.close();
+    }
+  }
+
+  @Test
+  void fourNodesOverKafkaWithOneKilledAndRestartedMatchTheInProcessSimulationBitForBit() throws Exception {
+    List<ErmDataset> shards = syntheticShards(2024L);
+    for (int i = 0; i < NODES; i++) {
+      writeCsv(shards.get(i), directory.resolve("node-" + i + ".csv"));
+    }
+    Path configFile = directory.resolve("dda.yaml");
+    Files.writeString(configFile, config(), StandardCharsets.UTF_8);
+    DdaNodeConfig config = ConfigLoader.read(configFile, DdaNodeConfig.class);
+    DdaRunSpec spec = config.runSpec();
+
+    List<ServiceProcess> nodes = new ArrayList<>();
+    try {
+      for (int i = 0; i < NODES; i++) {
+        nodes.add(startNode(i, configFile, "node-" + i + ".log"));
+      }
+      ServiceProcess victim = nodes.get(KILLED_NODE);
+      long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
+      while (!victim.logContains("completed round 100 ")) {
+        assertTrue(victim.isAlive(), () -> "node " + KILLED_NODE + " ended before round 100\n" + victim.logTail());
+        assertTrue(System.nanoTime() < deadline, () -> "node " + KILLED_NODE + " never reached round 100\n" + victim.logTail());
+        Thread.sleep(20);
+      }
+      victim.kill();
+      ServiceProcess restarted = startNode(KILLED_NODE, configFile, "node-" + KILLED_NODE + "-restarted.log");
+      nodes.set(KILLED_NODE, restarted);
+      for (int i = 0; i < NODES; i++) {
+        ServiceProcess node = nodes.get(i);
+        assertEquals(0, node.awaitExit(RUN_TIMEOUT), node::logTail);
+      }
+      java.util.regex.Matcher resumed = java.util.regex.Pattern.compile("resuming after round (\\d+) ")
+          .matcher(Files.readString(directory.resolve("node-" + KILLED_NODE + "-restarted.log")));
+      assertTrue(resumed.find(), restarted::logTail);
+      long resumedAfter = Long.parseLong(resumed.group(1));
+      assertTrue(resumedAfter >= 100 && resumedAfter < ROUNDS,
+          "the restarted node resumes from a checkpoint written after round 100, not from scratch: " + resumedAfter);
+    } finally {
+      nodes.forEach(ServiceProcess::close);
+    }
+
+    DdaSimulation reference = spec.simulation(shards, new KeyedNoiseSource(ItModels.noiseKey()));
+    while (reference.completedRounds() < ROUNDS) {
+      reference.runRound();
+    }
+    Map<String, ModelRelease> published = publishedModels(config, NODES);
+    for (int i = 0; i < NODES; i++) {
+      ModelRelease release = published.get(config.runId() + "/node-" + i);
+      assertEquals(ROUNDS, release.getStep());
+      double[] parameters = release.getParameters().stream().mapToDouble(Double::doubleValue).toArray();
+      assertArrayEquals(reference.node(i).averagedModel(), parameters, 0.0, "node " + i + " differs from Mode 1");
+    }
+    assertFalse(java.util.Arrays.equals(reference.node(0).averagedModel(), new double[DIMENSION]),
+        "the compared models must not be trivially zero");
+  }
+
+  private ServiceProcess startNode(int node, Path configFile, String logName) {
+    return ServiceProcess.startCommand(
+        List.of("dda-node", "--node-id", Integer.toString(node), "--config", configFile.toString()),
+        directory.resolve(logName));
+  }
+
+  private static Map<String, ModelRelease> publishedModels(DdaNodeConfig config, int expected) {
+    CommittedTopicReader<ModelRelease> reader = new CommittedTopicReader<>(kafka.bootstrapServers(),
+        config.topics().models(), 1, DpSerdes.modelRelease().deserializer());
+    reader.awaitAtLeast(expected, Duration.ofSeconds(60));
+    Map<String, ModelRelease> latest = new HashMap<>();
+    for (ConsumerRecord<String, ModelRelease> record : reader.records()) {
+      latest.put(record.key(), record.value());
+    }
+    assertEquals(expected, latest.size(), "one model per node: " + latest.keySet());
+    return latest;
+  }
+
+  private String config() {
+    return String.join("\n",
+        "runId: it-dda-run",
+        "nodes: " + NODES,
+        "graph: complete",
+        "gossip: matching",
+        "iota: 0.5",
+        "rounds: " + ROUNDS,
+        "objective: {regularizer: l2, lambda: 0.01, gamma: 5}",
+        "privacy: {epsilon: 1.0, activeSet: hidden}",
+        "data: {shard: '" + directory.resolve("node-{node}.csv") + "', samplesPerNode: " + SAMPLES_PER_NODE
+            + ", dimension: " + DIMENSION + "}",
+        "topics: {gossip: it.dda.gossip, checkpoints: it.dda.checkpoints, models: it.dda.models}",
+        "kafka: {bootstrap.servers: '" + kafka.bootstrapServers() + "'}",
+        "checkpointEvery: 5",
+        "logEvery: 50",
+        "roundTimeout: PT3M",
+        "");
+  }
+
+  /** Unit-norm Gaussian rows, labels sign(<w*, x>) with 10% flipped. */
+  private static List<ErmDataset> syntheticShards(long seed) {
+    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
+    ZigguratSampler.NormalizedGaussian gaussian = ZigguratSampler.NormalizedGaussian.of(rng);
+    double[] truth = {1, -0.5, 0.25, 0, 0.75};
+    List<ErmDataset> shards = new ArrayList<>();
+    for (int i = 0; i < NODES; i++) {
+      double[][] rows = new double[SAMPLES_PER_NODE][DIMENSION];
+      double[] labels = new double[SAMPLES_PER_NODE];
+      for (int k = 0; k < SAMPLES_PER_NODE; k++) {
+        double norm = 0;
+        for (int j = 0; j < DIMENSION; j++) {
+          rows[k][j] = gaussian.sample();
+          norm += rows[k][j] * rows[k][j];
+        }
+        double score = 0;
+        for (int j = 0; j < DIMENSION; j++) {
+          rows[k][j] /= Math.sqrt(norm) * (1 + 1e-12); // strictly inside the unit ball despite rounding
+          score += truth[j] * rows[k][j];
+        }
+        labels[k] = (score >= 0 ? 1 : -1) * (rng.nextDouble() < 0.1 ? -1 : 1);
+      }
+      shards.add(ErmDataset.of(rows, labels, FeatureBounds.uniform(DIMENSION, 1.0)));
+    }
+    return shards;
+  }
+
+  /** Exact round trip: Double.toString is the shortest representation that parses back to the same double. */
+  private static void writeCsv(ErmDataset shard, Path file) throws IOException {
+    StringBuilder csv = new StringBuilder("label");
+    for (int j = 0; j < shard.dimension(); j++) {
+      csv.append(",x").append(j);
+    }
+    csv.append('\n');
+    for (int k = 0; k < shard.size(); k++) {
+      csv.append(shard.label(k) > 0 ? "1" : "-1");
+      for (int j = 0; j < shard.dimension(); j++) {
+        csv.append(',').append(Double.toString(shard.feature(k, j)));
+      }
+      csv.append('\n');
+    }
+    Files.writeString(file, csv, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,140 @@
+package org.dpstream.service.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import org.dpstream.service.config.BanditConfig;
+import org.dpstream.service.config.DeciderConfig;
+import org.dpstream.service.config.ModelConfig;
+import org.dpstream.service.config.ServiceConfig;
+import org.dpstream.service.kafka.Topics;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The deciders' learning keeps up while requests flow, next to a model with a backlog of samples
+ * (docs/bandit-decider.md, "Learning lagged the deciders"). The stream thread that learns the bandit also
+ * learns the model; with Kafka's default fetch chunk (1 MiB per partition) it worked through thousands of
+ * samples at a time and came back to the decision log and the rewards only every few seconds, so the
+ * deciders decided from one stale step after another. Here requests are decided and rewarded over HTTP at a
+ * steady pace for about 15 s while the model learns its backlog; the bandit releases after every round, so
+ * a learner that turns to the bandit's inputs often moves the decisions' step on many times.
+ */
+@Timeout(300)
+class DeciderLearningKeepsUpIT {
+
+  private static final int D = 5;
+  private static final BanditConfig BANDIT = new BanditConfig("keeps-up-bandit", D, 3, "identity", 1.0, "inf",
+      10L, 1, 1e-5, 5_000, 1.0, 1.0, "5m", "drop", null, 1);
+  /** A model with a long horizon, so each of its backlog's samples is a learning step. */
+  private static final ModelConfig BACKLOGGED = new ModelConfig("backlogged", D, "squared", "1.5", 1, 1, 1e-5,
+      200_000, 1, 1.5, null, null, "auto", 1);
+  private static final int BACKLOG = 150_000;
+  private static final int REQUESTS = 300;
+  private static final long PACE_MILLIS = 50;
+  /**
+   * Distinct released steps the decisions must have been made at. Measured on the loaded 2-core machine: with
+   * Kafka's 1 MiB chunks 11 steps (the first 120 decisions, 6 s, all at step 0, then jumps of 20 to 50 steps);
+   * with the service's 32 KiB chunks 66 steps.
+   */
+  private static final int MIN_DISTINCT_STEPS = 30;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @RegisterExtension
+  static final KafkaHarness kafka = KafkaHarness.perClass();
+
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @Test
+  void decisionsMoveToNewReleasesWhileRequestsFlow(@TempDir Path work) throws Exception {
+    // -DkeepsUp.kafkaDefaultChunks=true runs it with Kafka's 1 MiB chunks, the settings before the fix: it fails.
+    assertDecisionsFollowLearning(work, Boolean.getBoolean("keepsUp.kafkaDefaultChunks")
+        ? Map.of("max.partition.fetch.bytes", "1048576") : Map.of());
+  }
+
+  private void assertDecisionsFollowLearning(Path work, Map<String, String> kafkaSettings) throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    ServiceConfig base = ItModels.serviceConfig("keeps-up", List.of(BACKLOGGED), kafka.bootstrapServers(),
+        work.resolve("state").toString());
+    Map<String, String> settings = new LinkedHashMap<>(base.kafka());
+    settings.putAll(kafkaSettings);
+    settings.putAll(Map.of("commit.interval.ms", "100"));
+    ServiceConfig config = new ServiceConfig(base.applicationId(), base.topics(), base.models(), settings, 0)
+        .withBandits(List.of(BANDIT)).withDecider(DeciderConfig.deciders(port, false));
+    Topics topics = kafka.createTopics(config.topics());
+    kafka.produceSamples(topics.samples().name(), SyntheticStream.generate(List.of(BACKLOGGED), BACKLOG, 15));
+    String bandit = "http://localhost:" + port + "/v1/bandits/" + BANDIT.id();
+    SplittableRandom random = new SplittableRandom(15); // simulation only
+
+    try (InProcessService service = new InProcessService(config)) {
+      awaitApi(bandit, service);
+      List<Long> steps = new ArrayList<>();
+      long start = System.nanoTime();
+      for (int i = 0; i < REQUESTS; i++) {
+        long wait = start + i * PACE_MILLIS * 1_000_000L - System.nanoTime();
+        if (wait > 0) {
+          Thread.sleep(wait / 1_000_000);
+        }
+        StringBuilder context = new StringBuilder();
+        for (int j = 0; j < D; j++) {
+          context.append(j == 0 ? "" : ",").append(random.nextDouble(-1, 1));
+        }
+        JsonNode decision = post(bandit + "/decide", "{\"requestId\":\"r" + i + "\",\"context\":[" + context + "]}");
+        steps.add(decision.get("modelStep").asLong());
+        post(bandit + "/reward", "{\"requestId\":\"r" + i + "\",\"reward\":" + random.nextDouble(-1, 1) + "}");
+      }
+      TreeSet<Long> distinct = new TreeSet<>(steps);
+      assertTrue(distinct.size() >= MIN_DISTINCT_STEPS, "the " + REQUESTS + " decisions were made at only "
+          + distinct.size() + " released steps " + distinct + " (learning lagged the deciders); in order: " + steps);
+      assertTrue(service.isUp(), service.describe());
+    }
+  }
+
+  private void awaitApi(String base, InProcessService service) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    while (System.nanoTime() < deadline) {
+      assertTrue(service.isUp(), service.describe());
+      try {
+        HttpResponse<String> response = send(base + "/decide", "{}");
+        if (response.statusCode() == 400) {
+          return;
+        }
+      } catch (java.io.IOException notYet) {
+        // not listening yet
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("the decision API did not come up");
+  }
+
+  private JsonNode post(String uri, String body) throws Exception {
+    HttpResponse<String> response = send(uri, body);
+    assertEquals(200, response.statusCode(), response.body());
+    return JSON.readTree(response.body());
+  }
+
+  private HttpResponse<String> send(String uri, String body) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(30))
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+}

@@ -1,0 +1,24 @@
+package org.dpstream.service.it;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.dpstream.schemas.DenseFeatures;
+import org.dpstream.schemas.Sample;
+import org.dpstream.service.serde.DpSerdes;
+
+/** One valid sample of a model, as the test produces it and as the reference estimator steps on it. */
+record SampleRow(String modelId, double[] features, double label) {
+
+  byte[] key() {
+    return modelId.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Avro single-object encoding, the binary form the service accepts. */
+  byte[] avro() {
+    Sample sample = Sample.newBuilder()
+        .setFeatures(new DenseFeatures(Arrays.stream(features).boxed().toList()))
+        .setLabel(label)
+        .build();
+    return DpSerdes.sample().encode(sample);
+  }
+}
