@@ -12,6 +12,9 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.config.DeciderConfig;
 import org.dpstream.service.config.ServiceConfig;
+import org.dpstream.service.decide.follower.ReleaseFollower;
+import org.dpstream.service.decide.follower.ReleasedBandits;
+import org.dpstream.service.decide.http.DecisionHttpServer;
 import org.dpstream.service.kafka.TopicProvisioner;
 import org.dpstream.service.kafka.Topics;
 

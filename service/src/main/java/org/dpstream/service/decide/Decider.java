@@ -12,6 +12,7 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
 import org.dpstream.service.bandit.BanditRejection;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.decide.follower.ReleasedBandits;
 
 /**
  * Decides a request from the latest released parameters of its bandit: a pure function of (the

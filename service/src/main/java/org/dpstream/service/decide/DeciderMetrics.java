@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.decide.follower.ReleasedBandits;
 
 /**
  * The deciders' metrics: decisions by bandit, path ({@code http}, {@code kafka}) and phase; the decision
@@ -90,7 +91,7 @@ public final class DeciderMetrics {
   }
 
   /** One decision answered (HTTP) or acknowledged (Kafka path), {@code nanos} after it was asked for. */
-  void decided(String banditId, Path path, DecisionPhase phase, long nanos) {
+  public void decided(String banditId, Path path, DecisionPhase phase, long nanos) {
     if (registry == null) {
       return;
     }

@@ -9,6 +9,8 @@ import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.decide.http.DecisionHttpServer;
+import org.dpstream.service.decide.http.MiniHttpClient;
 import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.service.serde.SchemaSerde;
 import org.slf4j.Logger;

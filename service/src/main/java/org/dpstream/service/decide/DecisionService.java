@@ -27,6 +27,8 @@ import org.dpstream.schemas.RejectedRecord;
 import org.dpstream.schemas.Reward;
 import org.dpstream.service.bandit.BanditRejection;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.decide.memory.DecisionMemory;
+import org.dpstream.service.decide.memory.Digest128;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.serde.DecodeResult;
 import org.dpstream.service.serde.SchemaSerde;
@@ -59,13 +61,13 @@ public final class DecisionService implements AutoCloseable {
   private final SchemaSerde<Reward> rewards;
   private final DeciderMetrics metrics;
 
-  DecisionService(Decider decider, Topics topics, Producer<String, byte[]> producer, long memoryMillis,
+  public DecisionService(Decider decider, Topics topics, Producer<String, byte[]> producer, long memoryMillis,
       int memoryCapacity) {
     this(decider, topics, producer, memoryMillis, memoryCapacity, DeciderMetrics.NONE);
   }
 
   @SuppressWarnings("unchecked")
-  DecisionService(Decider decider, Topics topics, Producer<String, byte[]> producer, long memoryMillis,
+  public DecisionService(Decider decider, Topics topics, Producer<String, byte[]> producer, long memoryMillis,
       int memoryCapacity, DeciderMetrics metrics) {
     this.metrics = metrics;
     this.decider = decider;
@@ -110,7 +112,7 @@ public final class DecisionService implements AutoCloseable {
     return decider;
   }
 
-  DeciderMetrics metrics() {
+  public DeciderMetrics metrics() {
     return metrics;
   }
 

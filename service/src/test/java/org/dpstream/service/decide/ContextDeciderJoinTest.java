@@ -14,6 +14,8 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.decide.follower.ReleaseFollower;
+import org.dpstream.service.decide.follower.ReleasedBandits;
 import org.dpstream.service.kafka.Topics;
 import org.junit.jupiter.api.Test;
 

@@ -11,6 +11,8 @@ import java.util.Map;
 import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.decide.follower.ReleaseFollower;
+import org.dpstream.service.decide.follower.ReleasedBandits;
 import org.junit.jupiter.api.Test;
 
 /** The deciders' metrics as Prometheus scrapes them, and their readiness. */

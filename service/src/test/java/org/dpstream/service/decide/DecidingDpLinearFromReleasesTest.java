@@ -17,6 +17,8 @@ import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.bandit.BanditReleases;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.decide.follower.ReleaseFollower;
+import org.dpstream.service.decide.follower.ReleasedBandits;
 import org.junit.jupiter.api.Test;
 
 /** A DP-Linear bandit's deciders, fed its releases, decide as the policy does at every release. */

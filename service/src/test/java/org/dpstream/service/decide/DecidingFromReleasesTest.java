@@ -18,6 +18,8 @@ import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.bandit.BanditReleases;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.decide.follower.ReleaseFollower;
+import org.dpstream.service.decide.follower.ReleasedBandits;
 import org.dpstream.service.serde.DpSerdes;
 import org.junit.jupiter.api.Test;
 

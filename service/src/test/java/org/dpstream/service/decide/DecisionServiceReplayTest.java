@@ -16,6 +16,8 @@ import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.decide.follower.ReleaseFollower;
+import org.dpstream.service.decide.follower.ReleasedBandits;
 import org.dpstream.service.kafka.Topics;
 import org.junit.jupiter.api.Test;
 

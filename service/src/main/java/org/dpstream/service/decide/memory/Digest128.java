@@ -1,4 +1,4 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.memory;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -13,7 +13,7 @@ import java.util.List;
  * collide in those 128 bits of SHA-256, which no one knows how to make happen (a birthday search needs about
  * 2^64 hashes).
  */
-record Digest128(long high, long low) {
+public record Digest128(long high, long low) {
 
   /**
    * One SHA-256 per thread (the API's event loops, the context decider): {@code MessageDigest.getInstance} looks
@@ -25,7 +25,7 @@ record Digest128(long high, long low) {
    * The digest of (bandit id, request id), each encoded unambiguously as its UTF-8 length (4 bytes) then its
    * UTF-8 bytes, so that no two pairs share an encoding.
    */
-  static Digest128 ofRequest(String banditId, String requestId) {
+  public static Digest128 ofRequest(String banditId, String requestId) {
     MessageDigest sha256 = sha256();
     byte[] length = new byte[4];
     for (String part : new String[] {banditId, requestId}) {
@@ -38,7 +38,7 @@ record Digest128(long high, long low) {
   }
 
   /** The digest of a context: its doubles' bits in order, -0.0 taken as 0.0 (they are the same context). */
-  static Digest128 ofContext(List<Double> context) {
+  public static Digest128 ofContext(List<Double> context) {
     // Little-endian bits, hashed in one update rather than one per double.
     ByteBuffer bits = ByteBuffer.allocate(Double.BYTES * context.size()).order(ByteOrder.LITTLE_ENDIAN);
     for (Double v : context) {

@@ -1,4 +1,4 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.http;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -22,6 +22,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import org.dpstream.service.decide.DecisionService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,7 +64,7 @@ import org.slf4j.LoggerFactory;
 public final class DecisionHttpServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(DecisionHttpServer.class);
-  static final String PREFIX = "/v1/bandits/";
+  public static final String PREFIX = "/v1/bandits/";
   /** Larger bodies are refused (400 TOO_LARGE); they are read to their end but not kept. */
   static final int MAX_BODY_BYTES = 1 << 20;
   /** Request line and headers: Netty's defaults (4 KiB line, 8 KiB of headers), over them 400 and closed. */

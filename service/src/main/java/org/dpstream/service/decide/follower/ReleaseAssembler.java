@@ -1,4 +1,4 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.follower;
 
 import java.util.HashMap;
 import java.util.Map;

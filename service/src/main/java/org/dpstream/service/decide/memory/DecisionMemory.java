@@ -1,4 +1,4 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.memory;
 
 import java.util.concurrent.CompletableFuture;
 import org.dpstream.schemas.DecisionPhase;
@@ -19,7 +19,7 @@ import org.dpstream.schemas.DecisionPhase;
  * 128 bits of SHA-256. A decision keeps an object only while its records' write is not acknowledged (its
  * {@link Pending} state: the log record's bytes for a retry, the write's future), or after that write failed.
  */
-final class DecisionMemory {
+public final class DecisionMemory {
 
   private static final DecisionPhase[] PHASES = DecisionPhase.values();
   private static final CompletableFuture<Void> ACKNOWLEDGED = CompletableFuture.completedFuture(null);
@@ -41,7 +41,7 @@ final class DecisionMemory {
   private int size;
 
   /** A remembered decision as read out, and the time of its request (its records' timestamp). */
-  record Logged(int arm, long modelStep, DecisionPhase phase, long timestamp, Digest128 context) {}
+  public record Logged(int arm, long modelStep, DecisionPhase phase, long timestamp, Digest128 context) {}
 
   /** The write state of a decision whose records are not acknowledged yet. Guarded by the memory's lock. */
   private static final class Pending {
@@ -61,18 +61,18 @@ final class DecisionMemory {
    * completes, the log record ({@code logValue}, unless null: the log has it already) and the decision; then
    * {@link #settle} with the outcome, then complete {@code done} with it.
    */
-  record Write(int slot, Pending state, CompletableFuture<Void> after, byte[] logValue,
+  public record Write(int slot, Pending state, CompletableFuture<Void> after, byte[] logValue,
       CompletableFuture<Void> done) {}
 
-  enum Outcome { CREATED, FOUND, OTHER_CONTEXT }
+  public enum Outcome { CREATED, FOUND, OTHER_CONTEXT }
 
   /**
    * What {@link #rememberIfAbsent} did: the remembered decision ({@code OTHER_CONTEXT}: remembered for another
    * context, nothing else done), the acknowledgement of its latest write, and a write to make, if any.
    */
-  record Found(Outcome outcome, Logged logged, CompletableFuture<Void> written, Write write) {}
+  public record Found(Outcome outcome, Logged logged, CompletableFuture<Void> written, Write write) {}
 
-  DecisionMemory(long windowMillis, int capacity) {
+  public DecisionMemory(long windowMillis, int capacity) {
     this(windowMillis, capacity, new DigestIndex(capacity));
   }
 
@@ -97,7 +97,7 @@ final class DecisionMemory {
    * again, and with {@code alwaysResend} the decision is to be sent again after the latest write. Known with
    * another context: nothing.
    */
-  synchronized Found rememberIfAbsent(Digest128 key, Logged candidate, byte[] logValue, long nowMillis,
+  public synchronized Found rememberIfAbsent(Digest128 key, Logged candidate, byte[] logValue, long nowMillis,
       boolean alwaysResend) {
     evict(nowMillis);
     int slot = index.find(key.high(), key.low());
@@ -135,7 +135,7 @@ final class DecisionMemory {
    * any more. A failed write stays, to be made again by the next {@link #rememberIfAbsent} of its key. Nothing
    * happens if the decision was dropped meanwhile.
    */
-  synchronized void settle(Write write, boolean succeeded) {
+  public synchronized void settle(Write write, boolean succeeded) {
     Pending state = write.state();
     if (!succeeded || pending[write.slot()] != state) {
       return;
@@ -149,7 +149,7 @@ final class DecisionMemory {
   }
 
   /** Remembers a decision read back from the decision log (acknowledged), unless the key has one already. */
-  synchronized void restore(Digest128 key, Logged logged, long atMillis) {
+  public synchronized void restore(Digest128 key, Logged logged, long atMillis) {
     evict(atMillis);
     if (index.find(key.high(), key.low()) < 0) {
       add(key, logged, atMillis);
@@ -157,7 +157,7 @@ final class DecisionMemory {
   }
 
   /** The acknowledgement of the latest write of the key's decision (complete if none is under way or known). */
-  synchronized CompletableFuture<Void> written(Digest128 key) {
+  public synchronized CompletableFuture<Void> written(Digest128 key) {
     int slot = index.find(key.high(), key.low());
     Pending state = slot < 0 ? null : pending[slot];
     return state == null ? ACKNOWLEDGED : state.write;
@@ -169,12 +169,12 @@ final class DecisionMemory {
     return slot < 0 ? null : read(slot);
   }
 
-  synchronized int size() {
+  public synchronized int size() {
     return size;
   }
 
   /** Decisions that hold an object: their write is under way or failed. */
-  synchronized int pendingCount() {
+  public synchronized int pendingCount() {
     int count = 0;
     for (Pending state : pending) {
       count += state == null ? 0 : 1;

@@ -1,4 +1,4 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.memory;
 
 /**
  * A hash index from 128-bit keys ({@link Digest128}) to positions {@code 0..positions-1}, in primitive arrays

@@ -1,4 +1,4 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.http;
 
 import io.netty.buffer.ByteBuf;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.memory;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,6 +22,11 @@ import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.schemas.DecidedRequest;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.decide.Decider;
+import org.dpstream.service.decide.DeciderMetrics;
+import org.dpstream.service.decide.DecisionService;
+import org.dpstream.service.decide.follower.ReleaseFollower;
+import org.dpstream.service.decide.follower.ReleasedBandits;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.serde.DpSerdes;
 import org.junit.jupiter.api.AfterEach;

@@ -1,4 +1,4 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.http;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;

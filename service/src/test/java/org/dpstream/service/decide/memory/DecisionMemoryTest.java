@@ -1,4 +1,4 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.memory;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,10 +22,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import org.dpstream.schemas.DecisionPhase;
-import org.dpstream.service.decide.DecisionMemory.Found;
-import org.dpstream.service.decide.DecisionMemory.Logged;
-import org.dpstream.service.decide.DecisionMemory.Outcome;
-import org.dpstream.service.decide.DecisionMemory.Write;
+import org.dpstream.service.decide.memory.DecisionMemory.Found;
+import org.dpstream.service.decide.memory.DecisionMemory.Logged;
+import org.dpstream.service.decide.memory.DecisionMemory.Outcome;
+import org.dpstream.service.decide.memory.DecisionMemory.Write;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,4 +1,4 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.http;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import io.netty.buffer.ByteBuf;
@@ -11,6 +11,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.service.bandit.BanditRejection;
+import org.dpstream.service.decide.Decider;
+import org.dpstream.service.decide.DeciderMetrics;
+import org.dpstream.service.decide.DecisionService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,4 +1,4 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.follower;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -18,6 +18,7 @@ import org.dpstream.bandit.release.DecisionRule;
 import org.dpstream.bandit.release.ReleasedBandit;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.decide.DecisionRules;
 import org.dpstream.service.serde.DecodeResult;
 import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.service.serde.SchemaSerde;
@@ -50,7 +51,8 @@ public final class ReleaseFollower implements AutoCloseable {
   private final Thread thread;
   private volatile boolean closed;
 
-  ReleaseFollower(Consumer<String, byte[]> consumer, String topic, BanditRegistry bandits,
+  /** A follower of {@code topic} through {@code consumer}, not started: {@link #start} starts one, tests drive it by {@link #apply}. */
+  public ReleaseFollower(Consumer<String, byte[]> consumer, String topic, BanditRegistry bandits,
       ReleasedBandits released) {
     this.consumer = consumer;
     this.topic = topic;
@@ -130,7 +132,8 @@ public final class ReleaseFollower implements AutoCloseable {
     return thread.isAlive();
   }
 
-  void apply(ConsumerRecord<String, byte[]> record) {
+  /** Takes one record of the topic into its bandit's assembly (the follower thread's step). */
+  public void apply(ConsumerRecord<String, byte[]> record) {
     String key = record.key();
     int slash = key == null ? -1 : key.lastIndexOf('/');
     if (slash < 0) {

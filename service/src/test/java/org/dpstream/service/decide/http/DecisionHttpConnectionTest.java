@@ -1,4 +1,4 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,6 +23,10 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.decide.Decider;
+import org.dpstream.service.decide.DecisionService;
+import org.dpstream.service.decide.follower.ReleaseFollower;
+import org.dpstream.service.decide.follower.ReleasedBandits;
 import org.dpstream.service.kafka.Topics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,4 +1,4 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.follower;
 
 import java.util.Map;
 import java.util.Optional;
@@ -14,7 +14,8 @@ public final class ReleasedBandits {
 
   private final Map<String, ReleasedBandit> latest = new ConcurrentHashMap<>();
 
-  void publish(ReleasedBandit released) {
+  /** Keeps {@code released} unless a later step of its bandit is kept already. */
+  public void publish(ReleasedBandit released) {
     latest.merge(released.banditId(), released, (old, now) -> now.step() > old.step() ? now : old);
   }
 
