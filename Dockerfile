@@ -8,8 +8,8 @@
 FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /src
 COPY . .
-# Only the service and the modules it needs (not the demo, testkit, stream-app or bench). The cache mount
-# keeps ~/.m2 between builds.
+# Only the service and the modules it needs (not the demo, options, stream-app or bench; testkit, in the
+# service's test scope, is built for its tests but not shipped). The cache mount keeps ~/.m2 between builds.
 RUN --mount=type=cache,target=/root/.m2 \
     mvn -B -q -pl service -am package -DskipTests
 
