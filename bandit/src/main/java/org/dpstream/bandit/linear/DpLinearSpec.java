@@ -50,7 +50,20 @@ public record DpLinearSpec(
     NoiseChoice noise) implements BanditSpec {
 
   /** The largest statistics leaf the lattice rounding argument of {@link #leafBound()} covers. */
-  static final int MAX_LEAF_DIMENSION = 1 << 20;
+  public static final int MAX_LEAF_DIMENSION = 1 << 20;
+
+  /**
+   * The releases over a horizon by default (refresh period ceil(T / 100)), through the square-root factorization
+   * ({@link #DEFAULT_ACCOUNTANT}): learning needs an arm's Gram matrix to exceed the ridge weight matched to the
+   * release noise ({@link RidgeWeight}); the factorization's noise grows only like 1 + ln(n) / pi in the number n
+   * of releases, while decisions on stale statistics cost at most the first period's 1 / n of random's regret, so
+   * n = 100 keeps that below 1 % and the noise near its floor (docs/results.md: the Gaussian tree released every d
+   * rounds has a 2.5 to 8 times larger ridge weight).
+   */
+  public static final int DEFAULT_RELEASES = 100;
+
+  /** The default prefix-sum mechanism of the statistics: the square-root factorization. */
+  public static final AccountantChoice DEFAULT_ACCOUNTANT = AccountantChoice.FACTORIZATION;
 
   /** Failure probability of the ridge weight's spectral bound over all releases of one epoch. */
   public static final double RIDGE_FAILURE_PROBABILITY = 0.05;
@@ -87,6 +100,17 @@ public record DpLinearSpec(
     if (!(value > 0) || Double.isInfinite(value)) {
       throw new IllegalArgumentException(name + " must be positive and finite: " + value);
     }
+  }
+
+  /** The default refresh period for horizon T: ceil(T / {@value #DEFAULT_RELEASES}), at most T / 2, at least 1. */
+  public static int defaultRefreshEvery(long horizon) {
+    long period = (horizon + DEFAULT_RELEASES - 1) / DEFAULT_RELEASES;
+    return (int) Math.max(1, Math.min(Math.min(horizon / 2, period), Integer.MAX_VALUE));
+  }
+
+  /** Whether DP-Linear's statistics of dimension d fit: d (d + 3) / 2 at most {@value #MAX_LEAF_DIMENSION}. */
+  public static boolean fits(int dimension) {
+    return dimension >= 1 && leafDimension(dimension) <= MAX_LEAF_DIMENSION;
   }
 
   /** m = d (d + 1) / 2 + d: the Gram matrix's upper triangle and the moment vector. */

@@ -20,21 +20,17 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  *       any c at most the smallest context norm gives the same signal-to-noise ratio, and 1 is that scale.
  *   <li>reward clip B = min(r_max, c ||theta*||_2 + 4 R): the scaled mean is at most c ||theta*||_2 and the
  *       R-sub-Gaussian noise exceeds 4 R rarely (a clipped tail, not a privacy issue).
- *   <li>{@value #DEFAULT_RELEASES} releases over the horizon (refresh period k = T / 100) through the
- *       square-root factorization: learning needs an arm's Gram matrix, about T / (K d), to exceed the ridge
- *       weight matched to the release noise ({@code RidgeWeight}); the factorization's per-release noise grows
- *       only like 1 + ln(n) / pi in the number n of releases, while decisions on stale statistics cost at most
- *       the first period's 1 / n of random's regret, so n = 100 keeps that below 1 % and the noise near its
- *       floor; a release then costs O(n m) noise draws, nothing. (The Gaussian tree with k = d, the first
- *       choice, has a 2.5-8 times larger ridge weight; both are in docs/results.md.)
+ *   <li>the service's defaults for the release schedule: {@link DpLinearSpec#DEFAULT_RELEASES} releases over the
+ *       horizon through {@link DpLinearSpec#DEFAULT_ACCOUNTANT} (the square-root factorization), whose reasoning
+ *       {@code DpLinearSpec} gives; a release then costs O(n m) noise draws.
  * </ul>
  */
 final class DpLinearFactory {
 
   static final double CONTEXT_CLIP = 1.0;
   static final double REWARD_TAIL_SCALES = 4;
-  static final int DEFAULT_RELEASES = 100;
-  static final AccountantChoice DEFAULT_ACCOUNTANT = AccountantChoice.FACTORIZATION;
+  static final int DEFAULT_RELEASES = DpLinearSpec.DEFAULT_RELEASES;
+  static final AccountantChoice DEFAULT_ACCOUNTANT = DpLinearSpec.DEFAULT_ACCOUNTANT;
 
   private DpLinearFactory() {}
 

@@ -3,6 +3,7 @@ package org.dpstream.service.config;
 import java.time.Duration;
 import java.util.Locale;
 import org.dpstream.bandit.BanditSpec;
+import org.dpstream.bandit.DefaultPolicy;
 import org.dpstream.bandit.hdb.DpHdbPolicy;
 import org.dpstream.bandit.hdb.DpHdbSpec;
 import org.dpstream.bandit.linear.DpLinearPolicy;
@@ -22,9 +23,9 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     {@code id/arm-i}
  * @param dimension d, the context dimension
  * @param arms K
- * @param link {@code identity} (squared loss) or {@code logistic} (rewards in [0, 1])
+ * @param link DP-HDB: {@code identity} (squared loss, the default) or {@code logistic} (rewards in [0, 1])
  * @param radius of the l1 ball every arm's parameters live in; default 1
- * @param preSelectionGap h_sub &gt; 0 of Assumption 4.1 ({@code inf} pre-selects every arm)
+ * @param preSelectionGap h_sub &gt; 0 of Assumption 4.1; {@code inf} (the default) pre-selects every arm
  * @param t0 forced-sampling rounds per arm; null: the authors' ln(d T) ln(T) / eps^2
  * @param epsilon budget of the release of all arms' parameters w.r.t. one user's (context, reward)
  * @param delta budget
@@ -38,14 +39,17 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param defaultReward the public reward imputed for an expired decision (required with impute)
  * @param releaseEvery publish the arms' parameters every k-th round; default 1 (DP-HDB; DP-Linear
  *     publishes each of its releases, every {@code refreshEvery} rounds)
- * @param policy {@code dp-hdb} (default) or {@code dp-linear} (docs/bandit-service.md); DP-Linear ignores
- *     link, radius, preSelectionGap, t0 and contextBound
+ * @param policy {@code dp-linear} or {@code dp-hdb} (docs/bandit-service.md); DP-Linear ignores link, radius,
+ *     preSelectionGap, t0 and contextBound. Default: {@link DefaultPolicy#nameFor} of (d, K, horizon, epsilon),
+ *     DP-Linear wherever its statistics fit (docs/design/bandit-default-protocol.md)
  * @param contextClip DP-Linear: contexts are scaled (with their rewards) to ||x||_2 &lt;= this; default 1
- * @param refreshEvery DP-Linear: statistics released and ridge solutions refreshed every k rounds; default d
- * @param accountant DP-Linear: {@code zcdp} (Gaussian tree, default) or {@code factorization}
+ * @param refreshEvery DP-Linear: statistics released and ridge solutions refreshed every k rounds; default
+ *     ceil(horizon / 100) ({@link DpLinearSpec#defaultRefreshEvery})
+ * @param accountant DP-Linear: {@code factorization} (the square-root factorization, default) or {@code zcdp}
+ *     (Gaussian tree)
  * @param noise {@code discrete} (the default where it applies: DP-HDB's arms, DP-Linear under zcdp; no
  *     floating-point noise) or {@code continuous} (DP-HDB: Gumbel-max; DP-Linear: the Ziggurat Gaussian, the only
- *     choice under factorization)
+ *     choice under factorization, so DP-Linear's default)
  */
 public record BanditConfig(
     String id,
@@ -84,15 +88,26 @@ public record BanditConfig(
       double epsilon, double delta, long horizon, Double contextBound, double rewardBound, String rewardTimeout,
       String missingReward, Double defaultReward, Integer releaseEvery) {
     this(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon, contextBound, rewardBound,
-        rewardTimeout, missingReward, defaultReward, releaseEvery, null, null, null, null);
+        rewardTimeout, missingReward, defaultReward, releaseEvery, DpHdbPolicy.NAME, null, null, null);
   }
 
   public BanditConfig {
-    policy = policy == null ? DpHdbPolicy.NAME : policy;
+    policy = policy == null ? defaultPolicy(dimension, arms, horizon, epsilon) : policy;
+    link = link == null ? "identity" : link;
+    preSelectionGap = preSelectionGap == null ? "inf" : preSelectionGap;
     radius = radius == null ? 1.0 : radius;
     contextBound = contextBound == null ? 1.0 : contextBound;
     missingReward = missingReward == null ? "drop" : missingReward;
     releaseEvery = releaseEvery == null ? 1 : releaseEvery;
+  }
+
+  /** The default rule's policy, or DP-Linear's name when the spec is invalid (toEntry then says why). */
+  private static String defaultPolicy(int dimension, int arms, long horizon, double epsilon) {
+    try {
+      return DefaultPolicy.nameFor(dimension, arms, horizon, epsilon);
+    } catch (IllegalArgumentException e) {
+      return DpLinearPolicy.NAME;
+    }
   }
 
   /** What happens to a decision whose reward did not come within the timeout. */
@@ -164,8 +179,9 @@ public record BanditConfig(
 
   private DpLinearSpec linearSpec(String banditId, PrivacyBudget budget) {
     double clip = contextClip == null ? 1.0 : contextClip;
-    int period = refreshEvery == null ? Math.max(1, dimension) : refreshEvery;
-    AccountantChoice choice = switch (accountant == null ? "zcdp" : accountant.strip().toLowerCase(Locale.ROOT)) {
+    int period = refreshEvery == null ? DpLinearSpec.defaultRefreshEvery(horizon) : refreshEvery;
+    String accountantName = accountant == null ? "factorization" : accountant.strip().toLowerCase(Locale.ROOT);
+    AccountantChoice choice = switch (accountantName) {
       case "zcdp" -> AccountantChoice.ZCDP;
       case "factorization" -> AccountantChoice.FACTORIZATION;
       default -> throw new IllegalArgumentException("accountant must be zcdp or factorization for dp-linear, got "
