@@ -41,7 +41,7 @@ import org.dpstream.core.state.VersionedState;
  */
 public final class DpLinearPolicy implements PrivateBandit {
 
-  static final byte STATE_VERSION = 1;
+  static final byte STATE_VERSION = 2;
   public static final String NAME = "dp-linear";
 
   /** Contributions are clipped a hair inside C so that lattice rounding keeps them within C. */
@@ -294,8 +294,8 @@ public final class DpLinearPolicy implements PrivateBandit {
 
   /** The mechanism as released, e.g. {@code dp-linear/zcdp-cks20/gaussian(...)/clip(l2, C=...)/k=10}. */
   public String mechanism() {
-    return NAME + "/" + plan.describe() + "/clip(l2, c=" + spec.contextClip() + ", B=" + spec.rewardClip() + ", C="
-        + spec.leafBound() + ")/k=" + spec.refreshEvery();
+    return NAME + "/" + plan.describe() + "/svec/clip(l2, c=" + spec.contextClip() + ", B=" + spec.rewardClip()
+        + ", C=" + spec.leafBound() + ", H=" + spec.halfSensitivity() + ")/k=" + spec.refreshEvery();
   }
 
   /** The ridge weight of the current epoch. */

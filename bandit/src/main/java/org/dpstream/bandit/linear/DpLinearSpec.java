@@ -129,11 +129,12 @@ public record DpLinearSpec(
   }
 
   /**
-   * C, the l2 bound of one round's contribution to the leaf: ||upper(x x')||_2 &lt;= ||x||_2^2 &lt;= c^2 and
+   * C, the l2 bound of one round's contribution to the leaf: ||svec(x x')||_2 = ||x||_2^2 &lt;= c^2 and
    * ||x r||_2 &lt;= c B, so sqrt(c^4 + c^2 B^2), widened by 2^-18 relative. The contribution is clipped to
-   * C (1 - 2^-20) in floating point and then rounded to the mechanism's lattice, whose error is at most
-   * sqrt(m) gamma / 2 &lt;= 2^10 C 2^-31 for m &lt;= 2^20 and gamma &lt;= C 2^-30: so a rounded contribution
-   * has norm at most C.
+   * C (1 - 2^-20) in floating point (a safety net: scaling (svec(x x'), x r) by a &lt;= 1 is the contribution of
+   * (sqrt(a) x, sqrt(a) r), so the clipped contribution keeps its form) and then rounded to the mechanism's
+   * lattice, whose error is at most sqrt(m) gamma / 2 &lt;= 2^10 H 2^-31 for m &lt;= 2^20 and gamma &lt;= H 2^-30
+   * ({@link #halfSensitivity()}).
    */
   public double leafBound() {
     double exact = Math.sqrt(contextClip * contextClip * (contextClip * contextClip + rewardClip * rewardClip));
@@ -141,8 +142,30 @@ public record DpLinearSpec(
   }
 
   /**
+   * Delta^2, the exact squared replace-one l2 sensitivity of the concatenated leaf of all arms (docs/bandit-privacy.md,
+   * "What one user changes"): max over s in [0, 1] of 2 c^4 (1 - s^2) + 2 c^2 B^2 (1 + s), i.e.
+   * 2 c^4 + 2 c^2 B^2 + B^4 / 2 when B^2 &lt;= 2 c^2 (at s = B^2 / (2 c^2)) and 4 c^2 B^2 otherwise (at s = 1).
+   */
+  static double squaredSensitivity(double contextClip, double rewardClip) {
+    double c2 = contextClip * contextClip;
+    double b2 = rewardClip * rewardClip;
+    return b2 <= 2 * c2 ? 2 * c2 * c2 + 2 * c2 * b2 + b2 * b2 / 2 : 4 * c2 * b2;
+  }
+
+  /**
+   * H = Delta / 2, widened by 2^-12 relative for floating point and lattice rounding (at most 2^-19 relative): the
+   * prefix-sum mechanisms are calibrated for a replace-one leaf sensitivity of 2 H = Delta (core's
+   * {@code PrefixSumPlan.l2LeafSensitivity}), which the argument in docs/bandit-privacy.md shows is what one user
+   * changes in the concatenated leaf of all arms. At most C: a contribution may be longer than H, a difference
+   * of two is never longer than 2 H.
+   */
+  public double halfSensitivity() {
+    return Math.nextUp(Math.sqrt(squaredSensitivity(contextClip, rewardClip)) / 2 * (1 + 0x1p-12));
+  }
+
+  /**
    * The prefix-sum stream of arm i's statistics, expressed as a core model spec so any prefix-sum plan
-   * (tree, factorization, and later ones) plugs in: dimension m, whole-leaf clipping at C, the whole
+   * (tree, factorization, and later ones) plugs in: dimension m, whole-leaf bound H (sensitivity 2 H), the whole
    * budget (see the package documentation), horizon n. The loss, domain and data bounds are placeholders the
    * plans ignore under whole-increment clipping in l2.
    */
@@ -152,7 +175,7 @@ public record DpLinearSpec(
     }
     return OnlineModelSpec.withDerivedClipping(banditId + "/arm-" + arm + "/stats", leafDimension(),
             GlmLoss.squared(), LpBall.of(2, 1), budget, releasesPerEpoch(), new DataBounds(1, 1), accountant)
-        .withIncrementClipping(IncrementClipping.fixed(leafBound()))
+        .withIncrementClipping(IncrementClipping.fixed(halfSensitivity()))
         .withNoise(noise);
   }
 
@@ -176,7 +199,7 @@ public record DpLinearSpec(
 
   /** A SHA-256 digest of every field; saved state carries it so it is never resumed under another spec. */
   public byte[] fingerprint() {
-    String canonical = String.join("|", "dp-linear-spec-v1", banditId, Integer.toString(dimension),
+    String canonical = String.join("|", "dp-linear-spec-v2", banditId, Integer.toString(dimension),
         Integer.toString(arms), Double.toString(contextClip), Double.toString(rewardClip),
         Double.toString(budget.epsilon()), Double.toString(budget.delta()), Long.toString(horizon),
         Integer.toString(refreshEvery), accountant.name(), noise.name());
