@@ -44,7 +44,8 @@ class BanditConfigTest {
   @Test
   void aBanditIsReadWithDefaultsAndImpute() {
     ServiceConfig config = parse("""
-          - {id: b, dimension: 3, arms: 2, link: logistic, preSelectionGap: inf, t0: 7, epsilon: 2, delta: 1.0e-6,
+          - {id: b, policy: dp-hdb, dimension: 3, arms: 2, link: logistic, preSelectionGap: inf, t0: 7, epsilon: 2,
+             delta: 1.0e-6,
              horizon: 100, rewardBound: 1, rewardTimeout: 500ms, missingReward: impute, defaultReward: 0.5}
         """);
     BanditRegistry.Entry b = config.banditRegistry().find("b").orElseThrow();
@@ -58,6 +59,30 @@ class BanditConfigTest {
     assertEquals(1, b.releaseEvery());
   }
 
+  /**
+   * Without a policy key the default rule decides from (d, K, T, epsilon): DP-Linear where its statistics fit
+   * (d &lt;= 1446), DP-HDB beyond, with DP-HDB's defaults (identity link, pre-selection off, the authors' t0).
+   */
+  @Test
+  void withoutAPolicyTheDefaultRuleDecides() {
+    ServiceConfig config = parse("""
+          - {id: small, dimension: 20, arms: 4, epsilon: 1, delta: 1.0e-5, horizon: 100000, rewardBound: 1.2,
+             rewardTimeout: 30s}
+          - {id: edge, dimension: 1446, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100000, rewardBound: 1,
+             rewardTimeout: 30s}
+          - {id: wide, dimension: 1447, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100000, rewardBound: 1,
+             rewardTimeout: 30s}
+        """);
+    DpLinearSpec small = (DpLinearSpec) config.banditRegistry().find("small").orElseThrow().spec();
+    assertEquals(1000, small.refreshEvery());
+    assertEquals(AccountantChoice.FACTORIZATION, small.accountant());
+    assertEquals("dp-linear", config.banditRegistry().find("edge").orElseThrow().spec().policyName());
+    DpHdbSpec wide = config.banditRegistry().find("wide").orElseThrow().hdb();
+    assertEquals(CanonicalLink.IDENTITY, wide.link());
+    assertEquals(Double.POSITIVE_INFINITY, wide.preSelectionGap());
+    assertEquals(DpHdbSpec.defaultWarmUpRoundsPerArm(1447, 100000, 1), wide.warmUpRoundsPerArm());
+  }
+
   @Test
   void aDpLinearBanditIsReadWithItsDefaults() {
     ServiceConfig config = parse("""
@@ -69,8 +94,9 @@ class BanditConfigTest {
     DpLinearSpec lin = (DpLinearSpec) config.banditRegistry().find("lin").orElseThrow().spec();
     assertEquals(1.0, lin.contextClip());
     assertEquals(1.5, lin.rewardClip());
-    assertEquals(4, lin.refreshEvery());
-    assertEquals(AccountantChoice.ZCDP, lin.accountant());
+    assertEquals(10, lin.refreshEvery(), "ceil(horizon / 100)");
+    assertEquals(AccountantChoice.FACTORIZATION, lin.accountant());
+    assertEquals(NoiseChoice.CONTINUOUS, lin.noise());
     assertEquals("lin/arm-2", config.banditRegistry().find("lin").orElseThrow().armModelId(2));
     DpLinearSpec fac = (DpLinearSpec) config.banditRegistry().find("fac").orElseThrow().spec();
     assertEquals(2.0, fac.contextClip());
@@ -102,7 +128,7 @@ class BanditConfigTest {
    */
   @Test
   void noiseIsDiscreteByDefaultWhereItAppliesAndContinuousOnRequest() {
-    String hdb = "{id: h, dimension: 3, arms: 2, link: identity, preSelectionGap: inf, t0: 1, epsilon: 1,"
+    String hdb = "{id: h, policy: dp-hdb, dimension: 3, arms: 2, link: identity, preSelectionGap: inf, t0: 1, epsilon: 1,"
         + " delta: 1.0e-5, horizon: 100, rewardBound: 1, rewardTimeout: 5s";
     String lin = "{id: l, policy: dp-linear, dimension: 2, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100,"
         + " rewardBound: 1, rewardTimeout: 5s";
@@ -110,8 +136,10 @@ class BanditConfigTest {
     assertEquals(NoiseChoice.DISCRETE, hdbSpec(parse("  - " + hdb + "}\n")).armSpec(1).noise());
     DpHdbSpec continuous = hdbSpec(parse("  - " + hdb + ", noise: continuous}\n"));
     assertEquals(NoiseChoice.CONTINUOUS, continuous.armSpec(0).noise());
-    assertEquals(NoiseChoice.DISCRETE, linearSpec(parse("  - " + lin + "}\n")).noise());
-    assertEquals(NoiseChoice.CONTINUOUS, linearSpec(parse("  - " + lin + ", noise: continuous}\n")).noise());
+    assertEquals(NoiseChoice.CONTINUOUS, linearSpec(parse("  - " + lin + "}\n")).noise(), "factorization by default");
+    assertEquals(NoiseChoice.DISCRETE, linearSpec(parse("  - " + lin + ", accountant: zcdp}\n")).noise());
+    assertEquals(NoiseChoice.CONTINUOUS,
+        linearSpec(parse("  - " + lin + ", accountant: zcdp, noise: continuous}\n")).noise());
     assertEquals(NoiseChoice.CONTINUOUS, linearSpec(parse("  - " + lin + ", accountant: factorization}\n")).noise());
     for (String bad : new String[] {lin + ", accountant: factorization, noise: discrete}", hdb + ", noise: exact}"}) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse("  - " + bad + "\n"), bad);
@@ -129,8 +157,8 @@ class BanditConfigTest {
 
   @Test
   void badBanditsAreRefusedWithTheirName() {
-    String ok = "{id: b, dimension: 3, arms: 2, link: identity, preSelectionGap: \"0.1\", epsilon: 1, delta: 1.0e-5,"
-        + " horizon: 100, rewardBound: 1, rewardTimeout: 5s";
+    String ok = "{id: b, policy: dp-hdb, dimension: 3, arms: 2, link: identity, preSelectionGap: \"0.1\", epsilon: 1,"
+        + " delta: 1.0e-5, horizon: 100, rewardBound: 1, rewardTimeout: 5s";
     for (String bad : new String[] {
         ok.replace("identity", "probit") + "}",
         ok.replace("5s", "5 parsecs") + "}",
