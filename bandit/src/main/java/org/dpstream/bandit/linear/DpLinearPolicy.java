@@ -24,7 +24,7 @@ import org.dpstream.core.state.VersionedState;
  * (Shariff and Sheffet 2018), deciding greedily on per-arm ridge regression.
  *
  * <ul>
- *   <li><b>Learn.</b> A round's (x, r) is scaled jointly so ||x||_2 &lt;= c, the reward clipped to [-B, B],
+ *   <li><b>Learn.</b> A round's (x, r - m) is scaled jointly so ||x||_2 &lt;= c, the reward clipped to [-B, B],
  *       and (upper(x x'), x r) added to the chosen arm's pending leaf (exact lattice units). Every k
  *       rounds every arm's pending leaf (zero for arms not chosen) goes through the arm's prefix-sum
  *       mechanism ({@link DpLinearSpec#plan()}: Gaussian tree or factorization, keyed noise), and theta_k =
@@ -227,7 +227,8 @@ public final class DpLinearPolicy implements PrivateBandit {
       for (int j = 0; j < scaledContext.length; j++) {
         scaledContext[j] = context[j] * scale;
       }
-      double scaledReward = Math.max(-spec.rewardClip(), Math.min(spec.rewardClip(), reward * scale));
+      double scaledReward = Math.max(-spec.rewardClip(), Math.min(spec.rewardClip(),
+          (reward - spec.rewardCenter()) * scale));
       SufficientStatistics.contribution(scaledContext, scaledReward, contribution);
       contributionClipper.clipInPlace(contribution);
     }
@@ -294,7 +295,8 @@ public final class DpLinearPolicy implements PrivateBandit {
 
   /** The mechanism as released, e.g. {@code dp-linear/zcdp-cks20/gaussian(...)/clip(l2, C=...)/k=10}. */
   public String mechanism() {
-    return NAME + "/" + plan.describe() + "/svec/clip(l2, c=" + spec.contextClip() + ", B=" + spec.rewardClip()
+    return NAME + "/" + plan.describe() + "/svec/clip(l2, c=" + spec.contextClip() + ", m=" + spec.rewardCenter()
+        + ", B=" + spec.rewardClip()
         + ", C=" + spec.leafBound() + ", H=" + spec.halfSensitivity() + ")/k=" + spec.refreshEvery();
   }
 

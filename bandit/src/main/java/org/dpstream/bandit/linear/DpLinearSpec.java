@@ -27,7 +27,7 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param contextClip c &gt; 0: a context x with ||x||_2 &gt; c is scaled by s = c / ||x||_2 and so is its
  *     reward (joint scaling keeps a linear model r = theta' x exact, and a greedy choice argmax theta' x is
  *     invariant to positive scaling)
- * @param rewardClip B &gt; 0: the scaled reward is clipped to [-B, B]
+ * @param rewardClip B &gt; 0: the scaled, centred reward (r - m) s is clipped to [-B, B]
  * @param budget (epsilon, delta) of the release of all arms' statistics with respect to one user's
  *     (context, reward): see the package documentation
  * @param horizon T, the rounds one epoch of the releases is calibrated for
@@ -36,6 +36,10 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param accountant the prefix-sum mechanism of the statistics: ZCDP (Gaussian tree) or FACTORIZATION;
  *     the noise must be Gaussian in l2 for the joint accounting (PAPER and AUTO are refused)
  * @param noise continuous or discrete Gaussian node noise (the tree's)
+ * @param rewardCenter m, a public constant subtracted from every reward before it is scaled and clipped: the midpoint
+ *     of the declared reward range, so that B is its half-width (rewards in [0, 1]: m = 1/2, B = 1/2, against
+ *     B = 1 uncentred). The greedy choice compares theta_k' x across arms, and E[r - m | x, k] orders the arms as
+ *     E[r | x, k] does; 0 by default
  */
 public record DpLinearSpec(
     String banditId,
@@ -47,7 +51,8 @@ public record DpLinearSpec(
     long horizon,
     int refreshEvery,
     AccountantChoice accountant,
-    NoiseChoice noise) implements BanditSpec {
+    NoiseChoice noise,
+    double rewardCenter) implements BanditSpec {
 
   /** The largest statistics leaf the lattice rounding argument of {@link #leafBound()} covers. */
   public static final int MAX_LEAF_DIMENSION = 1 << 20;
@@ -84,6 +89,9 @@ public record DpLinearSpec(
     }
     requirePositiveFinite(contextClip, "contextClip");
     requirePositiveFinite(rewardClip, "rewardClip");
+    if (!Double.isFinite(rewardCenter)) {
+      throw new IllegalArgumentException("rewardCenter must be finite: " + rewardCenter);
+    }
     if (refreshEvery < 1) {
       throw new IllegalArgumentException("refreshEvery must be at least 1: " + refreshEvery);
     }
@@ -94,6 +102,12 @@ public record DpLinearSpec(
       throw new IllegalArgumentException("accountant must be zcdp or factorization for dp-linear (Gaussian noise in l2), got "
           + accountant.name().toLowerCase(java.util.Locale.ROOT));
     }
+  }
+
+  /** A spec with uncentred rewards (m = 0). */
+  public DpLinearSpec(String banditId, int dimension, int arms, double contextClip, double rewardClip,
+      PrivacyBudget budget, long horizon, int refreshEvery, AccountantChoice accountant, NoiseChoice noise) {
+    this(banditId, dimension, arms, contextClip, rewardClip, budget, horizon, refreshEvery, accountant, noise, 0);
   }
 
   private static void requirePositiveFinite(double value, String name) {
@@ -202,7 +216,7 @@ public record DpLinearSpec(
     String canonical = String.join("|", "dp-linear-spec-v2", banditId, Integer.toString(dimension),
         Integer.toString(arms), Double.toString(contextClip), Double.toString(rewardClip),
         Double.toString(budget.epsilon()), Double.toString(budget.delta()), Long.toString(horizon),
-        Integer.toString(refreshEvery), accountant.name(), noise.name());
+        Integer.toString(refreshEvery), accountant.name(), noise.name(), Double.toString(rewardCenter));
     try {
       return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {

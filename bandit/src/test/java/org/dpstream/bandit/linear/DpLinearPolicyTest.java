@@ -117,6 +117,32 @@ class DpLinearPolicyTest {
     return sum;
   }
 
+  /**
+   * Rewards are centred by the public m before scaling and clipping: with almost no noise, a reward of m adds nothing
+   * to the moment, and a reward of m + 3 is clipped to B = 1 after centring (not before).
+   */
+  @Test
+  void rewardsAreCentredBeforeTheyAreScaledAndClipped() {
+    DpLinearSpec spec = new DpLinearSpec("centre", 2, 1, 1, 1, new PrivacyBudget(1e9, 1e-5), 4, 1,
+        AccountantChoice.FACTORIZATION, NoiseChoice.CONTINUOUS, 0.5);
+    DpLinearPolicy policy = DpLinearPolicy.start(spec, SOURCE);
+    double[] x = {0.6, 0.8};
+    policy.update(policy.decide(x), x, 0.5);
+    // The release noise's standard deviation at epsilon = 1e9 is below 1e-4 (the calibration's sigma times the
+    // factorization's column norm); 1e-3 is more than ten of them, far below the 0.6 and 0.8 tested.
+    double tolerance = 1e-3;
+    assertTrue(RidgeWeight.releaseNoiseStd(spec.plan().calibration(), spec.releasesPerEpoch()) < 1e-4);
+    double[] first = policy.releasedStatistics(0);
+    assertEquals(0, first[3], tolerance);
+    assertEquals(0, first[4], tolerance);
+    policy.update(policy.decide(x), x, 3.5);
+    double[] second = policy.releasedStatistics(0);
+    assertEquals(0.6, second[3], tolerance);
+    assertEquals(0.8, second[4], tolerance);
+    assertThrows(IllegalArgumentException.class, () -> new DpLinearSpec("c", 2, 1, 1, 1, new PrivacyBudget(1, 1e-5),
+        4, 1, AccountantChoice.ZCDP, NoiseChoice.CONTINUOUS, Double.NaN));
+  }
+
   @Test
   void specRefusesNonGaussianAccountantsAndBadPeriods() {
     PrivacyBudget budget = new PrivacyBudget(1, 1e-5);

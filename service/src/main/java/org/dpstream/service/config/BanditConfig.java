@@ -50,6 +50,9 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param noise {@code discrete} (the default where it applies: DP-HDB's arms, DP-Linear under zcdp; no
  *     floating-point noise) or {@code continuous} (DP-HDB: Gumbel-max; DP-Linear: the Ziggurat Gaussian, the only
  *     choice under factorization, so DP-Linear's default)
+ * @param rewardCenter DP-Linear: m, a public constant subtracted from every reward before it is scaled and clipped to
+ *     [-rewardBound, rewardBound]; declare the midpoint of the reward range and its half-width as rewardBound
+ *     (rewards in [0, 1]: rewardCenter 0.5, rewardBound 0.5). Default 0
  */
 public record BanditConfig(
     String id,
@@ -72,7 +75,18 @@ public record BanditConfig(
     Double contextClip,
     Integer refreshEvery,
     String accountant,
-    String noise) {
+    String noise,
+    Double rewardCenter) {
+
+  /** A bandit with uncentred rewards (the fields before {@code rewardCenter}). */
+  public BanditConfig(String id, int dimension, int arms, String link, Double radius, String preSelectionGap, Long t0,
+      double epsilon, double delta, long horizon, Double contextBound, double rewardBound, String rewardTimeout,
+      String missingReward, Double defaultReward, Integer releaseEvery, String policy, Double contextClip,
+      Integer refreshEvery, String accountant, String noise) {
+    this(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon, contextBound, rewardBound,
+        rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip, refreshEvery, accountant, noise,
+        null);
+  }
 
   /** A bandit with the default noise (the fields before {@code noise}). */
   public BanditConfig(String id, int dimension, int arms, String link, Double radius, String preSelectionGap, Long t0,
@@ -80,7 +94,8 @@ public record BanditConfig(
       String missingReward, Double defaultReward, Integer releaseEvery, String policy, Double contextClip,
       Integer refreshEvery, String accountant) {
     this(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon, contextBound, rewardBound,
-        rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip, refreshEvery, accountant, null);
+        rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip, refreshEvery, accountant, null,
+        null);
   }
 
   /** A DP-HDB bandit (the fields before {@code policy}). */
@@ -197,7 +212,8 @@ public record BanditConfig(
           + " noise has real coefficients); use noise: continuous");
     }
     try {
-      return new DpLinearSpec(banditId, dimension, arms, clip, rewardBound, budget, horizon, period, choice, sampling);
+      return new DpLinearSpec(banditId, dimension, arms, clip, rewardBound, budget, horizon, period, choice, sampling,
+          rewardCenter == null ? 0 : rewardCenter);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(e.getMessage().replace("rewardClip", "rewardBound"), e);
     }

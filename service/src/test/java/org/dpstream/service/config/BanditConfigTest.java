@@ -89,7 +89,8 @@ class BanditConfigTest {
           - {id: lin, policy: dp-linear, dimension: 4, arms: 3, epsilon: 1, delta: 1.0e-5, horizon: 1000,
              rewardBound: 1.5, rewardTimeout: 5s}
           - {id: fac, policy: dp-linear, dimension: 2, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100,
-             rewardBound: 1, rewardTimeout: 5s, contextClip: 2, refreshEvery: 5, accountant: factorization}
+             rewardBound: 1, rewardTimeout: 5s, contextClip: 2, refreshEvery: 5, accountant: factorization,
+             rewardCenter: 0.5}
         """);
     DpLinearSpec lin = (DpLinearSpec) config.banditRegistry().find("lin").orElseThrow().spec();
     assertEquals(1.0, lin.contextClip());
@@ -97,11 +98,13 @@ class BanditConfigTest {
     assertEquals(10, lin.refreshEvery(), "ceil(horizon / 100)");
     assertEquals(AccountantChoice.FACTORIZATION, lin.accountant());
     assertEquals(NoiseChoice.CONTINUOUS, lin.noise());
+    assertEquals(0.0, lin.rewardCenter());
     assertEquals("lin/arm-2", config.banditRegistry().find("lin").orElseThrow().armModelId(2));
     DpLinearSpec fac = (DpLinearSpec) config.banditRegistry().find("fac").orElseThrow().spec();
     assertEquals(2.0, fac.contextClip());
     assertEquals(5, fac.refreshEvery());
     assertEquals(AccountantChoice.FACTORIZATION, fac.accountant());
+    assertEquals(0.5, fac.rewardCenter());
     assertThrows(IllegalStateException.class, () -> config.banditRegistry().find("lin").orElseThrow().hdb());
   }
 
