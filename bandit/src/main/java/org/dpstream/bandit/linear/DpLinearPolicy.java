@@ -25,14 +25,14 @@ import org.dpstream.core.state.VersionedState;
  *
  * <ul>
  *   <li><b>Learn.</b> A round's (x, r - m) is scaled jointly so ||x||_2 &lt;= c, the reward clipped to [-B, B],
- *       and (upper(x x'), x r) added to the chosen arm's pending leaf (exact lattice units). Every k
+ *       and (svec(x x'), x r) added to the chosen arm's pending leaf (exact lattice units). Every k
  *       rounds every arm's pending leaf (zero for arms not chosen) goes through the arm's prefix-sum
  *       mechanism ({@link DpLinearSpec#plan()}: Gaussian tree or factorization, keyed noise), and theta_k =
  *       (G_k + lambda I)^-1 b_k is solved once from the released G_k, b_k ({@link RidgeWeight}).
  *   <li><b>Decide.</b> {@link LinearDecisionRule#greedyArm} on the cached theta_k: O(K d), reads only the
  *       release and the context.
  *   <li><b>Privacy.</b> Every arm's mechanism is calibrated to the whole budget: one user changes at most
- *       two arms' leaves at one release, by a total l2 norm of at most 2C, which is the sensitivity each
+ *       two arms' leaves at one release, by a total l2 norm of at most Delta, which is the sensitivity each
  *       arm's mechanism is calibrated for (see the package documentation). One ledger accounts the release of
  *       all arms.
  * </ul>
@@ -277,7 +277,7 @@ public final class DpLinearPolicy implements PrivateBandit {
     return theta[arm].clone();
   }
 
-  /** Arm i's last released statistics (upper(G), b), a copy; zeros before the first release and after a restore. */
+  /** Arm i's last released statistics (svec(G), b), a copy; zeros before the first release and after a restore. */
   double[] releasedStatistics(int arm) {
     return released[arm].clone();
   }
