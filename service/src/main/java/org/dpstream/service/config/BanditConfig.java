@@ -31,7 +31,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param delta budget
  * @param horizon T, the rounds the arms' calibration is made for (past it a new epoch starts)
  * @param contextBound declared ||x||_inf bound (the dual norm of l1); default 1
- * @param rewardBound declared |r| bound
+ * @param rewardBound declared |r| bound (DP-Linear: the bound on |r - rewardCenter|, the reward range's
+ *     half-width)
  * @param rewardTimeout how long (in stream time, i.e. record timestamps) a decision waits for its
  *     reward, e.g. {@code 30s}, {@code 500ms}, {@code 5m}
  * @param missingReward what an expired decision does: {@code drop} (no round) or {@code impute}
