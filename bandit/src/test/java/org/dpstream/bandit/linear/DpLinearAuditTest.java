@@ -92,7 +92,8 @@ class DpLinearAuditTest {
     System.out.println("DP-Linear worst same-arm pair: " + calibrated);
     System.out.println("DP-Linear worst same-arm pair, plan for Delta / 16: " + undercalibrated);
     calibrated.assertAtMost(BUDGET.epsilon());
-    assertThrows(AssertionError.class, () -> undercalibrated.assertAtMost(BUDGET.epsilon()), undercalibrated.toString());
+    assertThrows(AssertionError.class, () -> undercalibrated.assertAtMost(BUDGET.epsilon()),
+        undercalibrated.toString());
   }
 
   private static AuditResult worstPairAudit(PrefixSumPlan plan, int runsPerInput, long seed) {

@@ -40,6 +40,7 @@ enum BanditAlgorithm {
         return algorithm;
       }
     }
-    throw new IllegalArgumentException("unknown algorithm '" + name + "'; expected default, dphdb, dpucb, dplinear, random or greedy");
+    throw new IllegalArgumentException("unknown algorithm '" + name
+        + "'; expected default, dphdb, dpucb, dplinear, random or greedy");
   }
 }

@@ -59,7 +59,8 @@ public final class BanditExperimentCommand implements Callable<Integer> {
   Integer arms;
 
   @Option(names = "--sparsity", paramLabel = "S",
-      description = "Synthetic: non-zero coordinates of each arm's theta* (the paper's 5 by default; all of them when d < S).")
+      description = "Synthetic: non-zero coordinates of each arm's theta* (the paper's 5 by default; all of them"
+          + " when d < S).")
   Integer sparsity;
 
   @Option(names = "--T", paramLabel = "T", defaultValue = "10000", description = "Rounds. Default: ${DEFAULT-VALUE}.")
