@@ -21,7 +21,7 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  *   <li>reward centre m = the midpoint of the environment's reward range (0 on the synthetic environment, 1/2 on
  *       Fashion-MNIST's {0, 1}) and clip B = min(h, c ||theta*||_2 + |m| + 4 R), h the range's half-width: the
  *       scaled mean is at most c ||theta*||_2 and the R-sub-Gaussian noise exceeds 4 R rarely (a clipped tail, not a
- *       privacy issue). As a service user would declare them (rewardCenter, rewardBound).
+ *       privacy matter). As a service user would declare them (rewardCenter, rewardBound).
  *   <li>the service's defaults for the release schedule: {@link DpLinearSpec#DEFAULT_RELEASES} releases over the
  *       horizon through {@link DpLinearSpec#DEFAULT_ACCOUNTANT} (the square-root factorization), whose reasoning
  *       {@code DpLinearSpec} gives; a release then costs O(n m) noise draws.
