@@ -31,7 +31,7 @@ public final class MicrometerModelMetrics implements ModelMetrics {
   static final Duration STEP_LATENCY_MAX = Duration.ofMillis(10);
 
   /** The reason of a step the ledger refused (topology.SampleRejection.BUDGET_EXHAUSTED). */
-  static final String BUDGET_EXHAUSTED = "BUDGET_EXHAUSTED";
+  public static final String BUDGET_EXHAUSTED = "BUDGET_EXHAUSTED";
 
   /** Tag value for rejections whose key names no configured model. */
   public static final String UNKNOWN_MODEL = "_unknown";

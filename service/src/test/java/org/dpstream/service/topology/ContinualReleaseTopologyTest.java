@@ -259,6 +259,12 @@ class ContinualReleaseTopologyTest {
     }
   }
 
+  /** The metrics mark a model budget-exhausted by this reason's name: renaming it must not go unnoticed. */
+  @Test
+  void theMetricsKnowTheBudgetRejectionByItsName() {
+    assertEquals(SampleRejection.BUDGET_EXHAUSTED.name(), MicrometerModelMetrics.BUDGET_EXHAUSTED);
+  }
+
   /**
    * One state per model, so the per-model gauges are that state's: the step and eps-spent gauges equal the
    * last release's step and ledger (eps rounded up to the micro-epsilon), model by model.
