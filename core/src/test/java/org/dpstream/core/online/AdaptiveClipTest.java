@@ -32,6 +32,11 @@ class AdaptiveClipTest {
     return data.spec("adaptive", 1.5, 2, 1, horizon, accountant).withIncrementClipping(IncrementClipping.ADAPTIVE);
   }
 
+  /** Adaptive clipping at epsilon 1000 over an epoch of 4096: blocks of 128, 128, 256, ..., 2048. */
+  private static OnlineModelSpec nearlyNoiseless(OnlineTestData data) {
+    return data.spec("adaptive", 1.5, 2, 1000, 4096, AccountantChoice.ZCDP).withIncrementClipping(IncrementClipping.ADAPTIVE);
+  }
+
   @Test
   void blocksArePowersOfTwoFromAboutOneThirtySecondOfTheHorizon() {
     ClipBlockSchedule schedule = ClipBlockSchedule.forHorizon(10_000);
@@ -114,8 +119,7 @@ class AdaptiveClipTest {
   @Test
   void theReleasedClipRateFollowsTheShareOfEachFinishedBlockClipped() {
     OnlineTestData data = new OnlineTestData(5, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(6));
-    OnlineModelSpec spec = data.spec("adaptive", 1.5, 2, 1000, 4096, AccountantChoice.ZCDP)
-        .withIncrementClipping(IncrementClipping.ADAPTIVE);
+    OnlineModelSpec spec = nearlyNoiseless(data);
     DpTofw model = DpTofw.start(spec, SOURCE);
     ClipBlockSchedule schedule = ((AdaptiveClipPlan) model.plan()).schedule();
     int clippedInBlock = 0;
@@ -310,8 +314,7 @@ class AdaptiveClipTest {
   @Test
   void theThresholdFollowsTheNormsAfterTheWarmUp() {
     OnlineTestData data = new OnlineTestData(5, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(4));
-    OnlineModelSpec spec = data.spec("adaptive", 1.5, 2, 1000, 4096, AccountantChoice.ZCDP)
-        .withIncrementClipping(IncrementClipping.ADAPTIVE);
+    OnlineModelSpec spec = nearlyNoiseless(data);
     DpTofw model = DpTofw.start(spec, SOURCE);
     AdaptiveClipPrefixSums sums = (AdaptiveClipPrefixSums) ((AdaptiveClipPlan) model.plan()).start(spec, SOURCE);
     double initial = ((AdaptiveClipPlan) model.plan()).initialThreshold();
