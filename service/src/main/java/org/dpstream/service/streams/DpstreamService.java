@@ -21,6 +21,7 @@ import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.metrics.KafkaClientMetrics;
 import org.dpstream.service.metrics.MicrometerBanditMetrics;
 import org.dpstream.service.metrics.MicrometerModelMetrics;
+import org.dpstream.service.metrics.PublicSeriesFilter;
 import org.dpstream.service.topology.ContinualReleaseTopology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,8 +48,13 @@ public final class DpstreamService implements AutoCloseable {
     this.deciders = deciders;
   }
 
-  /** Builds and starts the service. The key is used to derive noise and is not kept in any other form. */
+  /**
+   * Builds and starts the service. The key is used to derive noise and is not kept in any other form. The registry
+   * gets only public series unless {@code metrics.raw} is true ({@link PublicSeriesFilter}): give it before anything
+   * registers a meter on it.
+   */
   public static DpstreamService start(ServiceConfig config, NoiseKey key, MeterRegistry registry) {
+    PublicSeriesFilter.restrict(registry, config.metrics());
     Properties properties = StreamsSettings.of(config, registry);
     KeyedNoiseSource noise = new KeyedNoiseSource(key);
     KafkaStreams streams = new KafkaStreams(topology(config, noise, registry), properties);
@@ -89,7 +95,7 @@ public final class DpstreamService implements AutoCloseable {
     Topics topics = new Topics(config.topics(), config.output().outputFormat());
     StreamsBuilder builder = new StreamsBuilder();
     ContinualReleaseTopology.addTo(builder, config.registry(), topics, config.routingPartitions(), noise,
-        new MicrometerModelMetrics(registry));
+        new MicrometerModelMetrics(registry, config.modelsWithSeries()::contains));
     BanditRegistry bandits = config.banditRegistry();
     if (!bandits.isEmpty()) {
       BanditTopology.addTo(builder, bandits, topics, config.routingPartitions(), noise,

@@ -355,11 +355,14 @@ class BanditTopologyTest {
       assertTrue(releases.stream().allMatch(r -> r.getStep() == 1));
       assertEquals(1.0, meters.get("dpstream.bandit.rewards.joined").counter().count());
       assertEquals(0.5, meters.get("dpstream.bandit.reward.cumulative").gauge().value());
-      Map<String, Double> byReason = meters.find("dpstream.bandit.rejected").counters().stream()
+      Map<String, Double> byReason = meters.find("dpstream.bandit.rejected.by.reason").counters().stream()
           .collect(Collectors.toMap(c -> c.getId().getTag("bandit") + ":" + c.getId().getTag("reason"),
               c -> c.count()));
       assertEquals(2.0, byReason.get("drop-bandit:UNKNOWN_REQUEST"));
       assertEquals(1.0, byReason.get(MicrometerBanditMetrics.UNKNOWN_BANDIT + ":UNKNOWN_BANDIT"));
+      double allReasons = byReason.values().stream().mapToDouble(Double::doubleValue).sum();
+      assertEquals(allReasons, meters.find("dpstream.bandit.rejected").counters().stream()
+          .mapToDouble(c -> c.count()).sum(), "the public count is every reason's");
     }
   }
 
