@@ -12,6 +12,8 @@ public enum BanditRejection {
   UNKNOWN_BANDIT,
   /** An empty request id. */
   MISSING_REQUEST_ID,
+  /** A record naming an empty caller, or one with NUL (a record that names none is in the default scope). */
+  INVALID_CALLER,
   /** A context whose length is not the bandit's dimension. */
   WRONG_DIMENSION,
   /** A context whose request id this bandit has already decided (pending or recently completed). */

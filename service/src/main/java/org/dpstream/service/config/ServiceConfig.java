@@ -23,6 +23,8 @@ import org.dpstream.service.serde.OutputFormat;
  * @param createTopics how {@code run} creates missing topics (default: 3 partitions, broker's replication)
  * @param instanceId this instance's static group membership id ({@code group.instance.id}); null: dynamic
  * @param decider how the bandits decide (the {@code decider:} section; default: deciders with the HTTP API)
+ * @param metricsAddress the address /metrics (with /health and /ready) listens on, a host name or IP address;
+ *     default: every interface
  */
 public record ServiceConfig(
     String applicationId,
@@ -35,7 +37,8 @@ public record ServiceConfig(
     OutputConfig output,
     TopicCreation createTopics,
     String instanceId,
-    DeciderConfig decider) {
+    DeciderConfig decider,
+    String metricsAddress) {
 
   /** Port of /metrics when the file does not say. */
   public static final int DEFAULT_METRICS_PORT = 9400;
@@ -61,6 +64,18 @@ public record ServiceConfig(
     createTopics = createTopics == null ? TopicCreation.defaults() : createTopics;
     instanceId = InstanceIds.checked(instanceId, kafka);
     decider = decider == null ? DeciderConfig.DEFAULT : decider;
+    if (metricsAddress != null && metricsAddress.isBlank()) {
+      throw new IllegalArgumentException("metricsAddress must name a host or address (leave it out for every"
+          + " interface)");
+    }
+  }
+
+  /** A configuration with /metrics on every interface. */
+  public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
+      Integer metricsPort, List<BanditConfig> bandits, Integer routingPartitions, OutputConfig output,
+      TopicCreation createTopics, String instanceId, DeciderConfig decider) {
+    this(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output, createTopics,
+        instanceId, decider, null);
   }
 
   /** A configuration with the default {@code decider:} section. */
@@ -74,7 +89,7 @@ public record ServiceConfig(
   /** The same configuration with this {@code decider:} section. */
   public ServiceConfig withDecider(DeciderConfig newDecider) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
-        createTopics, instanceId, newDecider);
+        createTopics, instanceId, newDecider, metricsAddress);
   }
 
   /** A configuration with these bandits, the default routing, Avro outputs, default topic creation and dynamic membership. */
@@ -93,25 +108,25 @@ public record ServiceConfig(
   /** The same configuration with these bandits. */
   public ServiceConfig withBandits(List<BanditConfig> newBandits) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits, routingPartitions, output,
-        createTopics, instanceId, decider);
+        createTopics, instanceId, decider, metricsAddress);
   }
 
   /** The same configuration with another routing partition count. */
   public ServiceConfig withRoutingPartitions(int partitions) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, partitions, output,
-        createTopics, instanceId, decider);
+        createTopics, instanceId, decider, metricsAddress);
   }
 
   /** The same configuration with its outputs in this format. */
   public ServiceConfig withOutputFormat(OutputFormat format) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions,
-        new OutputConfig(format.name().toLowerCase(Locale.ROOT)), createTopics, instanceId, decider);
+        new OutputConfig(format.name().toLowerCase(Locale.ROOT)), createTopics, instanceId, decider, metricsAddress);
   }
 
   /** The same configuration with this static membership id (null: dynamic membership). */
   public ServiceConfig withInstanceId(String newInstanceId) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
-        createTopics, newInstanceId, decider);
+        createTopics, newInstanceId, decider, metricsAddress);
   }
 
   /** The models' specs by id, each checked; duplicate ids are refused. */

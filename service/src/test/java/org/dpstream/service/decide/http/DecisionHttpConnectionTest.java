@@ -54,8 +54,8 @@ class DecisionHttpConnectionTest {
     Decider decider = new Decider(registry, released,
         new KeyedNoiseSource(NoiseKey.ofBytes(new byte[NoiseKey.MINIMUM_BYTES])));
     producer = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
-    server = DecisionHttpServer.start(new DecisionService(decider, Topics.defaults(), producer, 60_000, 1_000), 0, 2,
-        transport);
+    server = DecisionHttpServer.start(new DecisionService(decider, Topics.defaults(), producer, 60_000, 1_000),
+        ApiSecurity.none(), null, 0, 2, transport);
   }
 
   @AfterEach
