@@ -293,6 +293,16 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
           "request " + requestId + " was already decided by bandit " + banditId);
       return null;
     }
+    long deadline = saturatedAdd(Math.max(0, record.timestamp()), bandit.entry.rewardTimeout().toMillis());
+    if (deadline <= bandit.clock) {
+      // No reward can join it any more (expiry runs before a reward is handled), and the completion marker of its
+      // request, had it been learnt already, may have been purged: a context decided again after the decider group
+      // lost its offsets would be learnt a second time (imputed, or joined with a reward held meanwhile).
+      reject(record, banditId, BanditRejection.STALE_DECISION.name(), "request " + requestId + " of " + record.timestamp()
+          + " reached bandit " + banditId + " at stream time " + bandit.clock + ", past its reward deadline "
+          + deadline + "; it is not learnt");
+      return null;
+    }
     return new CheckedRequest(key, x, stored == null ? null : HeldReward.decode(stored));
   }
 

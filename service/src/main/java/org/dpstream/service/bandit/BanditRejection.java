@@ -18,6 +18,12 @@ public enum BanditRejection {
   WRONG_DIMENSION,
   /** A context whose request id this bandit has already decided (pending or recently completed). */
   DUPLICATE_REQUEST,
+  /**
+   * A decision (or, deciding in the topology, a context) whose reward deadline ({@code timestamp + rewardTimeout})
+   * the bandit's stream time has already passed: no reward could join it, and its request may have been learnt
+   * before (a replay of old contexts), so it is not learnt.
+   */
+  STALE_DECISION,
   /** A reward for a request id the bandit has no record of (never seen, or completed long ago). */
   UNKNOWN_REQUEST,
   /** A reward for a request that has already expired (its timeout passed in stream time). */
