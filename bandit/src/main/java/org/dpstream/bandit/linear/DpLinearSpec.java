@@ -13,6 +13,7 @@ import org.dpstream.core.online.IncrementClipping;
 import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.online.PrefixSumPlan;
+import org.dpstream.core.online.TreeNoisePlan;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 
 /**
@@ -32,7 +33,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     (context, reward): see the package documentation
  * @param horizon T, the rounds one epoch of the releases is calibrated for
  * @param refreshEvery k &gt;= 1: the statistics are released (and the ridge solutions refreshed) once
- *     every k rounds, each leaf holding k rounds' contributions
+ *     every k rounds, each leaf holding k rounds' contributions; at most {@link #maxRefreshEvery} (2^21 to 2^22),
+ *     so that a leaf's sum stays exact
  * @param accountant the prefix-sum mechanism of the statistics: ZCDP (Gaussian tree) or FACTORIZATION;
  *     the noise must be Gaussian in l2 for the joint accounting (PAPER and AUTO are refused)
  * @param noise continuous or discrete Gaussian node noise (the tree's)
@@ -51,6 +53,13 @@ public record DpLinearSpec(
 
   /** The largest statistics leaf the lattice rounding argument of {@link #leafBound()} covers. */
   static final int MAX_LEAF_DIMENSION = 1 << 20;
+
+  /**
+   * The pending leaf sums (each arm's contributions since its last release, in lattice units) must stay below this:
+   * below 2^53 a {@code long} converts to the leaf's double exactly, and the tree's lattice rounding
+   * ({@code Lattice.toUnits}) takes only values below 2^52 units.
+   */
+  static final double MAX_PENDING_UNITS = 0x1p52;
 
   /** Failure probability of the ridge weight's spectral bound over all releases of one epoch. */
   public static final double RIDGE_FAILURE_PROBABILITY = 0.05;
@@ -76,6 +85,13 @@ public record DpLinearSpec(
     }
     if (horizon < 2L * refreshEvery) {
       throw new IllegalArgumentException("horizon must be at least two refresh periods: T=" + horizon + ", k=" + refreshEvery);
+    }
+    long maxRefresh = maxRefreshEvery(contextClip, rewardClip);
+    if (refreshEvery > maxRefresh) {
+      throw new IllegalArgumentException("refreshEvery must be at most " + maxRefresh + " for contextClip "
+          + contextClip + " and rewardClip " + rewardClip + ": a leaf sums refreshEvery contributions of up to "
+          + maxUnitsPerContribution(contextClip, rewardClip) + " lattice units each, and the sum must stay below 2^52"
+          + " units to be exact; got " + refreshEvery);
     }
     if (accountant != AccountantChoice.ZCDP && accountant != AccountantChoice.FACTORIZATION) {
       throw new IllegalArgumentException("accountant must be zcdp or factorization for dp-linear (Gaussian noise in l2), got "
@@ -112,8 +128,30 @@ public record DpLinearSpec(
    * has norm at most C.
    */
   public double leafBound() {
+    return leafBound(contextClip, rewardClip);
+  }
+
+  private static double leafBound(double contextClip, double rewardClip) {
     double exact = Math.sqrt(contextClip * contextClip * (contextClip * contextClip + rewardClip * rewardClip));
     return Math.nextUp(exact * (1 + 0x1p-18));
+  }
+
+  /**
+   * The most lattice units one round adds to a coordinate of its arm's pending leaf: a contribution's coordinates are
+   * at most its l2 norm, at most C, and rounding adds at most half a unit. The lattice (spacing 2^(e - 30) for C in
+   * [2^e, 2^(e+1))) makes this between 2^30 and 2^31 whatever the clips.
+   */
+  static long maxUnitsPerContribution(double contextClip, double rewardClip) {
+    double bound = leafBound(contextClip, rewardClip);
+    return (long) Math.floor(bound / TreeNoisePlan.latticeForBound(bound).granularity() + 0.5);
+  }
+
+  /**
+   * The longest refresh period whose pending sums provably stay exact: refreshEvery contributions of at most
+   * {@link #maxUnitsPerContribution} units each stay below {@link #MAX_PENDING_UNITS} (2^21 to 2^22 rounds).
+   */
+  public static long maxRefreshEvery(double contextClip, double rewardClip) {
+    return (long) ((MAX_PENDING_UNITS - 1) / maxUnitsPerContribution(contextClip, rewardClip));
   }
 
   /**
