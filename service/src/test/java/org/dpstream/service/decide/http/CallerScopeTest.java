@@ -8,7 +8,6 @@ import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpMethod;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -17,19 +16,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.DoubleRange;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.dpstream.bandit.release.ReleasedBandit;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
-import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.service.bandit.Caller;
-import org.dpstream.service.config.BanditConfig;
-import org.dpstream.service.config.BanditRegistry;
-import org.dpstream.service.decide.Decider;
-import org.dpstream.service.decide.DecisionService;
-import org.dpstream.service.decide.follower.ReleaseFollower;
-import org.dpstream.service.decide.follower.ReleasedBandits;
-import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.serde.DpSerdes;
 
 /**
@@ -41,8 +28,6 @@ class CallerScopeTest {
 
   private static final Caller ALICE = new Caller("alice");
   private static final Caller BOB = new Caller("bob");
-  private static final BanditRegistry REGISTRY = new BanditRegistry(Map.of("offers", new BanditConfig("offers", 2, 3,
-      "identity", 1.0, "0.1", 5L, 1, 1e-5, 1_000, 1.0, 1.0, "10s", "drop", null, 1).toEntry()));
 
   /** What A did with the request id before B used it. */
   enum Before {
@@ -56,23 +41,14 @@ class CallerScopeTest {
     DECIDED_AND_REWARDED
   }
 
-  /** One instance of the deciders, answering through the API's own code, with a mock producer. */
+  /** One instance of the deciders, answering through the API's own code, its writes acknowledged by the test. */
   private static final class World {
-    final MockProducer<String, byte[]> producer =
-        new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer());
-    final ReleasedBandits released = new ReleasedBandits();
-    final DecisionApi api;
-
-    World() {
-      new ReleaseFollower(null, "dp.releases", REGISTRY, released);
-      byte[] material = new byte[NoiseKey.MINIMUM_BYTES];
-      material[1] = 9;
-      Decider decider = new Decider(REGISTRY, released, new KeyedNoiseSource(NoiseKey.ofBytes(material)));
-      api = new DecisionApi(new DecisionService(decider, Topics.defaults(), producer, 60_000, 1_000));
-    }
+    final OffersDecisions decisions = new OffersDecisions(false);
+    final MockProducer<String, byte[]> producer = decisions.producer;
+    final DecisionApi api = new DecisionApi(decisions.service);
 
     void release(long step) {
-      released.publish(new ReleasedBandit("offers", "dp-hdb", step, new double[3][2], Map.of()));
+      decisions.release(step);
     }
 
     /** Status and body of the answer to {@code caller}'s POST to {@code path}. */

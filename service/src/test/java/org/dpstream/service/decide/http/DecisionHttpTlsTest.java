@@ -13,24 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
-import java.util.Map;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.apache.kafka.clients.producer.MockProducer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
-import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.service.config.ApiTlsConfig;
-import org.dpstream.service.config.BanditConfig;
-import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.config.DeciderConfig;
-import org.dpstream.service.decide.Decider;
-import org.dpstream.service.decide.DecisionService;
-import org.dpstream.service.decide.follower.ReleaseFollower;
-import org.dpstream.service.decide.follower.ReleasedBandits;
-import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.serde.DpSerdes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -82,15 +70,9 @@ class DecisionHttpTlsTest {
         .withTls(new ApiTlsConfig(serverCertificate.certificate().toString(),
             serverCertificate.privateKey().toString(),
             clientCertificates ? clientCertificate.certificate().toString() : null));
-    BanditRegistry registry = new BanditRegistry(Map.of("offers", new BanditConfig("offers", 2, 3, "logistic", 1.0,
-        "0.1", 5L, 1, 1e-5, 1_000, 1.0, 1.0, "10s", "drop", null, 1).toEntry()));
-    ReleasedBandits released = new ReleasedBandits();
-    new ReleaseFollower(null, "dp.releases", registry, released);
-    Decider decider = new Decider(registry, released,
-        new KeyedNoiseSource(NoiseKey.ofBytes(new byte[NoiseKey.MINIMUM_BYTES])));
-    producer = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
-    server = DecisionHttpServer.start(new DecisionService(decider, Topics.defaults(), producer, 60_000, 1_000),
-        ApiSecurity.of(config), "127.0.0.1", 0, 2);
+    OffersDecisions decisions = new OffersDecisions(true);
+    producer = decisions.producer;
+    server = DecisionHttpServer.start(decisions.service, ApiSecurity.of(config), "127.0.0.1", 0, 2);
   }
 
   private HttpResponse<String> post(HttpClient client, String authorization) throws Exception {

@@ -9,7 +9,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -19,18 +18,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import org.apache.kafka.clients.producer.MockProducer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
-import org.dpstream.core.privacy.random.NoiseKey;
-import org.dpstream.service.config.BanditConfig;
-import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.config.DeciderConfig;
-import org.dpstream.service.decide.Decider;
-import org.dpstream.service.decide.DecisionService;
-import org.dpstream.service.decide.follower.ReleaseFollower;
-import org.dpstream.service.decide.follower.ReleasedBandits;
-import org.dpstream.service.kafka.Topics;
 
 /**
  * A request without valid credentials gets the same 401, byte for byte, whatever it names (a configured bandit or
@@ -50,14 +38,9 @@ class UnauthenticatedRequestTest {
   static void start() throws Exception {
     tokens = Files.createTempFile("dpstream-tokens", "");
     Files.writeString(tokens, ApiTokens.fileLine("alice", TOKEN) + "\n");
-    BanditRegistry registry = new BanditRegistry(Map.of("offers", new BanditConfig("offers", 2, 3, "identity", 1.0,
-        "0.1", 5L, 1, 1e-5, 1_000, 1.0, 1.0, "10s", "drop", null, 1).toEntry()));
-    ReleasedBandits released = new ReleasedBandits();
-    new ReleaseFollower(null, "dp.releases", registry, released);
-    Decider decider = new Decider(registry, released,
-        new KeyedNoiseSource(NoiseKey.ofBytes(new byte[NoiseKey.MINIMUM_BYTES])));
-    producer = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
-    server = DecisionHttpServer.start(new DecisionService(decider, Topics.defaults(), producer, 60_000, 1_000),
+    OffersDecisions decisions = new OffersDecisions(true);
+    producer = decisions.producer;
+    server = DecisionHttpServer.start(decisions.service,
         ApiSecurity.of(DeciderConfig.deciders(0, false).withAuthentication("bearer", tokens.toString())), null, 0, 2);
     // One decision of the known caller, so that "q1" is a request that exists (for alice).
     HttpResponse<String> decided = send("POST", "/v1/bandits/offers/decide", "{\"requestId\":\"q1\",\"context\":[0,0]}",
