@@ -151,12 +151,19 @@ public final class ApiTokens {
   }
 
   static byte[] digest(String token) {
+    MessageDigest sha256 = SHA256.get();
+    sha256.reset();
+    return sha256.digest(token.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** One SHA-256 per thread (the API's event loops): every request digests its token, and getInstance is a lookup. */
+  private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
     try {
-      return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required by every Java platform", e);
     }
-  }
+  });
 
   private static boolean isHex(String text) {
     for (int i = 0; i < text.length(); i++) {
