@@ -15,6 +15,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.service.config.ConfigLoader;
+import org.dpstream.service.decide.http.ApiSecurity;
 import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.config.TopicCreation;
 import org.dpstream.service.kafka.TopicProvisioner;
@@ -73,6 +74,12 @@ public final class RunCommand implements Callable<Integer> {
         serviceConfig = serviceConfig.withInstanceId(instanceId);
       }
       StreamsSettings.validate(serviceConfig);
+      if (!serviceConfig.bandits().isEmpty() && serviceConfig.decider().servesApi()) {
+        // The decision API's callers: its settings and files are checked now, before anything connects.
+        serviceConfig = serviceConfig.withDecider(
+            ApiSecurity.withTokensFileFromEnvironment(serviceConfig.decider(), environment));
+        ApiSecurity.of(serviceConfig.decider());
+      }
       key = NoiseKey.fromEnvironment(environment);
     } catch (IllegalArgumentException | IllegalStateException e) {
       return fail(err, BAD_CONFIG, e.getMessage());
@@ -96,10 +103,13 @@ public final class RunCommand implements Callable<Integer> {
     MetricsServer metrics = null;
     if (serviceConfig.metricsPort() > 0) {
       try {
-        metrics = MetricsServer.start(registry, serviceConfig.metricsPort()).serveHealth(service.health());
+        metrics = MetricsServer.start(registry, serviceConfig.metricsAddress(), serviceConfig.metricsPort())
+            .serveHealth(service.health());
       } catch (IOException e) {
         service.close();
-        return fail(err, BAD_CONFIG, "metricsPort " + serviceConfig.metricsPort() + ": " + e.getMessage());
+        return fail(err, BAD_CONFIG, (serviceConfig.metricsAddress() == null ? "" : "metricsAddress "
+            + serviceConfig.metricsAddress() + ", ") + "metricsPort " + serviceConfig.metricsPort() + ": "
+            + e.getMessage());
       }
     }
     err.printf("dpstream running: %d model(s), %d bandit(s), application %s%s%s%n",
@@ -107,9 +117,11 @@ public final class RunCommand implements Callable<Integer> {
         serviceConfig.instanceId() == null ? "" : ", instance " + serviceConfig.instanceId(),
         metrics == null ? "" : ", metrics, health and readiness at http://localhost:" + metrics.port()
             + "/metrics, /health, /ready");
+    String apiScheme = serviceConfig.decider().tls().enabled() ? "https" : "http";
     service.deciders().flatMap(d -> d.httpPort().isPresent()
         ? java.util.Optional.of(d.httpPort().getAsInt()) : java.util.Optional.empty())
-        .ifPresent(port -> err.printf("decision API at http://localhost:%d/v1/bandits/{id}/decide and /reward%n", port));
+        .ifPresent(port -> err.printf("decision API at %s://localhost:%d/v1/bandits/{id}/decide and /reward%n",
+            apiScheme, port));
     err.flush();
     awaitShutdown(service, metrics);
     return 0;

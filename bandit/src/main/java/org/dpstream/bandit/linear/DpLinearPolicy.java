@@ -241,7 +241,7 @@ public final class DpLinearPolicy implements PrivateBandit {
   private void releaseStatistics() {
     int d = spec.dimension();
     for (int arm = 0; arm < statistics.length; arm++) {
-      // Exact: the pending sums are integers below 2^53 lattice units.
+      // Exact: the pending sums are integers below 2^52 lattice units (DpLinearSpec bounds refreshEvery so).
       lattice.toValues(pendingUnits[arm], leaf);
       statistics[arm].addAndRelease(leaf, released[arm]);
       Arrays.fill(pendingUnits[arm], 0);

@@ -13,6 +13,7 @@ import org.dpstream.core.online.IncrementClipping;
 import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.online.PrefixSumPlan;
+import org.dpstream.core.online.TreeNoisePlan;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 
 /**
@@ -32,7 +33,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     (context, reward): see the package documentation
  * @param horizon T, the rounds one epoch of the releases is calibrated for
  * @param refreshEvery k &gt;= 1: the statistics are released (and the ridge solutions refreshed) once
- *     every k rounds, each leaf holding k rounds' contributions
+ *     every k rounds, each leaf holding k rounds' contributions; at most {@link #maxRefreshEvery} (2^21 to 2^22),
+ *     so that a leaf's sum stays exact
  * @param accountant the prefix-sum mechanism of the statistics: ZCDP (Gaussian tree) or FACTORIZATION;
  *     the noise must be Gaussian in l2 for the joint accounting (PAPER and AUTO are refused)
  * @param noise continuous or discrete Gaussian node noise (the tree's)
@@ -70,6 +72,13 @@ public record DpLinearSpec(
   /** The default prefix-sum mechanism of the statistics: the square-root factorization. */
   public static final AccountantChoice DEFAULT_ACCOUNTANT = AccountantChoice.FACTORIZATION;
 
+  /**
+   * The pending leaf sums (each arm's contributions since its last release, in lattice units) must stay below this:
+   * below 2^53 a {@code long} converts to the leaf's double exactly, and the tree's lattice rounding
+   * ({@code Lattice.toUnits}) takes only values below 2^52 units.
+   */
+  static final double MAX_PENDING_UNITS = 0x1p52;
+
   /** Failure probability of the ridge weight's spectral bound over all releases of one epoch. */
   public static final double RIDGE_FAILURE_PROBABILITY = 0.05;
 
@@ -97,6 +106,13 @@ public record DpLinearSpec(
     }
     if (horizon < 2L * refreshEvery) {
       throw new IllegalArgumentException("horizon must be at least two refresh periods: T=" + horizon + ", k=" + refreshEvery);
+    }
+    long maxRefresh = maxRefreshEvery(contextClip, rewardClip);
+    if (refreshEvery > maxRefresh) {
+      throw new IllegalArgumentException("refreshEvery must be at most " + maxRefresh + " for contextClip "
+          + contextClip + " and rewardClip " + rewardClip + ": a leaf sums refreshEvery contributions of up to "
+          + maxUnitsPerContribution(contextClip, rewardClip) + " lattice units each, and the sum must stay below 2^52"
+          + " units to be exact; got " + refreshEvery);
     }
     if (accountant != AccountantChoice.ZCDP && accountant != AccountantChoice.FACTORIZATION) {
       throw new IllegalArgumentException("accountant must be zcdp or factorization for dp-linear (Gaussian noise in l2), got "
@@ -151,6 +167,10 @@ public record DpLinearSpec(
    * ({@link #halfSensitivity()}).
    */
   public double leafBound() {
+    return leafBound(contextClip, rewardClip);
+  }
+
+  private static double leafBound(double contextClip, double rewardClip) {
     double exact = Math.sqrt(contextClip * contextClip * (contextClip * contextClip + rewardClip * rewardClip));
     return Math.nextUp(exact * (1 + 0x1p-18));
   }
@@ -174,7 +194,30 @@ public record DpLinearSpec(
    * of two is never longer than 2 H.
    */
   public double halfSensitivity() {
+    return halfSensitivity(contextClip, rewardClip);
+  }
+
+  private static double halfSensitivity(double contextClip, double rewardClip) {
     return Math.nextUp(Math.sqrt(squaredSensitivity(contextClip, rewardClip)) / 2 * (1 + 0x1p-12));
+  }
+
+  /**
+   * The most lattice units one round adds to a coordinate of its arm's pending leaf: a contribution's coordinates are
+   * at most its l2 norm, at most C, and rounding adds at most half a unit. The lattice is that of increments clipped
+   * to H (spacing 2^(e - 30) for H in [2^e, 2^(e+1))) and C / H lies in [1, sqrt 2], so this is between 2^30 and
+   * 2^31.5 whatever the clips.
+   */
+  static long maxUnitsPerContribution(double contextClip, double rewardClip) {
+    double granularity = TreeNoisePlan.latticeForBound(halfSensitivity(contextClip, rewardClip)).granularity();
+    return (long) Math.floor(leafBound(contextClip, rewardClip) / granularity + 0.5);
+  }
+
+  /**
+   * The longest refresh period whose pending sums provably stay exact: refreshEvery contributions of at most
+   * {@link #maxUnitsPerContribution} units each stay below {@link #MAX_PENDING_UNITS} (2^20.5 to 2^22 rounds).
+   */
+  public static long maxRefreshEvery(double contextClip, double rewardClip) {
+    return (long) ((MAX_PENDING_UNITS - 1) / maxUnitsPerContribution(contextClip, rewardClip));
   }
 
   /**

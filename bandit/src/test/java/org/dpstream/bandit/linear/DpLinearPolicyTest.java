@@ -15,11 +15,13 @@ import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.hdb.TestRandomness;
 import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.NoiseChoice;
+import org.dpstream.core.online.TreeNoisePlan;
 import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.factorization.PrefixSumSquareRoot;
 import org.dpstream.core.privacy.factorization.SqrtFactorizationCalibration;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.tree.Lattice;
 import org.junit.jupiter.api.Test;
 
 class DpLinearPolicyTest {
@@ -141,6 +143,32 @@ class DpLinearPolicyTest {
     assertEquals(0.8, second[4], tolerance);
     assertThrows(IllegalArgumentException.class, () -> new DpLinearSpec("c", 2, 1, 1, 1, new PrivacyBudget(1, 1e-5),
         4, 1, AccountantChoice.ZCDP, NoiseChoice.CONTINUOUS, Double.NaN));
+  }
+
+  /**
+   * A pending leaf sums refreshEvery rounds' contributions in lattice units, exactly only below 2^52 units: the
+   * longest period accepted keeps refreshEvery times the largest contribution below it, one round more would not,
+   * and the spec refuses it at construction (config validation).
+   */
+  @Test
+  void refreshEveryIsBoundedSoThePendingSumsStayExact() {
+    PrivacyBudget budget = new PrivacyBudget(1, 1e-5);
+    for (double[] clips : new double[][] {{1, 1}, {1, 1.2}, {3, 0.5}, {0.01, 100}}) {
+      long max = DpLinearSpec.maxRefreshEvery(clips[0], clips[1]);
+      long units = DpLinearSpec.maxUnitsPerContribution(clips[0], clips[1]);
+      assertTrue(units >= 1L << 30 && units <= 0x1p31 * Math.sqrt(2) + 1, "units " + units);
+      assertTrue(max * units < 1L << 52 && (max + 1) * units >= 1L << 52, "tight at " + max);
+      DpLinearSpec longest = new DpLinearSpec("b", 1, 2, clips[0], clips[1], budget, 2 * max, (int) max,
+          AccountantChoice.ZCDP, NoiseChoice.CONTINUOUS);
+      // The policy's lattice holds the largest pending sum exactly, and the tree's rounding takes it back.
+      Lattice lattice = TreeNoisePlan.latticeFor(longest.statisticsSpec(0));
+      assertEquals(max * units, lattice.toUnits(lattice.toValue(max * units)));
+      assertThrows(ArithmeticException.class, () -> lattice.toUnits(lattice.toValue((max + 1) * units)),
+          "one round more is past what the lattice takes");
+      IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> new DpLinearSpec("b", 1,
+          2, clips[0], clips[1], budget, 2 * max + 2, (int) max + 1, AccountantChoice.ZCDP, NoiseChoice.CONTINUOUS));
+      assertTrue(refused.getMessage().startsWith("refreshEvery must be at most " + max), refused.getMessage());
+    }
   }
 
   @Test

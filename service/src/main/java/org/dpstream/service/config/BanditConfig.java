@@ -138,8 +138,9 @@ public record BanditConfig(
   public BanditRegistry.Entry toEntry() {
     try {
       String banditId = require(id, "id");
-      if (banditId.indexOf('\u0000') >= 0) {
-        throw new IllegalArgumentException("id must not contain NUL");
+      if (banditId.indexOf('\u0000') >= 0 || banditId.indexOf('\u0001') >= 0) {
+        // They separate the parts of the bandit's store keys (RequestKey).
+        throw new IllegalArgumentException("id must not contain NUL or U+0001");
       }
       PrivacyBudget budget = new PrivacyBudget(epsilon, delta);
       String policyName = policy.strip().toLowerCase(Locale.ROOT);

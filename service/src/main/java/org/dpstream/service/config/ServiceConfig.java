@@ -25,6 +25,8 @@ import org.dpstream.service.serde.OutputFormat;
  * @param decider how the bandits decide (the {@code decider:} section; default: deciders with the HTTP API)
  * @param metrics what /metrics exports (the {@code metrics:} section; default: public series only, per-model series
  *     up to 100 models)
+ * @param metricsAddress the address /metrics (with /health and /ready) listens on, a host name or IP address;
+ *     default: every interface
  */
 public record ServiceConfig(
     String applicationId,
@@ -38,7 +40,8 @@ public record ServiceConfig(
     TopicCreation createTopics,
     String instanceId,
     DeciderConfig decider,
-    MetricsConfig metrics) {
+    MetricsConfig metrics,
+    String metricsAddress) {
 
   /** Port of /metrics when the file does not say. */
   public static final int DEFAULT_METRICS_PORT = 9400;
@@ -65,20 +68,24 @@ public record ServiceConfig(
     instanceId = InstanceIds.checked(instanceId, kafka);
     decider = decider == null ? DeciderConfig.DEFAULT : decider;
     metrics = metrics == null ? MetricsConfig.DEFAULT : metrics;
+    if (metricsAddress != null && metricsAddress.isBlank()) {
+      throw new IllegalArgumentException("metricsAddress must name a host or address (leave it out for every"
+          + " interface)");
+    }
   }
 
-  /** A configuration with the default {@code metrics:} section. */
+  /** A configuration with the default {@code metrics:} section and /metrics on every interface. */
   public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
       Integer metricsPort, List<BanditConfig> bandits, Integer routingPartitions, OutputConfig output,
       TopicCreation createTopics, String instanceId, DeciderConfig decider) {
     this(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output, createTopics,
-        instanceId, decider, null);
+        instanceId, decider, null, null);
   }
 
   /** The same configuration with this {@code metrics:} section. */
   public ServiceConfig withMetrics(MetricsConfig newMetrics) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
-        createTopics, instanceId, decider, newMetrics);
+        createTopics, instanceId, decider, newMetrics, metricsAddress);
   }
 
   /** The ids of the models that have per-model series on /metrics ({@link MetricsConfig#modelsWithSeries}). */
@@ -97,7 +104,7 @@ public record ServiceConfig(
   /** The same configuration with this {@code decider:} section. */
   public ServiceConfig withDecider(DeciderConfig newDecider) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
-        createTopics, instanceId, newDecider, metrics);
+        createTopics, instanceId, newDecider, metrics, metricsAddress);
   }
 
   /** A configuration with these bandits, the default routing, Avro outputs, default topic creation and dynamic membership. */
@@ -116,25 +123,26 @@ public record ServiceConfig(
   /** The same configuration with these bandits. */
   public ServiceConfig withBandits(List<BanditConfig> newBandits) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits, routingPartitions, output,
-        createTopics, instanceId, decider, metrics);
+        createTopics, instanceId, decider, metrics, metricsAddress);
   }
 
   /** The same configuration with another routing partition count. */
   public ServiceConfig withRoutingPartitions(int partitions) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, partitions, output,
-        createTopics, instanceId, decider, metrics);
+        createTopics, instanceId, decider, metrics, metricsAddress);
   }
 
   /** The same configuration with its outputs in this format. */
   public ServiceConfig withOutputFormat(OutputFormat format) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions,
-        new OutputConfig(format.name().toLowerCase(Locale.ROOT)), createTopics, instanceId, decider, metrics);
+        new OutputConfig(format.name().toLowerCase(Locale.ROOT)), createTopics, instanceId, decider, metrics,
+        metricsAddress);
   }
 
   /** The same configuration with this static membership id (null: dynamic membership). */
   public ServiceConfig withInstanceId(String newInstanceId) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
-        createTopics, newInstanceId, decider, metrics);
+        createTopics, newInstanceId, decider, metrics, metricsAddress);
   }
 
   /** The models' specs by id, each checked; duplicate ids are refused. */

@@ -15,6 +15,7 @@ import org.dpstream.service.bandit.BanditTopology;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.decide.BanditDeciders;
+import org.dpstream.service.decide.http.ApiSecurity;
 import org.dpstream.service.health.HealthCheck;
 import org.dpstream.service.health.KafkaStreamsStatus;
 import org.dpstream.service.kafka.Topics;
@@ -54,6 +55,9 @@ public final class DpstreamService implements AutoCloseable {
    * registers a meter on it.
    */
   public static DpstreamService start(ServiceConfig config, NoiseKey key, MeterRegistry registry) {
+    // Before anything starts: an API without its authentication settings must not leave threads behind.
+    ApiSecurity apiSecurity = hasDeciders(config) && config.decider().servesApi() ? ApiSecurity.of(config.decider())
+        : null;
     PublicSeriesFilter.restrict(registry, config.metrics());
     Properties properties = StreamsSettings.of(config, registry);
     KeyedNoiseSource noise = new KeyedNoiseSource(key);
@@ -68,7 +72,7 @@ public final class DpstreamService implements AutoCloseable {
     streams.start();
     BanditDeciders deciders = hasDeciders(config)
         ? BanditDeciders.start(config, new Topics(config.topics(), config.output().outputFormat()), noise,
-            new org.dpstream.service.decide.DeciderMetrics(registry))
+            new org.dpstream.service.decide.DeciderMetrics(registry), apiSecurity)
         : null;
     DpstreamService service = new DpstreamService(streams, streamsMetrics, status, deciders);
     // /ready as a metric, so an alert rule (deploy/prometheus/alerts.yml) sees what a probe sees.

@@ -233,7 +233,8 @@ class BanditTopologyTest {
       List<BanditReference.Event> inOrder = stream(300, 43);
       for (int i = 0; i < inOrder.size(); i++) {
         BanditReference.Event e = inOrder.get(i);
-        // Every 9th event comes 1.5 timeouts late: a context's deadline has passed when it arrives.
+        // Every 9th event comes 1.5 timeouts late: such a context's deadline has passed when it arrives (it is
+        // refused as stale), such a reward finds its request expired or, in time, joins it.
         long timestamp = i % 9 == 4 ? Math.max(0, e.timestamp() - 3 * TIMEOUT_MS / 2) : e.timestamp();
         events.add(new BanditReference.Event(timestamp, e.requestId(), e.context(), e.reward()));
       }
@@ -322,6 +323,35 @@ class BanditTopologyTest {
       assertEquals(2.0, meters.get("dpstream.bandit.rewards.joined").counters().stream()
           .mapToDouble(c -> c.count()).sum());
     }
+  }
+
+  /**
+   * A request is learnt at most once: a context decided again long after its request was learnt (its completion
+   * marker purged, as after the decider group re-read dp.contexts) is refused as stale, not imputed a second time. The
+   * boundary: a context whose deadline equals the stream time is stale, one a millisecond later is learnt.
+   */
+  @Test
+  void aContextWhoseDeadlineHasPassedIsRefusedAndNotLearntAgain() {
+    String bandit = IMPUTE.id();
+    try (Fixture fixture = new Fixture(BanditMetrics.NONE)) {
+      fixture.context(bandit, 0, "a", context(1));
+      fixture.context(bandit, TIMEOUT_MS, "b", context(2)); // a expires: imputed, round 1
+      fixture.context(bandit, 3 * TIMEOUT_MS, "c", context(3)); // b imputed (round 2); a's marker purged at 2 T
+      assertEquals(2, lastStep(fixture.releases.readValuesToList()));
+      fixture.context(bandit, 0, "a", context(1)); // a decided again from the start of dp.contexts
+      fixture.context(bandit, 2 * TIMEOUT_MS, "d", context(4)); // deadline 3 T = stream time: stale too
+      assertEquals(List.of("STALE_DECISION", "STALE_DECISION"), fixture.rejectionReasons());
+      fixture.context(bandit, 2 * TIMEOUT_MS + 1, "e", context(5)); // deadline past the stream time: decided
+      assertEquals(List.of("a", "b", "c", "e"),
+          fixture.decisions.readValuesToList().stream().map(DecisionResponse::getRequestId).toList());
+      fixture.context(bandit, 6 * TIMEOUT_MS, "tick", context(6)); // c and e expire: imputed
+      assertEquals(4, lastStep(fixture.releases.readValuesToList()), "a, b, c and e, each once");
+      assertTrue(fixture.rejected.isEmpty());
+    }
+  }
+
+  private static long lastStep(List<ModelRelease> releases) {
+    return releases.stream().mapToLong(ModelRelease::getStep).max().orElse(0);
   }
 
   @Test

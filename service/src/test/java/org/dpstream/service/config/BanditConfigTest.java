@@ -116,6 +116,8 @@ class BanditConfigTest {
         {ok.replace("dp-linear", "dp-quadratic") + "}", "policy"},
         {ok + ", accountant: paper}", "accountant"},
         {ok + ", refreshEvery: 0}", "refreshEvery"},
+        // Past the period whose pending sums stay exact (DpLinearSpec.maxRefreshEvery, 2^20.5 to 2^22 rounds).
+        {ok.replace("horizon: 1000", "horizon: 100000000") + ", refreshEvery: 4194304}", "refreshEvery must be at most"},
         {ok + ", contextClip: -1}", "contextClip"},
         {ok.replace("rewardBound: 1.5", "rewardBound: 0") + "}", "rewardBound"}};
     for (String[] bad : cases) {

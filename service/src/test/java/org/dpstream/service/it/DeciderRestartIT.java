@@ -25,6 +25,7 @@ import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.DeciderConfig;
 import org.dpstream.service.config.ServiceConfig;
+import org.dpstream.service.decide.http.ApiTokens;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.serde.DpSerdes;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,7 @@ class DeciderRestartIT {
   static final KafkaHarness kafka = KafkaHarness.perClass();
 
   private final HttpClient http = HttpClient.newHttpClient();
+  private String token;
   private final Map<String, String> contexts = new HashMap<>();
   private final SplittableRandom random = new SplittableRandom(15); // simulation only
 
@@ -64,7 +66,9 @@ class DeciderRestartIT {
       port = free.getLocalPort();
     }
     ServiceConfig config = ItModels.serviceConfig("decider-restart", List.of(), kafka.bootstrapServers(),
-        work.resolve("state").toString()).withBandits(List.of(BANDIT)).withDecider(DeciderConfig.deciders(port, true));
+        work.resolve("state").toString()).withBandits(List.of(BANDIT)).withDecider(DeciderConfig.deciders(port, true)
+        .withAuthentication("bearer", work.resolve("api-tokens").toString()));
+    token = ApiTokens.writeNewTokenFile(work.resolve("api-tokens"), "it-client");
     Path configFile = ConfigFiles.write(config, work.resolve("service.yaml"));
     Topics topics = kafka.createTopics(config.topics());
     String base = "http://localhost:" + port + "/v1/bandits/" + BANDIT.id();
@@ -173,6 +177,7 @@ class DeciderRestartIT {
 
   private HttpResponse<String> post(String uri, String body) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(30))
+        .header("Authorization", "Bearer " + token)
         .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
