@@ -5,6 +5,7 @@ import java.io.DataInput;
 import java.io.IOException;
 import org.dpstream.core.privacy.PrivatePrefixSums;
 import org.dpstream.core.privacy.accounting.PrivacyCalibration;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
@@ -38,11 +39,20 @@ public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, 
     if (spec.incrementClipping().isAdaptive()) {
       return AdaptiveClipPlan.of(spec); // blocks of the plan the accountant chooses, each at its own threshold
     }
+    if (spec.accountant() == AccountantChoice.PAPER) {
+      return TreeNoisePlan.choose(spec); // the paper's calibration is not accounted in zCDP
+    }
+    // The spec's (epsilon, delta) becomes rho here, once; the plan is calibrated in rho.
+    return choose(spec, ZcdpBudget.of(spec.budget()));
+  }
+
+  /** The plan of the spec's accountant calibrated for a zCDP budget (adaptive clipping's blocks: theirs). */
+  static PrefixSumPlan choose(OnlineModelSpec spec, ZcdpBudget budget) {
     return switch (spec.accountant()) {
-      case FACTORIZATION -> FactorizationPlan.of(spec);
-      case BLT -> BltPlan.of(spec);
-      case AUTO -> spec.noise() == NoiseChoice.CONTINUOUS ? BltPlan.orTree(spec) : TreeNoisePlan.choose(spec);
-      case PAPER, ZCDP -> TreeNoisePlan.choose(spec);
+      case FACTORIZATION -> FactorizationPlan.of(spec, budget);
+      case BLT -> BltPlan.of(spec, budget);
+      case AUTO -> spec.noise() == NoiseChoice.CONTINUOUS ? BltPlan.orTree(spec, budget) : TreeNoisePlan.choose(spec, budget);
+      case PAPER, ZCDP -> TreeNoisePlan.choose(spec, budget);
     };
   }
 

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.core.privacy.accounting.GaussianZcdpMap;
+import org.dpstream.core.privacy.accounting.SensitivityStructure;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
 import org.dpstream.core.privacy.audit.AuditResult;
@@ -35,8 +38,8 @@ class BltAuditTest {
   private static final double CLIP = 1.0;
   private static final PrivacyBudget BUDGET = new PrivacyBudget(1.0, 1e-5);
   private static final BltStrategy STRATEGY = BltOptimizer.forHorizon(HORIZON);
-  private static final ToeplitzStrategyCalibration CALIBRATION = ToeplitzStrategyCalibration.of("zcdp-cks20-blt",
-      BUDGET, HORIZON, 2 * CLIP, ZcdpConversion.TIGHT, STRATEGY::squaredColumnNormUpperBounds);
+  private static final GaussianZcdpMap CALIBRATION = GaussianZcdpMap.calibrate("zcdp-cks20-blt", ZcdpBudget.of(BUDGET, ZcdpConversion.TIGHT), 2 * CLIP,
+        SensitivityStructure.toeplitz(HORIZON, STRATEGY::squaredColumnNormUpperBounds));
   private static final KeyedNoiseSource SOURCE = new KeyedNoiseSource(TestKeys.seeded(8));
   private static final double[] C = STRATEGY.coefficients(HORIZON);
   private static final int RUNS_PER_INPUT = 200_000;

@@ -14,6 +14,9 @@ import java.io.IOException;
 import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.core.privacy.accounting.GaussianZcdpMap;
+import org.dpstream.core.privacy.accounting.SensitivityStructure;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
 import org.dpstream.core.privacy.noise.IidVectorNoise;
@@ -189,19 +192,19 @@ class BltPrefixSumTest {
     }
     assertThrows(IOException.class, () -> BltPrefixSum.readFrom(new DataInputStream(new ByteArrayInputStream(good)),
         STRATEGY, bits("snapshot"), IidVectorNoise.gaussian(D + 1, 3)));
-    ToeplitzStrategyCalibration otherHorizon = ToeplitzStrategyCalibration.of("test", new PrivacyBudget(1, 1e-5), 6, 2,
-        ZcdpConversion.TIGHT, STRATEGY::squaredColumnNormUpperBounds);
+    GaussianZcdpMap otherHorizon = GaussianZcdpMap.calibrate("test", ZcdpBudget.of(new PrivacyBudget(1, 1e-5), ZcdpConversion.TIGHT), 2,
+        SensitivityStructure.toeplitz(6, STRATEGY::squaredColumnNormUpperBounds));
     assertThrows(IOException.class, () -> BltPrefixSum.readFrom(new DataInputStream(new ByteArrayInputStream(good)),
         STRATEGY, otherHorizon, bits("snapshot"), D));
   }
 
   @Test
   void theCalibratedMechanismUsesTheCalibrationsSigmaAndHorizon() {
-    ToeplitzStrategyCalibration calibration = ToeplitzStrategyCalibration.of("test", new PrivacyBudget(1, 1e-5), 9, 2,
-        ZcdpConversion.TIGHT, STRATEGY::squaredColumnNormUpperBounds);
+    GaussianZcdpMap calibration = GaussianZcdpMap.calibrate("test", ZcdpBudget.of(new PrivacyBudget(1, 1e-5), ZcdpConversion.TIGHT), 2,
+        SensitivityStructure.toeplitz(9, STRATEGY::squaredColumnNormUpperBounds));
     BltPrefixSum calibrated = BltPrefixSum.start(D, STRATEGY, calibration, bits("calibrated"));
     BltPrefixSum byHand = BltPrefixSum.start(STRATEGY, 9, bits("calibrated"),
-        IidVectorNoise.gaussian(D, calibration.noiseSigma()));
+        IidVectorNoise.gaussian(D, calibration.sigma()));
     assertEquals(9, calibrated.horizon());
     double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(12, D, 6);
     assertTrue(Arrays.deepEquals(run(calibrated, leaves), run(byHand, leaves)));

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Locale;
 import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
 import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
+import org.dpstream.core.privacy.accounting.GaussianZcdpMap;
+import org.dpstream.core.privacy.accounting.SensitivityStructure;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
 import org.dpstream.core.privacy.noise.IidVectorNoise;
@@ -29,9 +32,9 @@ class BltVersusTreeAndSqrtTest {
 
   private static final PrivacyBudget BUDGET = new PrivacyBudget(1, 1e-4);
 
-  private static ToeplitzStrategyCalibration blt(BltStrategy strategy, long horizon, double sensitivity) {
-    return ToeplitzStrategyCalibration.of("zcdp-cks20-blt", BUDGET, horizon, sensitivity, ZcdpConversion.TIGHT,
-        strategy::squaredColumnNormUpperBounds);
+  private static GaussianZcdpMap blt(BltStrategy strategy, long horizon, double sensitivity) {
+    return GaussianZcdpMap.calibrate("zcdp-cks20-blt", ZcdpBudget.of(BUDGET, ZcdpConversion.TIGHT), sensitivity,
+        SensitivityStructure.toeplitz(horizon, strategy::squaredColumnNormUpperBounds));
   }
 
   @ParameterizedTest
@@ -40,15 +43,15 @@ class BltVersusTreeAndSqrtTest {
     BltStrategy strategy = BltOptimizer.forHorizon(horizon);
     GaussianTreeCalibration tree = GaussianTreeCalibration.of(BUDGET, horizon, 1);
     SqrtFactorizationCalibration sqrt = SqrtFactorizationCalibration.of(BUDGET, horizon, 1);
-    ToeplitzStrategyCalibration blt = blt(strategy, horizon, 1);
+    GaussianZcdpMap blt = blt(strategy, horizon, 1);
     int worstPopcount = 63 - Long.numberOfLeadingZeros(horizon + 1);
     double treeWorst = worstPopcount * tree.nodeSigma() * tree.nodeSigma();
     double sqrtColumn = PrefixSumSquareRoot.squaredColumnNorm(horizon);
     double sqrtWorst = sqrt.noiseSigma() * sqrt.noiseSigma() * sqrtColumn;
-    double bltWorst = blt.noiseSigma() * blt.noiseSigma() * strategy.squaredErrorRowNorm(horizon);
+    double bltWorst = blt.sigma() * blt.sigma() * strategy.squaredErrorRowNorm(horizon);
     reporter.publishEntry("worst-variance-n" + horizon, String.format(Locale.ROOT,
         "tree %.4f (sigma %.4f), sqrt %.4f (sigma %.4f), blt %.4f (sigma %.4f): blt/sqrt %.4f, blt/tree %.4f",
-        treeWorst, tree.nodeSigma(), sqrtWorst, sqrt.noiseSigma(), bltWorst, blt.noiseSigma(), bltWorst / sqrtWorst,
+        treeWorst, tree.nodeSigma(), sqrtWorst, sqrt.noiseSigma(), bltWorst, blt.sigma(), bltWorst / sqrtWorst,
         bltWorst / treeWorst));
     double expectedVersusSqrt = strategy.maxLoss(horizon) / (sqrtColumn * sqrtColumn);
     double expectedVersusTree = strategy.maxLoss(horizon) / (tree.tree().depth() * worstPopcount);
@@ -72,8 +75,8 @@ class BltVersusTreeAndSqrtTest {
     long horizon = 1000;
     int streams = 2000;
     BltStrategy strategy = BltOptimizer.forHorizon(horizon);
-    ToeplitzStrategyCalibration calibration = blt(strategy, horizon, 2);
-    double sigma = calibration.noiseSigma();
+    GaussianZcdpMap calibration = blt(strategy, horizon, 2);
+    double sigma = calibration.sigma();
     KeyedNoiseSource source = new KeyedNoiseSource(TestKeys.seeded(44));
     int[] checkedSteps = {1, 2, 5, 16, 40, 1000};
     double[] sumOfSquares = new double[checkedSteps.length];
