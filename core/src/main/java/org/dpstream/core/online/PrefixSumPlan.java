@@ -34,8 +34,15 @@ public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, 
   /**
    * The plan of the spec's accountant. AUTO with continuous noise takes the BLT where its predicted worst-release
    * error beats the better tree's ({@link BltPlan#orTree}); with discrete noise only the tree samples it.
+   *
+   * <p>Built once per spec ({@link ChosenPlans}): a model's sigma is computed when its configuration is
+   * validated, and starting or restoring the model finds that plan again.
    */
   static PrefixSumPlan choose(OnlineModelSpec spec) {
+    return ChosenPlans.of(spec, PrefixSumPlan::build);
+  }
+
+  private static PrefixSumPlan build(OnlineModelSpec spec) {
     if (spec.incrementClipping().isAdaptive()) {
       return AdaptiveClipPlan.of(spec); // blocks of the plan the accountant chooses, each at its own threshold
     }
