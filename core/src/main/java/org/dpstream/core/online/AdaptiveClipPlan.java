@@ -20,8 +20,9 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * accountant chooses ({@link PrefixSumPlan#choose}: the zCDP tree, the factorization, or any other
  * zCDP-accounted plan) for a spec with {@code clip: fixed C_k} and horizon the block's length, calibrated in rho
  * for {@link AdaptiveClipBudget#blockBudget}: its sensitivity is 2 C_k plus the lattice slack, as for fixed
- * clipping, and its privacy map prices each step with the histogram's rho beside it. The release at step t is the sum of the earlier blocks' last releases (their noisy totals) plus
- * the current block's noisy prefix sum: post-processing. C_0 is the worst-case bound in l2 (public, from the
+ * clipping, and its privacy map prices each step with the histogram's rho beside it. The release at step t is
+ * the sum of the earlier blocks' last releases (their noisy totals) plus the current block's noisy prefix sum:
+ * post-processing. C_0 is the worst-case bound in l2 (public, from the
  * declared bounds); C_{k+1} is a function of the released noisy histograms of the norms
  * ({@link NormQuantileHistogram}). docs/privacy-layer.md has the privacy argument.
  */

@@ -21,17 +21,6 @@ public final class GaussianTreeCalibration extends GaussianZcdpMap {
     this.tree = tree;
   }
 
-  /** Calibration for an (epsilon, delta) budget with the tight conversion of Canonne, Kamath and Steinke 2020. */
-  public static GaussianTreeCalibration of(PrivacyBudget budget, long horizon, double l2Sensitivity) {
-    return of(ZcdpBudget.of(budget), horizon, l2Sensitivity);
-  }
-
-  /** Calibration for an (epsilon, delta) budget, converted to rho with {@code conversion}. */
-  public static GaussianTreeCalibration of(
-      PrivacyBudget budget, long horizon, double l2Sensitivity, ZcdpConversion conversion) {
-    return of(ZcdpBudget.of(budget, conversion), horizon, l2Sensitivity);
-  }
-
   /**
    * @param budget the rho of one epoch, and the ledger's (epsilon, delta)
    * @param horizon n, the leaves of one tree

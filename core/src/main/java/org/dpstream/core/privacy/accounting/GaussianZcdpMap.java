@@ -44,7 +44,8 @@ public class GaussianZcdpMap implements ZcdpCalibration {
    *     (replace-one: twice the clip bound of a leaf)
    * @param structure upper bounds on Phi, the squared column norm over the released rows
    */
-  protected GaussianZcdpMap(String accountant, ZcdpBudget budget, double l2Sensitivity, SensitivityStructure structure) {
+  protected GaussianZcdpMap(
+      String accountant, ZcdpBudget budget, double l2Sensitivity, SensitivityStructure structure) {
     this.accountant = Objects.requireNonNull(accountant, "accountant");
     this.budget = Objects.requireNonNull(budget, "budget");
     ZeroConcentratedDp.requirePositiveFinite(l2Sensitivity, "l2 sensitivity");
@@ -86,7 +87,8 @@ public class GaussianZcdpMap implements ZcdpCalibration {
       double rho = Rounding.productUp(perUnitNorm, structure.bound(c));
       PrivacyBudget spent = budget.spent(rho);
       rhoByCheckpoint[c] = rho;
-      spentByCheckpoint[c] = spent.epsilon() >= previousEpsilon ? spent : new PrivacyBudget(previousEpsilon, spent.delta());
+      spentByCheckpoint[c] =
+          spent.epsilon() >= previousEpsilon ? spent : new PrivacyBudget(previousEpsilon, spent.delta());
       previousEpsilon = spentByCheckpoint[c].epsilon();
     }
     return spentByCheckpoint[spentByCheckpoint.length - 1].isWithin(budget.budget());
@@ -150,7 +152,7 @@ public class GaussianZcdpMap implements ZcdpCalibration {
 
   @Override
   public String toString() {
-    return accountant + "[" + budget + ", n=" + horizon() + ", S=" + l2Sensitivity + ", Phi<=" + structure.largestBound()
-        + ", sigma=" + sigma + "]";
+    return accountant + "[" + budget + ", n=" + horizon() + ", S=" + l2Sensitivity + ", Phi<="
+        + structure.largestBound() + ", sigma=" + sigma + "]";
   }
 }

@@ -60,8 +60,8 @@ public final class SensitivityStructure {
     long[] steps = checkpoints.clone();
     double[] monotone = upperBounds.clone();
     if (steps.length == 0 || steps.length != monotone.length) {
-      throw new IllegalArgumentException(
-          "need one bound per checkpoint, at least one: " + steps.length + " checkpoints, " + monotone.length + " bounds");
+      throw new IllegalArgumentException("need one bound per checkpoint, at least one: " + steps.length
+          + " checkpoints, " + monotone.length + " bounds");
     }
     if (steps[0] != 1 || steps[steps.length - 1] < horizon) {
       throw new IllegalArgumentException("checkpoints must start at 1 and reach the horizon " + horizon + ", got "
@@ -173,6 +173,7 @@ public final class SensitivityStructure {
 
   @Override
   public String toString() {
-    return "SensitivityStructure[n=" + horizon + ", " + checkpoints.length + " checkpoints, Phi <= " + largestBound() + "]";
+    return "SensitivityStructure[n=" + horizon + ", " + checkpoints.length + " checkpoints, Phi <= " + largestBound()
+        + "]";
   }
 }

@@ -61,7 +61,8 @@ public final class ZcdpBudget {
    */
   public ZcdpBudget beside(double rhoOthers) {
     if (!(rhoOthers >= 0) || !Double.isFinite(rhoOthers)) {
-      throw new IllegalArgumentException("rho of the other mechanisms must be non-negative and finite, got " + rhoOthers);
+      throw new IllegalArgumentException(
+          "rho of the other mechanisms must be non-negative and finite, got " + rhoOthers);
     }
     if (rhoOthers == 0) {
       return this;

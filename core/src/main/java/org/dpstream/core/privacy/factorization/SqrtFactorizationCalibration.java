@@ -1,11 +1,9 @@
 package org.dpstream.core.privacy.factorization;
 
 import org.dpstream.core.privacy.accounting.GaussianZcdpMap;
-import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.Rounding;
 import org.dpstream.core.privacy.accounting.SensitivityStructure;
 import org.dpstream.core.privacy.accounting.ZcdpBudget;
-import org.dpstream.core.privacy.accounting.ZcdpConversion;
 
 /**
  * Noise calibration and privacy map of {@link SqrtFactorizationPrefixSum}: {@link GaussianZcdpMap} with the
@@ -38,17 +36,6 @@ public final class SqrtFactorizationCalibration extends GaussianZcdpMap {
   private SqrtFactorizationCalibration(ZcdpBudget budget, long horizon, double l2Sensitivity) {
     super("zcdp-" + budget.conversion().citation() + "-sqrt-factorization", budget, l2Sensitivity,
         SensitivityStructure.toeplitz(horizon, SqrtFactorizationCalibration::squaredColumnNormBounds));
-  }
-
-  /** Calibration for an (epsilon, delta) budget with the tight conversion of Canonne, Kamath and Steinke 2020. */
-  public static SqrtFactorizationCalibration of(PrivacyBudget budget, long horizon, double l2Sensitivity) {
-    return of(ZcdpBudget.of(budget), horizon, l2Sensitivity);
-  }
-
-  /** Calibration for an (epsilon, delta) budget, converted to rho with {@code conversion}. */
-  public static SqrtFactorizationCalibration of(
-      PrivacyBudget budget, long horizon, double l2Sensitivity, ZcdpConversion conversion) {
-    return of(ZcdpBudget.of(budget, conversion), horizon, l2Sensitivity);
   }
 
   /**

@@ -66,7 +66,7 @@ class GaussianZcdpMapTest {
    */
   @Test
   void anotherSensitivityStructurePlugsInWithoutTouchingTheCalibration() {
-    GaussianTreeCalibration tree = GaussianTreeCalibration.of(BUDGET, 1000, 1);
+    GaussianTreeCalibration tree = GaussianTreeCalibration.of(ZcdpBudget.of(BUDGET), 1000, 1);
     SensitivityStructure oneLeaf = tree.structure();
     long[] steps = new long[oneLeaf.size()];
     double[] twoLeaves = new double[oneLeaf.size()];
@@ -102,14 +102,16 @@ class GaussianZcdpMapTest {
               BigDecimal s2 = new BigDecimal(sensitivity).pow(2);
               BigDecimal twoSigma2 = new BigDecimal(map.sigma()).pow(2).multiply(BigDecimal.valueOf(2));
               BigDecimal atHorizon = s2.multiply(new BigDecimal(structure.largestBound()), exact);
-              assertTrue(atHorizon.compareTo(twoSigma2.multiply(new BigDecimal(budget.rho()), exact)) <= 0, map::toString);
+              BigDecimal budgetTimesTwoSigma2 = twoSigma2.multiply(new BigDecimal(budget.rho()), exact);
+              assertTrue(atHorizon.compareTo(budgetTimesTwoSigma2) <= 0, map::toString);
               for (int c = 0; c < structure.size(); c++) {
                 BigDecimal exactRho = s2.multiply(new BigDecimal(structure.bound(c)), exact);
                 BigDecimal mapped = new BigDecimal(map.rhoAfter(structure.checkpoint(c))).multiply(twoSigma2, exact);
                 assertTrue(mapped.compareTo(exactRho) >= 0, () -> "checkpoint in " + map);
               }
               double optimum = sensitivity * Math.sqrt(structure.largestBound() / (2 * budget.rho()));
-              assertTrue(map.sigma() >= optimum * (1 - 0x1p-50) && map.sigma() <= optimum * (1 + 0x1p-40), map::toString);
+              assertTrue(map.sigma() >= optimum * (1 - 0x1p-50), map::toString);
+              assertTrue(map.sigma() <= optimum * (1 + 0x1p-40), map::toString);
               assertTrue(map.spentAfter(Long.MAX_VALUE).isWithin(budget.budget()), map::toString);
             }
           }

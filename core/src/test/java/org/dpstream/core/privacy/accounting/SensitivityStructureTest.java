@@ -110,11 +110,13 @@ class SensitivityStructureTest {
     assertThrows(IllegalArgumentException.class, () -> SensitivityStructure.of(1, new long[0], new double[0]));
     assertThrows(IllegalArgumentException.class, () -> SensitivityStructure.of(2, new long[] {1, 2}, new double[] {1}));
     assertThrows(IllegalArgumentException.class, () -> SensitivityStructure.of(2, new long[] {2}, new double[] {1}));
-    assertThrows(IllegalArgumentException.class, () -> SensitivityStructure.of(3, new long[] {1, 2}, new double[] {1, 2}));
+    assertThrows(IllegalArgumentException.class,
+        () -> SensitivityStructure.of(3, new long[] {1, 2}, new double[] {1, 2}));
     assertThrows(IllegalArgumentException.class,
         () -> SensitivityStructure.of(3, new long[] {1, 3, 3}, new double[] {1, 2, 3}));
     for (double bad : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
-      assertThrows(IllegalArgumentException.class, () -> SensitivityStructure.of(1, new long[] {1}, new double[] {bad}));
+      assertThrows(IllegalArgumentException.class,
+          () -> SensitivityStructure.of(1, new long[] {1}, new double[] {bad}));
     }
     SensitivityStructure one = SensitivityStructure.of(1, new long[] {1}, new double[] {1});
     assertThrows(IllegalArgumentException.class, () -> one.indexOf(0));

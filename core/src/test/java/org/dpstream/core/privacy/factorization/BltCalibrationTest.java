@@ -54,7 +54,8 @@ class BltCalibrationTest {
   void theLedgerAcceptsEveryStepOfTheHorizon() {
     long horizon = 300;
     BltStrategy strategy = BltOptimizer.forHorizon(horizon);
-    GaussianZcdpMap calibration = GaussianZcdpMap.calibrate("zcdp-cks20-blt", ZcdpBudget.of(new PrivacyBudget(0.5, 1e-6), ZcdpConversion.TIGHT), 1,
+    GaussianZcdpMap calibration = GaussianZcdpMap.calibrate("zcdp-cks20-blt",
+        ZcdpBudget.of(new PrivacyBudget(0.5, 1e-6)), 1,
         SensitivityStructure.toeplitz(horizon, strategy::squaredColumnNormUpperBounds));
     PrivacyLedger ledger = PrivacyLedger.open(calibration);
     for (long t = 1; t <= horizon; t++) {
