@@ -40,11 +40,22 @@ public final class SensitivityStructure {
   private final long horizon;
   private final long[] checkpoints;
   private final double[] bounds;
+  // [b]: the index of the first checkpoint >= 2^b (or the number of checkpoints): a step's octave narrows the
+  // search, so the tree's map, looked up every step, takes one comparison.
+  private final int[] firstInOctave;
 
   private SensitivityStructure(long horizon, long[] checkpoints, double[] bounds) {
     this.horizon = horizon;
     this.checkpoints = checkpoints;
     this.bounds = bounds;
+    this.firstInOctave = new int[Long.SIZE];
+    for (int octave = 0, c = 0; octave < Long.SIZE - 1; octave++) {
+      while (c < checkpoints.length && checkpoints[c] < 1L << octave) {
+        c++;
+      }
+      firstInOctave[octave] = c;
+    }
+    firstInOctave[Long.SIZE - 1] = checkpoints.length; // 2^63 is beyond every long
   }
 
   /**
@@ -167,8 +178,13 @@ public final class SensitivityStructure {
     if (step < 1) {
       throw new IllegalArgumentException("step must be at least 1, got " + step);
     }
-    int found = Arrays.binarySearch(checkpoints, step);
-    return found >= 0 ? found : Math.min(-found - 1, checkpoints.length - 1);
+    int last = checkpoints.length - 1;
+    int octave = Long.SIZE - 1 - Long.numberOfLeadingZeros(step); // 2^octave <= step < 2^(octave + 1)
+    // The answer is at or after the first checkpoint of step's octave, and at or before the next octave's first.
+    int from = Math.min(firstInOctave[octave], last);
+    int to = Math.min(firstInOctave[octave + 1], last);
+    int found = Arrays.binarySearch(checkpoints, from, to + 1, step);
+    return found >= 0 ? found : Math.min(-found - 1, last);
   }
 
   @Override

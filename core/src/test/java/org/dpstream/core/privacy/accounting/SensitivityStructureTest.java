@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SensitivityStructureTest {
@@ -96,6 +99,42 @@ class SensitivityStructureTest {
     assertEquals(67, thousand.bound(thousand.indexOf(66)));
     assertEquals(1000, thousand.bound(thousand.indexOf(1001)));
     assertThrows(IllegalStateException.class, () -> SensitivityStructure.toeplitz(5, s -> new double[4]));
+  }
+
+  /** The octave-narrowed search against a plain scan, on every step of short structures and long steps. */
+  @Test
+  void eachStepFindsTheFirstCheckpointAtOrAfterIt() {
+    SensitivityStructure toeplitz = SensitivityStructure.toeplitz(5000, steps -> {
+      double[] bounds = new double[steps.length];
+      Arrays.fill(bounds, 1);
+      return bounds;
+    });
+    SensitivityStructure sparse = SensitivityStructure.of(1L << 40, new long[] {1, 2, 3, 1000, 1024, 1025, 1L << 40},
+        new double[] {1, 2, 3, 4, 5, 6, 7});
+    SensitivityStructure single = SensitivityStructure.of(1, new long[] {1}, new double[] {1});
+    for (SensitivityStructure structure : new SensitivityStructure[] {toeplitz, sparse,
+        SensitivityStructure.tree(new TreeHorizon(1L << 62)), single}) {
+      List<Long> steps = new ArrayList<>();
+      for (long t = 1; t <= 6000; t++) {
+        steps.add(t);
+      }
+      for (int octave = 1; octave < 63; octave++) {
+        steps.add((1L << octave) - 1);
+        steps.add(1L << octave);
+        steps.add((1L << octave) + 1);
+      }
+      steps.add(Long.MAX_VALUE);
+      for (long t : steps) {
+        int expected = structure.size() - 1;
+        for (int c = 0; c < structure.size(); c++) {
+          if (structure.checkpoint(c) >= t) {
+            expected = c;
+            break;
+          }
+        }
+        assertEquals(expected, structure.indexOf(t), structure + ", t=" + t);
+      }
+    }
   }
 
   @Test
