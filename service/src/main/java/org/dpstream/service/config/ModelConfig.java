@@ -14,7 +14,7 @@ import org.dpstream.core.online.FeatureBoundScaling;
 import org.dpstream.core.online.IncrementClipping;
 import org.dpstream.core.online.NoiseChoice;
 import org.dpstream.core.online.OnlineModelSpec;
-import org.dpstream.core.online.PrefixSumPlan;
+import org.dpstream.core.online.TreeNoisePlan;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 
 /**
@@ -123,10 +123,8 @@ public record ModelConfig(
       }
       OnlineModelSpec spec = new OnlineModelSpec(require(id, "id"), dimension, sampleLoss, domain, budget, horizon, clipBounds, choice,
           bounds, clipping, learningRate, sampling, featureScaling(featureBounds, dimension));
-      if (domain.exponent() > 1) {
-        // DP-TOFW's plan, its sigma calibrated once here (the model finds it again when it starts or resumes):
-        // a calibration that fails (a discrete sigma past the sampler's range) fails the config.
-        PrefixSumPlan.choose(spec);
+      if (sampling == NoiseChoice.DISCRETE && domain.exponent() > 1) {
+        TreeNoisePlan.choose(spec); // the calibrated sigma must be within the discrete sampler's range
       }
       return spec;
     } catch (IllegalArgumentException e) {
