@@ -7,8 +7,8 @@ import java.util.function.Function;
 
 /**
  * The prefix-sum plans already chosen, by the spec's fingerprint: a model's plan (its sigma, its privacy map) is
- * computed once, when its configuration is validated, and starting or restoring the model takes that plan
- * instead of calibrating again. Plans are immutable and a deterministic function of the spec, which the
+ * computed once, the first time it is asked for, and starting or restoring the model takes that plan instead of
+ * calibrating again. Plans are immutable and a deterministic function of the spec, which the
  * fingerprint digests field by field (the model id included: an adaptive plan draws its histogram's noise
  * under it), so dropping an entry costs only time.
  */

@@ -35,8 +35,8 @@ public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, 
    * The plan of the spec's accountant. AUTO with continuous noise takes the BLT where its predicted worst-release
    * error beats the better tree's ({@link BltPlan#orTree}); with discrete noise only the tree samples it.
    *
-   * <p>Built once per spec ({@link ChosenPlans}): a model's sigma is computed when its configuration is
-   * validated, and starting or restoring the model finds that plan again.
+   * <p>Built once per spec ({@link ChosenPlans}): starting and restoring a model, and a validation that asks for
+   * its plan, take the same one.
    */
   static PrefixSumPlan choose(OnlineModelSpec spec) {
     return ChosenPlans.of(spec, PrefixSumPlan::build);
