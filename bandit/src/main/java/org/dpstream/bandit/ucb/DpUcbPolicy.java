@@ -6,6 +6,7 @@ import org.dpstream.bandit.BanditPolicy;
 import org.dpstream.bandit.Decision;
 import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.tree.ContinualPrefixSum;
@@ -65,7 +66,7 @@ public final class DpUcbPolicy implements BanditPolicy {
     Lattice lattice = Lattice.forScale(Math.max(contextL2 * contextL2, spec.rewardBound() * contextL2), LATTICE_BITS);
     double sensitivity = ArmLeaf.concatenatedSensitivity(
         contextL2, spec.rewardBound(), lattice.roundingSlack(leafLength, 2));
-    this.calibration = GaussianTreeCalibration.of(spec.budget(), spec.horizon(), sensitivity);
+    this.calibration = GaussianTreeCalibration.of(ZcdpBudget.of(spec.budget()), spec.horizon(), sensitivity);
     this.confidence = new DpUcbConfidence(spec, calibration.nodeSigma(), calibration.tree().depth());
     IidVectorNoise nodeNoise = IidVectorNoise.gaussian(leafLength, calibration.nodeSigma());
     this.sums = new LatticePrefixSums[spec.arms()];

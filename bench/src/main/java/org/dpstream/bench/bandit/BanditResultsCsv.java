@@ -1,11 +1,9 @@
 package org.dpstream.bench.bandit;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.dpstream.bench.common.CsvFile;
 import org.dpstream.bench.common.Formats;
 
 /** {@code results.csv} of the bandit command: one row per run, final values. */
@@ -32,15 +30,6 @@ final class BanditResultsCsv {
 
   /** Writes the file (replacing it) and returns its path. */
   static Path write(Path directory, List<BanditRunResult> results) throws IOException {
-    Path file = directory.resolve(FILE_NAME);
-    try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      out.write(HEADER);
-      out.write('\n');
-      for (BanditRunResult result : results) {
-        out.write(row(result));
-        out.write('\n');
-      }
-    }
-    return file;
+    return CsvFile.write(directory, FILE_NAME, HEADER, results.stream().map(BanditResultsCsv::row));
   }
 }

@@ -1,11 +1,9 @@
 package org.dpstream.bench.ofw;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.dpstream.bench.common.CsvFile;
 import org.dpstream.bench.common.Formats;
 
 /** {@code results.csv}: one row per run, final values. p is written {@code inf} for infinity. */
@@ -16,7 +14,8 @@ final class ResultsCsv {
 
   private ResultsCsv() {}
 
-  static String row(RunResult result) {
+  /** The columns that name a run (algorithm to seed), shared with {@link TrajectoryCsv}. */
+  static String runColumns(RunResult result) {
     RunSpec run = result.spec();
     return String.join(",",
         run.algorithm().cliName(),
@@ -26,7 +25,12 @@ final class ResultsCsv {
         Integer.toString(run.horizon()),
         Formats.parameter(run.epsilon()),
         Formats.parameter(run.delta()),
-        Long.toString(run.seed()),
+        Long.toString(run.seed()));
+  }
+
+  static String row(RunResult result) {
+    return String.join(",",
+        runColumns(result),
         Formats.measurement(result.risk()),
         Formats.measurement(result.subopt()),
         Formats.measurement(result.seconds()));
@@ -34,15 +38,6 @@ final class ResultsCsv {
 
   /** Writes the file (replacing it) and returns its path. */
   static Path write(Path directory, List<RunResult> results) throws IOException {
-    Path file = directory.resolve(FILE_NAME);
-    try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      out.write(HEADER);
-      out.write('\n');
-      for (RunResult result : results) {
-        out.write(row(result));
-        out.write('\n');
-      }
-    }
-    return file;
+    return CsvFile.write(directory, FILE_NAME, HEADER, results.stream().map(ResultsCsv::row));
   }
 }

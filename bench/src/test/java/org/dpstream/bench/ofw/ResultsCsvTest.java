@@ -35,4 +35,14 @@ class ResultsCsvTest {
     assertEquals(List.of(ResultsCsv.HEADER, ResultsCsv.row(result(1.5)), ResultsCsv.row(result(Double.POSITIVE_INFINITY))),
         lines);
   }
+
+  @Test
+  void trajectoriesHaveOneRowPerCheckpointAfterTheRunsColumns(@TempDir Path dir) throws Exception {
+    RunSpec spec = new RunSpec(Algorithm.OFW, AccountantChoice.ZCDP, 1.5, 10, 10000, 1.0, 1e-4, 3);
+    RunResult run = new RunResult(spec, "zcdp", 0.0125, 0.25, 1.5, "dp-tofw/test", 0.9, 1e-4, new int[] {10, 20},
+        new double[] {0.5, 0.25});
+    Path file = TrajectoryCsv.write(dir, List.of(run));
+    assertEquals(List.of("algorithm,accountant,p,d,T,epsilon,delta,seed,t,subopt",
+        "ofw,zcdp,1.5,10,10000,1,0.0001,3,10,0.5", "ofw,zcdp,1.5,10,10000,1,0.0001,3,20,0.25"), Files.readAllLines(file));
+  }
 }

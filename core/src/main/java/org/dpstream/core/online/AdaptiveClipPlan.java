@@ -5,9 +5,10 @@ import java.io.IOException;
 import org.dpstream.core.geometry.LpNorm;
 import org.dpstream.core.privacy.PrivatePrefixSums;
 import org.dpstream.core.privacy.accounting.AdaptiveClipBudget;
+import org.dpstream.core.privacy.accounting.GaussianZcdpMap;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.PrivacyCalibration;
-import org.dpstream.core.privacy.accounting.ZcdpCalibration;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
@@ -17,10 +18,11 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * <p>An epoch of n steps is cut into the public blocks of {@link ClipBlockSchedule}. Block k clips every
  * increment to its threshold C_k (l2) and has its own prefix-sum mechanism, made by the plan the spec's
  * accountant chooses ({@link PrefixSumPlan#choose}: the zCDP tree, the factorization, or any other
- * zCDP-accounted plan) for a spec with {@code clip: fixed C_k}, horizon the block's length and the budget of
- * {@link AdaptiveClipBudget#blockBudget}: its sensitivity is 2 C_k plus the lattice slack, as for fixed
- * clipping. The release at step t is the sum of the earlier blocks' last releases (their noisy totals) plus
- * the current block's noisy prefix sum: post-processing. C_0 is the worst-case bound in l2 (public, from the
+ * zCDP-accounted plan) for a spec with {@code clip: fixed C_k} and horizon the block's length, calibrated in rho
+ * for {@link AdaptiveClipBudget#blockBudget}: its sensitivity is 2 C_k plus the lattice slack, as for fixed
+ * clipping, and its privacy map prices each step with the histogram's rho beside it. The release at step t is
+ * the sum of the earlier blocks' last releases (their noisy totals) plus the current block's noisy prefix sum:
+ * post-processing. C_0 is the worst-case bound in l2 (public, from the
  * declared bounds); C_{k+1} is a function of the released noisy histograms of the norms
  * ({@link NormQuantileHistogram}). docs/privacy-layer.md has the privacy argument.
  */
@@ -35,14 +37,18 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
   private final double initialThreshold;
   private final double calibrationScale;
   private final double histogramSigma;
-  private final ZcdpCalibration[] nominal;
+  private final GaussianZcdpMap[] nominal;
+  private final PrivacyBudget warmUpCost;
   private final PrivacyCalibration calibration;
 
-  /** One block's spec (clip fixed at its threshold, horizon its length) and the plan it chose. */
+  /**
+   * One block's spec (clip fixed at its threshold, horizon its length) and the plan it chose. Its calibration's
+   * {@code spentAfter} is what a sample of the block costs, the histogram included.
+   */
   record Block(OnlineModelSpec spec, PrefixSumPlan plan) {
 
-    ZcdpCalibration calibration() {
-      return (ZcdpCalibration) plan.calibration();
+    GaussianZcdpMap calibration() {
+      return (GaussianZcdpMap) plan.calibration();
     }
   }
 
@@ -55,15 +61,17 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
           "clip.mode: adaptive is accounted in zCDP: use accountant zcdp, factorization or auto, not paper");
     }
     this.spec = spec;
-    this.budget = AdaptiveClipBudget.of(spec.budget(), spec.incrementClipping().quantileShare());
+    // The spec's (epsilon, delta) becomes rho here, once; the histogram and the blocks split it in rho.
+    this.budget = AdaptiveClipBudget.of(ZcdpBudget.of(spec.budget()), spec.incrementClipping().quantileShare());
     this.schedule = ClipBlockSchedule.forHorizon(spec.horizon());
     this.initialThreshold = initialThreshold(spec);
     this.calibrationScale = calibrationScale;
     this.histogramSigma = histogramNoise ? budget.histogramSigma() : 0;
-    this.nominal = new ZcdpCalibration[schedule.blockCount()];
+    this.nominal = new GaussianZcdpMap[schedule.blockCount()];
     for (int k = 0; k < nominal.length; k++) {
       nominal[k] = block(k, initialThreshold).calibration();
     }
+    this.warmUpCost = budget.spent(0);
     this.calibration = new NominalCalibration();
   }
 
@@ -89,18 +97,22 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
     return Math.nextUp(qToL2 * spec.clipBounds().incrementBound());
   }
 
-  /** Block k's spec and plan at threshold C: noise for C times the calibration scale (1 but in tests). */
+  /**
+   * Block k's spec and plan at threshold C: noise for C times the calibration scale (1 but in tests). The block's
+   * spec keeps the model's (epsilon, delta), which its plan reads only to name the ledger's budget: the plan is
+   * calibrated for {@link AdaptiveClipBudget#blockBudget}.
+   */
   Block block(int k, double threshold) {
     AccountantChoice accountant = spec.accountant() == AccountantChoice.AUTO ? AccountantChoice.ZCDP : spec.accountant();
     OnlineModelSpec blockSpec = new OnlineModelSpec(spec.modelId(), spec.dimension(), spec.loss(), spec.domain(),
-        budget.blockBudget(), schedule.length(k), spec.clipBounds(), accountant, spec.data(),
+        spec.budget(), schedule.length(k), spec.clipBounds(), accountant, spec.data(),
         IncrementClipping.fixed(threshold * calibrationScale), spec.learningRate(), spec.noise());
     // auto: the BLT where its predicted worst-release error beats the zCDP tree's (continuous noise only), as
     // for a model without adaptive clipping; the paper's tree is not zCDP-accounted, so auto never means it here.
     PrefixSumPlan plan = spec.accountant() == AccountantChoice.AUTO && spec.noise() == NoiseChoice.CONTINUOUS
-        ? BltPlan.orTree(blockSpec)
-        : PrefixSumPlan.choose(blockSpec);
-    if (!(plan.calibration() instanceof ZcdpCalibration)) {
+        ? BltPlan.orTree(blockSpec, budget.blockBudget())
+        : PrefixSumPlan.choose(blockSpec, budget.blockBudget());
+    if (!(plan.calibration() instanceof GaussianZcdpMap)) {
       throw new IllegalArgumentException("clip.mode: adaptive needs a zCDP-accounted mechanism, got "
           + plan.calibration().accountant());
     }
@@ -130,6 +142,11 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
 
   double histogramSigma() {
     return histogramSigma;
+  }
+
+  /** What a sample of the warm-up costs: its histogram alone. */
+  PrivacyBudget warmUpCost() {
+    return warmUpCost;
   }
 
   double quantile() {

@@ -48,8 +48,6 @@ final class AdaptiveClipPrefixSums implements PrivatePrefixSums {
   private PrivatePrefixSums liveSums;
   private double pendingNorm = Double.NaN;
   private double releasedClipRate = Double.NaN;
-  private double memoRho = Double.NaN;
-  private PrivacyBudget memoSpent;
 
   private AdaptiveClipPrefixSums(AdaptiveClipPlan plan, KeyedNoiseSource source, NormQuantileHistogram histogram,
       double[] finishedBlocks, long epoch, long stepsInEpoch, long totalSteps, double threshold) {
@@ -155,16 +153,14 @@ final class AdaptiveClipPrefixSums implements PrivatePrefixSums {
 
   /**
    * What a sample in the live block costs once the next step is released: the live block's rho by then plus
-   * its histogram's (memoised: it changes only where the block's privacy map does).
+   * its histogram's, as the block's privacy map prices it; in the warm-up, the histogram's alone.
    */
   PrivacyBudget costOfNextStep() {
-    long step = stepsInEpoch == plan.spec().horizon() ? 1 : stepsInEpoch + 1;
-    double rho = warmingUp() ? 0 : live.calibration().rhoAfter(step - schedule.start(block));
-    if (rho != memoRho) {
-      memoSpent = plan.budget().spent(rho);
-      memoRho = rho;
+    if (warmingUp()) {
+      return plan.warmUpCost();
     }
-    return memoSpent;
+    long step = stepsInEpoch == plan.spec().horizon() ? 1 : stepsInEpoch + 1;
+    return live.calibration().spentAfter(step - schedule.start(block));
   }
 
   @Override

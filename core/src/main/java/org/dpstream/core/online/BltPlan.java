@@ -6,12 +6,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.dpstream.core.geometry.LpNorm;
 import org.dpstream.core.privacy.PrivatePrefixSums;
-import org.dpstream.core.privacy.accounting.PrivacyBudget;
-import org.dpstream.core.privacy.accounting.ZcdpConversion;
+import org.dpstream.core.privacy.accounting.GaussianZcdpMap;
+import org.dpstream.core.privacy.accounting.SensitivityStructure;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.factorization.BltOptimizer;
 import org.dpstream.core.privacy.factorization.BltPrefixSum;
 import org.dpstream.core.privacy.factorization.BltStrategy;
-import org.dpstream.core.privacy.factorization.ToeplitzStrategyCalibration;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
@@ -21,18 +21,23 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * parameters are optimised for the spec's horizon once (cached, deterministic: {@link BltOptimizer}).
  *
  * <p>Sensitivity: l2, as the factorization's ({@link PrefixSumPlan#l2LeafSensitivity}); the privacy map is
- * {@link ToeplitzStrategyCalibration}'s with the BLT's rigorous column-norm bounds.
+ * {@link GaussianZcdpMap} with the BLT's rigorous column-norm bounds ({@link SensitivityStructure#toeplitz}).
  *
  * @param strategy the BLT parameters for the horizon
  * @param calibration sigma and the privacy map
  * @param predictedReleaseError E ||noise of the worst release||_q^2 (q the dual norm), as {@link AccountantChoice#AUTO}
  *     compares it with the tree's
  */
-public record BltPlan(BltStrategy strategy, ToeplitzStrategyCalibration calibration, double predictedReleaseError)
+public record BltPlan(BltStrategy strategy, GaussianZcdpMap calibration, double predictedReleaseError)
     implements PrefixSumPlan {
 
   public static BltPlan of(OnlineModelSpec spec) {
-    return of(spec.budget(), spec.horizon(), PrefixSumPlan.l2LeafSensitivity(spec, 0), spec.dimension(),
+    return of(spec, ZcdpBudget.of(spec.budget()));
+  }
+
+  /** The plan for the spec with a zCDP budget of its own (adaptive clipping's blocks: theirs). */
+  static BltPlan of(OnlineModelSpec spec, ZcdpBudget budget) {
+    return of(budget, spec.horizon(), PrefixSumPlan.l2LeafSensitivity(spec, 0), spec.dimension(),
         LpNorm.dualExponent(spec.p()));
   }
 
@@ -41,7 +46,7 @@ public record BltPlan(BltStrategy strategy, ToeplitzStrategyCalibration calibrat
    * predicted in the norm q. Cheap after the first call for a horizon (the strategy is cached; the calibration
    * is a few hundred zCDP conversions).
    */
-  public static BltPlan of(PrivacyBudget budget, long horizon, double l2Sensitivity, int dimension, double q) {
+  public static BltPlan of(ZcdpBudget budget, long horizon, double l2Sensitivity, int dimension, double q) {
     Key key = new Key(budget, horizon, l2Sensitivity, dimension, q);
     BltPlan cached = CACHE.get(key);
     if (cached != null) {
@@ -56,19 +61,17 @@ public record BltPlan(BltStrategy strategy, ToeplitzStrategyCalibration calibrat
   }
 
   /** Plans by everything they depend on: a model (or a block of one) that restarts gets its plan in a look-up. */
-  private record Key(PrivacyBudget budget, long horizon, double l2Sensitivity, int dimension, double q) {}
+  private record Key(ZcdpBudget budget, long horizon, double l2Sensitivity, int dimension, double q) {}
 
   private static final Map<Key, BltPlan> CACHE = new ConcurrentHashMap<>();
   private static final int CACHE_LIMIT = 256;
 
-  private static BltPlan build(PrivacyBudget budget, long horizon, double l2Sensitivity, int dimension, double q) {
+  private static BltPlan build(ZcdpBudget budget, long horizon, double l2Sensitivity, int dimension, double q) {
     BltStrategy strategy = BltOptimizer.forHorizon(horizon);
-    ZcdpConversion conversion = ZcdpConversion.TIGHT;
-    ToeplitzStrategyCalibration calibration = ToeplitzStrategyCalibration.of(
-        "zcdp-" + conversion.citation() + "-blt", budget, horizon, l2Sensitivity, conversion,
-        strategy::squaredColumnNormUpperBounds);
+    GaussianZcdpMap calibration = GaussianZcdpMap.calibrate("zcdp-" + budget.conversion().citation() + "-blt", budget,
+        l2Sensitivity, SensitivityStructure.toeplitz(horizon, strategy::squaredColumnNormUpperBounds));
     // The worst release is the last of the epoch: per coordinate N(0, sigma^2 E(n)).
-    double releaseSigma = calibration.noiseSigma() * Math.sqrt(strategy.squaredErrorRowNorm(horizon));
+    double releaseSigma = calibration.sigma() * Math.sqrt(strategy.squaredErrorRowNorm(horizon));
     return new BltPlan(strategy, calibration, TreeNoisePlan.gaussianDualNormSquare(dimension, q, releaseSigma));
   }
 
@@ -76,9 +79,9 @@ public record BltPlan(BltStrategy strategy, ToeplitzStrategyCalibration calibrat
    * What {@link AccountantChoice#AUTO} picks for continuous noise: this BLT plan if its predicted worst-release
    * error in the dual norm is below the better tree's, else that tree. Both are public functions of the spec.
    */
-  static PrefixSumPlan orTree(OnlineModelSpec spec) {
-    TreeNoisePlan tree = TreeNoisePlan.choose(spec);
-    BltPlan blt = of(spec);
+  static PrefixSumPlan orTree(OnlineModelSpec spec, ZcdpBudget budget) {
+    TreeNoisePlan tree = TreeNoisePlan.choose(spec, budget);
+    BltPlan blt = of(spec, budget);
     return blt.predictedReleaseError < treeWorstReleaseError(tree, spec.horizon()) ? blt : tree;
   }
 
@@ -100,7 +103,7 @@ public record BltPlan(BltStrategy strategy, ToeplitzStrategyCalibration calibrat
 
   @Override
   public String describe() {
-    return calibration.accountant() + "/gaussian(d, sigma=" + calibration.noiseSigma() + ", buffers="
+    return calibration.accountant() + "/gaussian(d, sigma=" + calibration.sigma() + ", buffers="
         + strategy.buffers() + ")";
   }
 

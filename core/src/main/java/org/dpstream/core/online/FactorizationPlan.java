@@ -4,6 +4,7 @@ import org.dpstream.core.geometry.LpNorm;
 import java.io.DataInput;
 import java.io.IOException;
 import org.dpstream.core.privacy.PrivatePrefixSums;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.factorization.SqrtFactorizationCalibration;
 import org.dpstream.core.privacy.factorization.SqrtFactorizationPrefixSum;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
@@ -16,9 +17,9 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  */
 record FactorizationPlan(SqrtFactorizationCalibration calibration) implements PrefixSumPlan {
 
-  static FactorizationPlan of(OnlineModelSpec spec) {
-    return new FactorizationPlan(SqrtFactorizationCalibration.of(
-        spec.budget(), spec.horizon(), PrefixSumPlan.l2LeafSensitivity(spec, 0)));
+  static FactorizationPlan of(OnlineModelSpec spec, ZcdpBudget budget) {
+    return new FactorizationPlan(
+        SqrtFactorizationCalibration.of(budget, spec.horizon(), PrefixSumPlan.l2LeafSensitivity(spec, 0)));
   }
 
   @Override

@@ -5,6 +5,7 @@ import java.io.DataInput;
 import java.io.IOException;
 import org.dpstream.core.privacy.PrivatePrefixSums;
 import org.dpstream.core.privacy.accounting.PrivacyCalibration;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
 /**
@@ -33,16 +34,32 @@ public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, 
   /**
    * The plan of the spec's accountant. AUTO with continuous noise takes the BLT where its predicted worst-release
    * error beats the better tree's ({@link BltPlan#orTree}); with discrete noise only the tree samples it.
+   *
+   * <p>Built once per spec ({@link ChosenPlans}): starting and restoring a model, and a validation that asks for
+   * its plan, take the same one.
    */
   static PrefixSumPlan choose(OnlineModelSpec spec) {
+    return ChosenPlans.of(spec, PrefixSumPlan::build);
+  }
+
+  private static PrefixSumPlan build(OnlineModelSpec spec) {
     if (spec.incrementClipping().isAdaptive()) {
       return AdaptiveClipPlan.of(spec); // blocks of the plan the accountant chooses, each at its own threshold
     }
+    if (spec.accountant() == AccountantChoice.PAPER) {
+      return TreeNoisePlan.choose(spec); // the paper's calibration is not accounted in zCDP
+    }
+    // The spec's (epsilon, delta) becomes rho here, once; the plan is calibrated in rho.
+    return choose(spec, ZcdpBudget.of(spec.budget()));
+  }
+
+  /** The plan of the spec's accountant calibrated for a zCDP budget (adaptive clipping's blocks: theirs). */
+  static PrefixSumPlan choose(OnlineModelSpec spec, ZcdpBudget budget) {
     return switch (spec.accountant()) {
-      case FACTORIZATION -> FactorizationPlan.of(spec);
-      case BLT -> BltPlan.of(spec);
-      case AUTO -> spec.noise() == NoiseChoice.CONTINUOUS ? BltPlan.orTree(spec) : TreeNoisePlan.choose(spec);
-      case PAPER, ZCDP -> TreeNoisePlan.choose(spec);
+      case FACTORIZATION -> FactorizationPlan.of(spec, budget);
+      case BLT -> BltPlan.of(spec, budget);
+      case AUTO -> spec.noise() == NoiseChoice.CONTINUOUS ? BltPlan.orTree(spec, budget) : TreeNoisePlan.choose(spec, budget);
+      case PAPER, ZCDP -> TreeNoisePlan.choose(spec, budget);
     };
   }
 

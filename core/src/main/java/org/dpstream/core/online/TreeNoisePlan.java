@@ -8,6 +8,7 @@ import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
 import org.dpstream.core.privacy.accounting.NormRegularity;
 import org.dpstream.core.privacy.accounting.PaperTreeCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyCalibration;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.noise.DiscreteGaussian;
 import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.GeneralizedGaussianNoise;
@@ -83,17 +84,23 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
   }
 
   public static TreeNoisePlan choose(OnlineModelSpec spec) {
+    // The paper's calibration is not accounted in zCDP: its budget stays (epsilon, delta).
+    return spec.accountant() == AccountantChoice.PAPER ? paper(spec) : choose(spec, ZcdpBudget.of(spec.budget()));
+  }
+
+  /** The tree of the spec's accountant, the zCDP tree calibrated for {@code budget}. */
+  static TreeNoisePlan choose(OnlineModelSpec spec, ZcdpBudget budget) {
     if (spec.noise() == NoiseChoice.DISCRETE) {
       // The spec admits DISCRETE with ZCDP or AUTO only; the discrete Gaussian is accounted in zCDP.
-      return zcdp(spec);
+      return zcdp(spec, budget);
     }
     return switch (spec.accountant()) {
       case PAPER -> paper(spec);
-      case ZCDP -> zcdp(spec);
+      case ZCDP -> zcdp(spec, budget);
       case FACTORIZATION, BLT -> throw new IllegalArgumentException(spec.accountant() + " is not a tree: use PrefixSumPlan.choose");
       case AUTO -> {
         TreeNoisePlan paper = paper(spec);
-        TreeNoisePlan zcdp = zcdp(spec);
+        TreeNoisePlan zcdp = zcdp(spec, budget);
         yield zcdp.predictedNodeError <= paper.predictedNodeError ? zcdp : paper;
       }
     };
@@ -119,11 +126,11 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     return new TreeNoisePlan(calibration, noise, predicted, spec.domain().norm().dual(), NoiseChoice.CONTINUOUS);
   }
 
-  static TreeNoisePlan zcdp(OnlineModelSpec spec) {
+  static TreeNoisePlan zcdp(OnlineModelSpec spec, ZcdpBudget budget) {
     int d = spec.dimension();
     double q = LpNorm.dualExponent(spec.p());
     double l2Sensitivity = PrefixSumPlan.l2LeafSensitivity(spec, latticeFor(spec).roundingSlack(d, 2));
-    GaussianTreeCalibration calibration = GaussianTreeCalibration.of(spec.budget(), spec.horizon(), l2Sensitivity);
+    GaussianTreeCalibration calibration = GaussianTreeCalibration.of(budget, spec.horizon(), l2Sensitivity);
     IidVectorNoise noise = IidVectorNoise.gaussian(d, calibration.nodeSigma());
     if (spec.noise() == NoiseChoice.DISCRETE) {
       requireDiscreteRange(noise.scale(), latticeFor(spec));
@@ -175,7 +182,7 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
   private NodeNoise keyedNodeNoise(OnlineModelSpec spec, KeyedNoiseSource source) {
     NoiseStream bits = source.forStream("tree", spec.modelId());
     if (sampling == NoiseChoice.DISCRETE) {
-      // zcdp(spec) made the noise an isotropic Gaussian; its sigma is the calibrated one, exactly.
+      // zcdp(spec, budget) made the noise an isotropic Gaussian; its sigma is the calibrated one, exactly.
       double sigma = ((IidVectorNoise) noise).scale();
       return DiscreteGaussianNodeNoise.onLattice(bits, spec.dimension(), sigma, latticeFor(spec));
     }

@@ -17,6 +17,8 @@ import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.privacy.accounting.AdaptiveClipBudget;
 import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.Rounding;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
 import org.dpstream.core.privacy.factorization.SqrtFactorizationCalibration;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
@@ -206,9 +208,9 @@ class AdaptiveClipTest {
   }
 
   @Test
-  void theBudgetSplitsIntoHistogramAndBlocksAndComposesWithinTheModelsBudget() {
+  void theBudgetSplitsIntoHistogramAndBlocksInRhoAndComposesWithinTheModelsBudget() {
     PrivacyBudget budget = new PrivacyBudget(1, 1e-4);
-    AdaptiveClipBudget split = AdaptiveClipBudget.of(budget, 0.05);
+    AdaptiveClipBudget split = AdaptiveClipBudget.of(ZcdpBudget.of(budget), 0.05);
     double rho = ZcdpConversion.TIGHT.maxRho(1, 1e-4);
     assertEquals(rho, split.rho());
     // sigma_h = 1 / sqrt(0.05 rho), rounded up; rho_q = 2 / (2 sigma_h^2) <= 0.05 rho, within rounding.
@@ -216,19 +218,21 @@ class AdaptiveClipTest {
     assertTrue(split.histogramSigma() >= 1 / Math.sqrt(0.05 * rho));
     assertTrue(split.quantileRho() <= 0.05 * rho);
     assertEquals(0.05 * rho, split.quantileRho(), 1e-9 * rho);
-    assertEquals((rho - split.quantileRho()) * (1 - 0x1p-20), split.blockRho(), 1e-12 * rho);
-    assertEquals(ZcdpConversion.TIGHT.epsilon(split.blockRho(), 1e-4), split.blockBudget().epsilon());
-    assertEquals(1e-4, split.blockBudget().delta());
+    // rho_b is the rest, rounded down by an ulp or two and no margin: the rounded-up sum stays within rho.
+    assertEquals(rho - split.quantileRho(), split.blockRho(), 3 * Math.ulp(rho));
+    assertTrue(Rounding.tightSumUp(split.blockRho(), split.quantileRho()) <= rho);
+    assertEquals(split.blockRho(), split.blockBudget().rho());
+    assertEquals(split.quantileRho(), split.blockBudget().rhoBeside());
+    assertEquals(budget, split.blockBudget().budget());
     // A sample costs its block's rho plus one histogram's, converted once.
-    assertEquals(ZcdpConversion.TIGHT.epsilon(split.blockRho() + split.quantileRho(), 1e-4),
-        split.spent(split.blockRho()).epsilon(), 1e-12);
+    assertEquals(ZcdpConversion.TIGHT.epsilon(Rounding.tightSumUp(split.blockRho(), split.quantileRho()), 1e-4),
+        split.spent(split.blockRho()).epsilon());
     assertTrue(split.spent(split.blockRho()).epsilon() <= 1);
     assertTrue(split.spent(rho).epsilon() > 1); // the whole rho on top of the histogram would not fit
-    assertEquals(ZcdpConversion.TIGHT.epsilon(split.quantileRho(), 1e-4), split.spent(0).epsilon(), 1e-12);
+    assertEquals(ZcdpConversion.TIGHT.epsilon(split.quantileRho(), 1e-4), split.spent(0).epsilon());
     assertEquals("zcdp-cks20-adaptive-clip", split.accountant());
-    assertThrows(IllegalArgumentException.class, () -> AdaptiveClipBudget.of(budget, 0));
-    assertThrows(IllegalArgumentException.class, () -> AdaptiveClipBudget.of(budget, 0.51));
-    assertThrows(IllegalArgumentException.class, () -> AdaptiveClipBudget.of(new PrivacyBudget(1, 0), 0.05));
+    assertThrows(IllegalArgumentException.class, () -> AdaptiveClipBudget.of(ZcdpBudget.of(budget), 0));
+    assertThrows(IllegalArgumentException.class, () -> AdaptiveClipBudget.of(ZcdpBudget.of(budget), 0.51));
   }
 
   @Test
@@ -240,7 +244,7 @@ class AdaptiveClipTest {
     // model without adaptive clipping does (at 1024 leaves it does), and the zCDP tree with discrete noise.
     AdaptiveClipPlan auto = AdaptiveClipPlan.of(adaptiveSpec(data, 10_000, AccountantChoice.AUTO));
     assertInstanceOf(BltPlan.class, auto.block(3, 1).plan());
-    assertEquals(plan.budget().blockBudget(), auto.block(3, 1).spec().budget());
+    assertEquals(plan.budget().blockBudget(), auto.block(3, 1).calibration().zcdpBudget());
     AdaptiveClipPlan autoDiscrete =
         AdaptiveClipPlan.of(adaptiveSpec(data, 10_000, AccountantChoice.AUTO).withNoise(NoiseChoice.DISCRETE));
     assertInstanceOf(TreeNoisePlan.class, autoDiscrete.block(3, 1).plan());
@@ -248,7 +252,8 @@ class AdaptiveClipTest {
       AdaptiveClipPlan.Block block = plan.block(3, threshold);
       assertEquals(1024, block.spec().horizon());
       assertEquals(IncrementClipping.fixed(threshold), block.spec().incrementClipping());
-      assertEquals(plan.budget().blockBudget(), block.spec().budget());
+      assertEquals(plan.budget().blockBudget(), block.calibration().zcdpBudget());
+      assertEquals(spec.budget(), block.spec().budget()); // the ledger's (epsilon, delta), the model's
       GaussianTreeCalibration calibration = (GaussianTreeCalibration) block.calibration();
       // Sensitivity 2 C plus the lattice slack (about 2^-30 C) and the float margin: within 1e-8 of 2 C.
       assertEquals(2 * threshold, calibration.l2Sensitivity(), 2 * threshold * 1e-8);

@@ -52,7 +52,7 @@ class BltPlanTest {
     TreeNoisePlan tree = TreeNoisePlan.choose(auto);
     double treeError = BltPlan.treeWorstReleaseError(tree, 10_000);
     assertEquals(13 * tree.predictedNodeError(), treeError, 0, "floor(log2(10001)) = 13 nodes");
-    double releaseSigma = blt.calibration().noiseSigma() * Math.sqrt(blt.strategy().squaredErrorRowNorm(10_000));
+    double releaseSigma = blt.calibration().sigma() * Math.sqrt(blt.strategy().squaredErrorRowNorm(10_000));
     assertEquals(TreeNoisePlan.gaussianDualNormSquare(5, 3, releaseSigma), blt.predictedReleaseError(), 0);
     assertTrue(blt.predictedReleaseError() < 0.15 * treeError, blt.predictedReleaseError() + " vs " + treeError);
     assertInstanceOf(BltPlan.class, PrefixSumPlan.choose(auto));

@@ -12,6 +12,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.ConstantNodeNoise;
 import org.dpstream.core.privacy.testing.TestKeys;
@@ -194,7 +195,7 @@ class DpTofwTest {
     OnlineTestData data = new OnlineTestData(5, 1.5, RADIUS, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(8));
     OnlineModelSpec auto = data.spec("auto", 1.5, RADIUS, 1, 10_000, AccountantChoice.AUTO);
     TreeNoisePlan paper = TreeNoisePlan.paper(auto);
-    TreeNoisePlan zcdp = TreeNoisePlan.zcdp(auto);
+    TreeNoisePlan zcdp = TreeNoisePlan.zcdp(auto, ZcdpBudget.of(auto.budget()));
     TreeNoisePlan chosen = TreeNoisePlan.choose(auto);
     double expected = Math.min(paper.predictedNodeError(), zcdp.predictedNodeError());
     assertEquals(expected, chosen.predictedNodeError());

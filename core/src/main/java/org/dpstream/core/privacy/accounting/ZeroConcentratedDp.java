@@ -101,8 +101,8 @@ public final class ZeroConcentratedDp {
   }
 
   /**
-   * The last answer of {@link #maxRhoTight}, a pure function that costs about 10^5 evaluations: adaptive
-   * clipping calibrates every block for the same (epsilon_b, delta).
+   * The last answer of {@link #maxRhoTight}, a pure function that costs about 10^5 evaluations: the plans
+   * {@code accountant: auto} compares for one model each read the same (epsilon, delta).
    */
   private static volatile double[] lastMaxRhoTight;
 

@@ -4,6 +4,7 @@ import java.io.DataInput;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
+import org.dpstream.core.privacy.accounting.GaussianZcdpMap;
 import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.NoiseStream;
@@ -14,7 +15,7 @@ import org.dpstream.core.privacy.random.NoiseStream;
  * release is base + (S_t + N_t), with S_t the exact sum of the epoch's leaves and N_t = sum_{s &lt;= t} w_s the
  * prefix sum of w = C^{-1} z, z_s ~ N(0, sigma^2 I_d) drawn from the keyed source at (epoch, s). So the
  * releases are B (C x + z): the Gaussian mechanism on C x, post-processed. Privacy and accounting:
- * {@link ToeplitzStrategyCalibration} with the BLT's column norms; the guarantee holds for leaves chosen
+ * {@link GaussianZcdpMap} with the BLT's column norms; the guarantee holds for leaves chosen
  * adaptively from earlier releases (Denisov et al. 2022, Theorem 2.1).
  *
  * <p>Cost: w_t = z_t - sum_i omega_i s_i and s_i &lt;- theta_i s_i + w_t, one draw of d Gaussians and O(d m)
@@ -90,14 +91,14 @@ public final class BltPrefixSum extends EpochedPrefixSum {
    *     {@code online.BltPlan} does); another strategy's calibration would not price this noise
    * @param bits derive it with {@code source.forStream(NOISE_PURPOSE, streamId)}
    */
-  public static BltPrefixSum start(int dimension, BltStrategy strategy, ToeplitzStrategyCalibration calibration,
+  public static BltPrefixSum start(int dimension, BltStrategy strategy, GaussianZcdpMap calibration,
       NoiseStream bits) {
-    return start(strategy, calibration.horizon(), bits, IidVectorNoise.gaussian(dimension, calibration.noiseSigma()));
+    return start(strategy, calibration.horizon(), bits, IidVectorNoise.gaussian(dimension, calibration.sigma()));
   }
 
   /**
    * A mechanism with any noise distribution; private as calibrated only when {@code noise} is N(0, sigma^2 I_d)
-   * with the sigma and horizon of the strategy's {@link ToeplitzStrategyCalibration}. Others are for tests.
+   * with the sigma and horizon of the strategy's {@link GaussianZcdpMap}. Others are for tests.
    */
   public static BltPrefixSum start(BltStrategy strategy, long horizon, NoiseStream bits, VectorNoise noise) {
     Objects.requireNonNull(strategy, "strategy");
@@ -166,9 +167,9 @@ public final class BltPrefixSum extends EpochedPrefixSum {
    *
    * @throws IOException if the snapshot is corrupt or its horizon is not the calibration's
    */
-  public static BltPrefixSum readFrom(DataInput in, BltStrategy strategy, ToeplitzStrategyCalibration calibration,
+  public static BltPrefixSum readFrom(DataInput in, BltStrategy strategy, GaussianZcdpMap calibration,
       NoiseStream bits, int dimension) throws IOException {
-    BltPrefixSum restored = readFrom(in, strategy, bits, IidVectorNoise.gaussian(dimension, calibration.noiseSigma()));
+    BltPrefixSum restored = readFrom(in, strategy, bits, IidVectorNoise.gaussian(dimension, calibration.sigma()));
     if (restored.horizon() != calibration.horizon()) {
       throw new IOException("snapshot horizon " + restored.horizon() + " is not the calibration's " + calibration.horizon());
     }

@@ -14,12 +14,10 @@
  * SODA 2023).
  *
  * <ul>
- *   <li>{@link org.dpstream.core.privacy.factorization.SqrtFactorizationCalibration}: sigma from an
- *       (epsilon, delta) budget via zCDP, and the privacy map of steps 1..t.
+ *   <li>{@link org.dpstream.core.privacy.factorization.SqrtFactorizationCalibration}: the square root's
+ *       structure under the one Gaussian zCDP map of {@code privacy.accounting.GaussianZcdpMap}.
  *   <li>{@link org.dpstream.core.privacy.factorization.SqrtFactorizationPrefixSum}: the d-dimensional
  *       continual release with O(d) state, keyed noise regenerated every step, and epochs past the horizon.
- *   <li>{@link org.dpstream.core.privacy.factorization.ToeplitzStrategyCalibration}: the zCDP calibration and
- *       privacy map of any lower-triangular Toeplitz strategy from bounds on its column norms (both mechanisms).
  *   <li>{@link org.dpstream.core.privacy.factorization.BltStrategy},
  *       {@link org.dpstream.core.privacy.factorization.BltOptimizer},
  *       {@link org.dpstream.core.privacy.factorization.BltPrefixSum}: a buffered linear Toeplitz strategy

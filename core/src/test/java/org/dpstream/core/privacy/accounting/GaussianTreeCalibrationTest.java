@@ -16,7 +16,7 @@ class GaussianTreeCalibrationTest {
     // rho_max = (sqrt(7.907755) - sqrt(6.907755))^2 = (2.812073 - 2.628261)^2 = 0.0337869
     // sigma = S sqrt(h / (2 rho_max)) = sqrt(11 / 0.0675739) = sqrt(162.7854) = 12.75871
     GaussianTreeCalibration calibration =
-        GaussianTreeCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 1000, 1, ZcdpConversion.SIMPLE);
+        GaussianTreeCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND, ZcdpConversion.SIMPLE), 1000, 1);
     assertEquals("zcdp-bs16", calibration.accountant());
     assertEquals(0.0337869, calibration.rhoBudget(), 1e-7);
     assertEquals(12.75871, calibration.nodeSigma(), 1e-5);
@@ -34,9 +34,9 @@ class GaussianTreeCalibrationTest {
 
   @Test
   void tightConversionIsTheDefaultAndNeedsLessNoise() {
-    GaussianTreeCalibration tight = GaussianTreeCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 1000, 1);
+    GaussianTreeCalibration tight = GaussianTreeCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND), 1000, 1);
     GaussianTreeCalibration simple =
-        GaussianTreeCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 1000, 1, ZcdpConversion.SIMPLE);
+        GaussianTreeCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND, ZcdpConversion.SIMPLE), 1000, 1);
     assertEquals(ZcdpConversion.TIGHT, tight.conversion());
     assertEquals("zcdp-cks20", tight.accountant());
     // sigma scales with 1/sqrt(rho_max): 12.7587 * sqrt(0.0337869 / rho_tight) with rho_tight about 0.0594
@@ -50,7 +50,7 @@ class GaussianTreeCalibrationTest {
     // zCDP pays h: sigma ratio about sqrt(h) times the conversion gain.
     PaperTreeCalibration paper = PaperTreeCalibration.of(
         ONE_AND_ONE_IN_A_THOUSAND, 1000, NormRegularity.forDualExponent(2, 5), 10);
-    GaussianTreeCalibration zcdp = GaussianTreeCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 1000, 10);
+    GaussianTreeCalibration zcdp = GaussianTreeCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND), 1000, 10);
     assertTrue(zcdp.nodeSigma() < paper.nodeSigma() / 4,
         () -> "zcdp " + zcdp.nodeSigma() + " vs paper " + paper.nodeSigma());
   }
@@ -64,7 +64,7 @@ class GaussianTreeCalibrationTest {
             for (double sensitivity : new double[] {0.3, 7}) {
               PrivacyBudget budget = new PrivacyBudget(epsilon, delta);
               GaussianTreeCalibration calibration =
-                  GaussianTreeCalibration.of(budget, horizon, sensitivity, conversion);
+                  GaussianTreeCalibration.of(ZcdpBudget.of(budget, conversion), horizon, sensitivity);
               PrivacyBudget atHorizon = calibration.spentAfter(horizon);
               PrivacyBudget allNodes = calibration.spentAfter(Long.MAX_VALUE);
               assertTrue(atHorizon.isWithin(budget) && allNodes.isWithin(budget), calibration::toString);
@@ -89,21 +89,21 @@ class GaussianTreeCalibrationTest {
 
   @Test
   void moreBudgetMeansLessNoiseAndALongerHorizonMore() {
-    double base = GaussianTreeCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 1000, 1).nodeSigma();
-    assertTrue(GaussianTreeCalibration.of(new PrivacyBudget(2, 1e-3), 1000, 1).nodeSigma() < base);
-    assertTrue(GaussianTreeCalibration.of(new PrivacyBudget(1, 1e-2), 1000, 1).nodeSigma() < base);
-    assertEquals(base, GaussianTreeCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 1024, 1).nodeSigma());
-    assertTrue(GaussianTreeCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 1025, 1).nodeSigma() > base);
-    assertTrue(GaussianTreeCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 1000, 2).nodeSigma() > base);
+    double base = GaussianTreeCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND), 1000, 1).nodeSigma();
+    assertTrue(GaussianTreeCalibration.of(ZcdpBudget.of(new PrivacyBudget(2, 1e-3)), 1000, 1).nodeSigma() < base);
+    assertTrue(GaussianTreeCalibration.of(ZcdpBudget.of(new PrivacyBudget(1, 1e-2)), 1000, 1).nodeSigma() < base);
+    assertEquals(base, GaussianTreeCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND), 1024, 1).nodeSigma());
+    assertTrue(GaussianTreeCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND), 1025, 1).nodeSigma() > base);
+    assertTrue(GaussianTreeCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND), 1000, 2).nodeSigma() > base);
   }
 
   @Test
   void rejectsPureDpAndBadSensitivity() {
     assertThrows(IllegalArgumentException.class,
-        () -> GaussianTreeCalibration.of(new PrivacyBudget(1, 0), 1000, 1));
+        () -> GaussianTreeCalibration.of(ZcdpBudget.of(new PrivacyBudget(1, 0)), 1000, 1));
     assertThrows(IllegalArgumentException.class,
-        () -> GaussianTreeCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 1000, 0));
+        () -> GaussianTreeCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND), 1000, 0));
     assertThrows(IllegalArgumentException.class,
-        () -> GaussianTreeCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 0, 1));
+        () -> GaussianTreeCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND), 0, 1));
   }
 }

@@ -59,7 +59,7 @@ class PrivacyLedgerTest {
 
   @Test
   void aCalibratedTreeRunsThreeEpochsWithoutARefusal() {
-    GaussianTreeCalibration calibration = GaussianTreeCalibration.of(BUDGET, 100, 1);
+    GaussianTreeCalibration calibration = GaussianTreeCalibration.of(ZcdpBudget.of(BUDGET), 100, 1);
     PrivacyLedger ledger = PrivacyLedger.open(calibration);
     for (int epoch = 0; epoch < 3; epoch++) {
       for (long t = 1; t <= calibration.horizon(); t++) {

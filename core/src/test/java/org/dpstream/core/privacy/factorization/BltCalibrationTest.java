@@ -3,6 +3,9 @@ package org.dpstream.core.privacy.factorization;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.dpstream.core.privacy.accounting.GaussianZcdpMap;
+import org.dpstream.core.privacy.accounting.SensitivityStructure;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
@@ -32,11 +35,11 @@ class BltCalibrationTest {
       largest = Math.max(largest, norm);
     }
     assertEquals(69.0 / 64, largest, 0);
-    ToeplitzStrategyCalibration calibration = ToeplitzStrategyCalibration.of("test", BUDGET, 3, 2,
-        ZcdpConversion.SIMPLE, HALF_QUARTER::squaredColumnNormUpperBounds);
+    GaussianZcdpMap calibration = GaussianZcdpMap.calibrate("test", ZcdpBudget.of(BUDGET, ZcdpConversion.SIMPLE), 2,
+        SensitivityStructure.toeplitz(3, HALF_QUARTER::squaredColumnNormUpperBounds));
     double rhoMax = ZeroConcentratedDp.maxRho(1, 1e-3);
     assertEquals(rhoMax, calibration.rhoBudget(), 0);
-    assertEquals(2 * Math.sqrt(largest / (2 * rhoMax)), calibration.noiseSigma(), 1e-12 * calibration.noiseSigma());
+    assertEquals(2 * Math.sqrt(largest / (2 * rhoMax)), calibration.sigma(), 1e-12 * calibration.sigma());
     assertEquals(rhoMax * 64 / 69, calibration.rhoAfter(1), 1e-12 * rhoMax);
     assertEquals(rhoMax * 68 / 69, calibration.rhoAfter(2), 1e-12 * rhoMax);
     assertEquals(rhoMax, calibration.rhoAfter(3), 1e-12 * rhoMax);
@@ -51,14 +54,15 @@ class BltCalibrationTest {
   void theLedgerAcceptsEveryStepOfTheHorizon() {
     long horizon = 300;
     BltStrategy strategy = BltOptimizer.forHorizon(horizon);
-    ToeplitzStrategyCalibration calibration = ToeplitzStrategyCalibration.of("zcdp-cks20-blt", new PrivacyBudget(0.5, 1e-6),
-        horizon, 1, ZcdpConversion.TIGHT, strategy::squaredColumnNormUpperBounds);
+    GaussianZcdpMap calibration = GaussianZcdpMap.calibrate("zcdp-cks20-blt",
+        ZcdpBudget.of(new PrivacyBudget(0.5, 1e-6)), 1,
+        SensitivityStructure.toeplitz(horizon, strategy::squaredColumnNormUpperBounds));
     PrivacyLedger ledger = PrivacyLedger.open(calibration);
     for (long t = 1; t <= horizon; t++) {
       ledger = ledger.reserve(calibration.spentAfter(t));
     }
     assertTrue(ledger.spentEpsilon() <= 0.5 && ledger.spentEpsilon() > 0.5 * (1 - 1e-6), ledger::toString);
     double bound = strategy.squaredColumnNormUpperBounds(new long[] {horizon})[0];
-    assertEquals(Math.sqrt(bound / (2 * calibration.rhoBudget())), calibration.noiseSigma(), 1e-9);
+    assertEquals(Math.sqrt(bound / (2 * calibration.rhoBudget())), calibration.sigma(), 1e-9);
   }
 }

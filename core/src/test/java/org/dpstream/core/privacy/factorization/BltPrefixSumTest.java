@@ -1,21 +1,17 @@
 package org.dpstream.core.privacy.factorization;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
-import org.apache.commons.rng.UniformRandomProvider;
-import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.core.privacy.accounting.GaussianZcdpMap;
+import org.dpstream.core.privacy.accounting.SensitivityStructure;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
-import org.dpstream.core.privacy.accounting.ZcdpConversion;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
@@ -36,31 +32,14 @@ class BltPrefixSumTest {
     return BltPrefixSum.start(STRATEGY, horizon, bits(stream), IidVectorNoise.gaussian(D, sigma));
   }
 
-  static double[][] run(BltPrefixSum mechanism, double[][] leaves) {
+  private static double[][] run(BltPrefixSum mechanism, double[][] leaves) {
     return EpochedPrefixSumContract.run(mechanism, leaves);
   }
 
   @Test
   void withoutNoiseReleasesAreTheExactPrefixSumsAcrossEpochs() {
-    BltPrefixSum mechanism = BltPrefixSum.start(STRATEGY, 5, bits("exact"), new ZeroVectorNoise(D));
-    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(1);
-    long[] exact = new long[D];
-    double[] release = new double[D];
-    for (int t = 1; t <= 17; t++) {
-      double[] leaf = new double[D];
-      for (int j = 0; j < D; j++) {
-        long value = rng.nextLong(-1000, 1000); // integers: every sum is exact in doubles
-        leaf[j] = value;
-        exact[j] += value;
-      }
-      assertEquals((t - 1) % 5 + 1, mechanism.nextStepInEpoch(), "t=" + t);
-      mechanism.addAndRelease(leaf, release);
-      for (int j = 0; j < D; j++) {
-        assertEquals(exact[j], release[j], "t=" + t + ", j=" + j);
-      }
-      assertEquals((t - 1) / 5, mechanism.epoch(), "t=" + t);
-      assertEquals(t, mechanism.totalSteps());
-    }
+    EpochedPrefixSumContract.assertNoiselessReleasesAreExactPrefixSums(
+        BltPrefixSum.start(STRATEGY, 5, bits("exact"), new ZeroVectorNoise(D)));
   }
 
   /**
@@ -75,7 +54,7 @@ class BltPrefixSumTest {
     IidVectorNoise noise = IidVectorNoise.gaussian(D, sigma);
     BltPrefixSum mechanism = gaussian("reference", horizon, sigma);
     double[] c = STRATEGY.coefficients(horizon);
-    double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(3 * horizon, D, 2);
+    double[][] leaves = EpochedPrefixSumContract.randomLeaves(3 * horizon, D, 2);
     double[] release = new double[D];
     double[] base = new double[D];
     for (int epoch = 0; epoch < 3; epoch++) {
@@ -106,42 +85,24 @@ class BltPrefixSumTest {
 
   @Test
   void aReplayIsBitIdenticalAndAnotherStreamIsNot() {
-    double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(23, D, 3);
-    double[][] first = run(gaussian("replay", 7, 4), leaves);
-    double[][] replay = run(gaussian("replay", 7, 4), leaves);
-    double[][] other = run(gaussian("replay-other", 7, 4), leaves);
-    for (int t = 0; t < leaves.length; t++) {
-      assertArrayEquals(first[t], replay[t], "t=" + (t + 1));
-      assertFalse(Arrays.equals(first[t], other[t]), "t=" + (t + 1));
-    }
+    EpochedPrefixSumContract.assertAReplayIsBitIdenticalAndAnotherStreamIsNot(
+        stream -> gaussian(stream, 7, 4), EpochedPrefixSumContract.randomLeaves(23, D, 3));
   }
 
   @Test
   void aFailedStepChangesNothing() {
     int horizon = 4;
     EpochedPrefixSumContract.assertAFailedStepChangesNothing(() -> gaussian("atomic", horizon, 5), horizon,
-        SqrtFactorizationPrefixSumTest.randomLeaves(11, D, 5));
+        EpochedPrefixSumContract.randomLeaves(11, D, 5));
   }
 
   @Test
   void anOverflowingSumIsRejectedAndChangesNothing() {
-    double[] huge = {Double.MAX_VALUE, 0, 0};
-    double[] back = {-Double.MAX_VALUE, 1, 1};
-    double[][] clean = run(gaussian("overflow", 10, 1), new double[][] {huge, back, back});
-    BltPrefixSum mechanism = gaussian("overflow", 10, 1);
-    double[] release = new double[D];
-    mechanism.addAndRelease(huge, release);
-    assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(huge, new double[D]));
-    mechanism.addAndRelease(back, release);
-    assertArrayEquals(clean[1], release);
-    mechanism.addAndRelease(back, release);
-    assertArrayEquals(clean[2], release);
+    EpochedPrefixSumContract.assertAnOverflowingSumIsRejectedAndChangesNothing(() -> gaussian("overflow", 10, 1));
   }
 
-  static byte[] snapshot(BltPrefixSum mechanism) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    mechanism.writeTo(new DataOutputStream(bytes));
-    return bytes.toByteArray();
+  private static byte[] snapshot(BltPrefixSum mechanism) throws IOException {
+    return EpochedPrefixSumContract.snapshot(mechanism);
   }
 
   private static BltPrefixSum restore(byte[] snapshot, double sigma) throws IOException {
@@ -153,22 +114,9 @@ class BltPrefixSumTest {
   @Test
   void restoringAtAnyStepContinuesBitIdentically() throws IOException {
     int horizon = 5;
-    double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(3 * horizon + 2, D, 7);
-    double[][] reference = run(gaussian("snapshot", horizon, 3), leaves);
-    for (int cut = 0; cut <= leaves.length; cut++) {
-      BltPrefixSum original = gaussian("snapshot", horizon, 3);
-      double[] release = new double[D];
-      for (int t = 0; t < cut; t++) {
-        original.addAndRelease(leaves[t], release);
-      }
-      BltPrefixSum restored = restore(snapshot(original), 3);
-      assertEquals(original.epoch(), restored.epoch());
-      assertEquals(cut, restored.totalSteps());
-      for (int t = cut; t < leaves.length; t++) {
-        restored.addAndRelease(leaves[t], release);
-        assertArrayEquals(reference[t], release, "cut " + cut + ", t=" + (t + 1));
-      }
-    }
+    EpochedPrefixSumContract.assertRestoringAtAnyStepContinuesBitIdentically(() -> gaussian("snapshot", horizon, 3),
+        in -> BltPrefixSum.readFrom(in, STRATEGY, bits("snapshot"), IidVectorNoise.gaussian(D, 3)),
+        EpochedPrefixSumContract.randomLeaves(3 * horizon + 2, D, 7));
   }
 
   @Test
@@ -189,21 +137,21 @@ class BltPrefixSumTest {
     }
     assertThrows(IOException.class, () -> BltPrefixSum.readFrom(new DataInputStream(new ByteArrayInputStream(good)),
         STRATEGY, bits("snapshot"), IidVectorNoise.gaussian(D + 1, 3)));
-    ToeplitzStrategyCalibration otherHorizon = ToeplitzStrategyCalibration.of("test", new PrivacyBudget(1, 1e-5), 6, 2,
-        ZcdpConversion.TIGHT, STRATEGY::squaredColumnNormUpperBounds);
+    GaussianZcdpMap otherHorizon = GaussianZcdpMap.calibrate("test", ZcdpBudget.of(new PrivacyBudget(1, 1e-5)), 2,
+        SensitivityStructure.toeplitz(6, STRATEGY::squaredColumnNormUpperBounds));
     assertThrows(IOException.class, () -> BltPrefixSum.readFrom(new DataInputStream(new ByteArrayInputStream(good)),
         STRATEGY, otherHorizon, bits("snapshot"), D));
   }
 
   @Test
   void theCalibratedMechanismUsesTheCalibrationsSigmaAndHorizon() {
-    ToeplitzStrategyCalibration calibration = ToeplitzStrategyCalibration.of("test", new PrivacyBudget(1, 1e-5), 9, 2,
-        ZcdpConversion.TIGHT, STRATEGY::squaredColumnNormUpperBounds);
+    GaussianZcdpMap calibration = GaussianZcdpMap.calibrate("test", ZcdpBudget.of(new PrivacyBudget(1, 1e-5)), 2,
+        SensitivityStructure.toeplitz(9, STRATEGY::squaredColumnNormUpperBounds));
     BltPrefixSum calibrated = BltPrefixSum.start(D, STRATEGY, calibration, bits("calibrated"));
     BltPrefixSum byHand = BltPrefixSum.start(STRATEGY, 9, bits("calibrated"),
-        IidVectorNoise.gaussian(D, calibration.noiseSigma()));
+        IidVectorNoise.gaussian(D, calibration.sigma()));
     assertEquals(9, calibrated.horizon());
-    double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(12, D, 6);
+    double[][] leaves = EpochedPrefixSumContract.randomLeaves(12, D, 6);
     assertTrue(Arrays.deepEquals(run(calibrated, leaves), run(byHand, leaves)));
   }
 

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Locale;
 import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
 import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
+import org.dpstream.core.privacy.accounting.GaussianZcdpMap;
+import org.dpstream.core.privacy.accounting.SensitivityStructure;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
 import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
@@ -29,26 +32,26 @@ class BltVersusTreeAndSqrtTest {
 
   private static final PrivacyBudget BUDGET = new PrivacyBudget(1, 1e-4);
 
-  private static ToeplitzStrategyCalibration blt(BltStrategy strategy, long horizon, double sensitivity) {
-    return ToeplitzStrategyCalibration.of("zcdp-cks20-blt", BUDGET, horizon, sensitivity, ZcdpConversion.TIGHT,
-        strategy::squaredColumnNormUpperBounds);
+  private static GaussianZcdpMap blt(BltStrategy strategy, long horizon, double sensitivity) {
+    return GaussianZcdpMap.calibrate("zcdp-cks20-blt", ZcdpBudget.of(BUDGET, ZcdpConversion.TIGHT), sensitivity,
+        SensitivityStructure.toeplitz(horizon, strategy::squaredColumnNormUpperBounds));
   }
 
   @ParameterizedTest
   @ValueSource(longs = {1000, 10_000})
   void worstStepVarianceIsTheSquareRootsAndBelowTheTrees(long horizon, TestReporter reporter) {
     BltStrategy strategy = BltOptimizer.forHorizon(horizon);
-    GaussianTreeCalibration tree = GaussianTreeCalibration.of(BUDGET, horizon, 1);
-    SqrtFactorizationCalibration sqrt = SqrtFactorizationCalibration.of(BUDGET, horizon, 1);
-    ToeplitzStrategyCalibration blt = blt(strategy, horizon, 1);
+    GaussianTreeCalibration tree = GaussianTreeCalibration.of(ZcdpBudget.of(BUDGET), horizon, 1);
+    SqrtFactorizationCalibration sqrt = SqrtFactorizationCalibration.of(ZcdpBudget.of(BUDGET), horizon, 1);
+    GaussianZcdpMap blt = blt(strategy, horizon, 1);
     int worstPopcount = 63 - Long.numberOfLeadingZeros(horizon + 1);
     double treeWorst = worstPopcount * tree.nodeSigma() * tree.nodeSigma();
     double sqrtColumn = PrefixSumSquareRoot.squaredColumnNorm(horizon);
     double sqrtWorst = sqrt.noiseSigma() * sqrt.noiseSigma() * sqrtColumn;
-    double bltWorst = blt.noiseSigma() * blt.noiseSigma() * strategy.squaredErrorRowNorm(horizon);
+    double bltWorst = blt.sigma() * blt.sigma() * strategy.squaredErrorRowNorm(horizon);
     reporter.publishEntry("worst-variance-n" + horizon, String.format(Locale.ROOT,
         "tree %.4f (sigma %.4f), sqrt %.4f (sigma %.4f), blt %.4f (sigma %.4f): blt/sqrt %.4f, blt/tree %.4f",
-        treeWorst, tree.nodeSigma(), sqrtWorst, sqrt.noiseSigma(), bltWorst, blt.noiseSigma(), bltWorst / sqrtWorst,
+        treeWorst, tree.nodeSigma(), sqrtWorst, sqrt.noiseSigma(), bltWorst, blt.sigma(), bltWorst / sqrtWorst,
         bltWorst / treeWorst));
     double expectedVersusSqrt = strategy.maxLoss(horizon) / (sqrtColumn * sqrtColumn);
     double expectedVersusTree = strategy.maxLoss(horizon) / (tree.tree().depth() * worstPopcount);
@@ -72,39 +75,26 @@ class BltVersusTreeAndSqrtTest {
     long horizon = 1000;
     int streams = 2000;
     BltStrategy strategy = BltOptimizer.forHorizon(horizon);
-    ToeplitzStrategyCalibration calibration = blt(strategy, horizon, 2);
-    double sigma = calibration.noiseSigma();
+    GaussianZcdpMap calibration = blt(strategy, horizon, 2);
+    double sigma = calibration.sigma();
     KeyedNoiseSource source = new KeyedNoiseSource(TestKeys.seeded(44));
     int[] checkedSteps = {1, 2, 5, 16, 40, 1000};
-    double[] sumOfSquares = new double[checkedSteps.length];
-    double[] zero = new double[dimension];
-    double[] release = new double[dimension];
-    for (int s = 0; s < streams; s++) {
-      BltPrefixSum mechanism = BltPrefixSum.start(strategy, horizon,
-          source.forStream(BltPrefixSum.NOISE_PURPOSE, "variance-" + s), IidVectorNoise.gaussian(dimension, sigma));
-      for (int t = 1, c = 0; c < checkedSteps.length; t++) {
-        mechanism.addAndRelease(zero, release);
-        if (checkedSteps[c] == t) {
-          for (double x : release) {
-            sumOfSquares[c] += x * x;
-          }
-          c++;
-        }
-      }
-    }
+    double[] meanSquares = EpochedPrefixSumContract.meanSquaredReleases(s -> BltPrefixSum.start(strategy, horizon,
+        source.forStream(BltPrefixSum.NOISE_PURPOSE, "variance-" + s), IidVectorNoise.gaussian(dimension, sigma)),
+        streams, checkedSteps);
     int samples = streams * dimension;
     ChiSquaredDistribution chi2 = ChiSquaredDistribution.of(samples);
     double observedAtHorizon = 0;
     for (int c = 0; c < checkedSteps.length; c++) {
       double expected = sigma * sigma * strategy.squaredErrorRowNorm(checkedSteps[c]);
-      double observed = sumOfSquares[c] / samples;
+      double observed = meanSquares[c];
       double low = expected * chi2.inverseCumulativeProbability(0.5e-5) / samples;
       double high = expected * chi2.inverseSurvivalProbability(0.5e-5) / samples;
       assertTrue(observed > low && observed < high,
           "t=" + checkedSteps[c] + ": variance " + observed + " outside [" + low + ", " + high + "]");
       observedAtHorizon = observed;
     }
-    GaussianTreeCalibration tree = GaussianTreeCalibration.of(BUDGET, horizon, 2);
+    GaussianTreeCalibration tree = GaussianTreeCalibration.of(ZcdpBudget.of(BUDGET), horizon, 2);
     double treeAtHorizon = Long.bitCount(horizon) * tree.nodeSigma() * tree.nodeSigma();
     assertTrue(observedAtHorizon < 0.2 * treeAtHorizon, observedAtHorizon + " vs tree " + treeAtHorizon);
   }

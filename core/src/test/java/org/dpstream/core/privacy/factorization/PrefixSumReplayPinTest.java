@@ -66,7 +66,7 @@ class PrefixSumReplayPinTest {
 
   /** SHA-256 of the releases' bits, the snapshot at the cut, and the releases after restoring it. */
   private static String digest(PrivatePrefixSums mechanism, Restore restore) throws IOException {
-    double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(STEPS, D, 11);
+    double[][] leaves = EpochedPrefixSumContract.randomLeaves(STEPS, D, 11);
     ByteBuffer releases = ByteBuffer.allocate(STEPS * D * Double.BYTES);
     double[][] reference = new double[STEPS][D];
     byte[] snapshot = null;

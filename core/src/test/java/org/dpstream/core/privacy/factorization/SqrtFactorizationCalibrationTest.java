@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.accounting.ZcdpConversion;
 import org.junit.jupiter.api.Test;
 
 class SqrtFactorizationCalibrationTest {
 
   private static final PrivacyBudget ONE_AND_ONE_IN_A_THOUSAND = new PrivacyBudget(1, 1e-3);
+  private static final ZcdpBudget TIGHT = ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND);
 
   @Test
   void simpleConversionByHand() {
@@ -21,7 +23,7 @@ class SqrtFactorizationCalibrationTest {
     // sum_{k<4} r_k^2 = 1 + 1/4 + 9/64 + 25/256 = 381/256 = 1.48828125
     // sigma = sqrt(1.48828125 / (2 * 0.03378694)) = sqrt(22.02454) = 4.693027
     SqrtFactorizationCalibration calibration =
-        SqrtFactorizationCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 4, 1, ZcdpConversion.SIMPLE);
+        SqrtFactorizationCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND, ZcdpConversion.SIMPLE), 4, 1);
     assertEquals("zcdp-bs16-sqrt-factorization", calibration.accountant());
     assertEquals(0.03378694, calibration.rhoBudget(), 1e-8);
     assertEquals(4.693027, calibration.noiseSigma(), 1e-6);
@@ -41,9 +43,9 @@ class SqrtFactorizationCalibrationTest {
 
   @Test
   void tightConversionIsTheDefault() {
-    SqrtFactorizationCalibration tight = SqrtFactorizationCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 1000, 1);
+    SqrtFactorizationCalibration tight = SqrtFactorizationCalibration.of(TIGHT, 1000, 1);
     SqrtFactorizationCalibration simple =
-        SqrtFactorizationCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 1000, 1, ZcdpConversion.SIMPLE);
+        SqrtFactorizationCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND, ZcdpConversion.SIMPLE), 1000, 1);
     assertSame(ZcdpConversion.TIGHT, tight.conversion());
     assertEquals("zcdp-cks20-sqrt-factorization", tight.accountant());
     assertTrue(tight.noiseSigma() < 0.8 * simple.noiseSigma());
@@ -51,7 +53,7 @@ class SqrtFactorizationCalibrationTest {
 
   @Test
   void rhoAfterBoundsTheExactMapAndIsAtMostHalfAPercentLooser() {
-    SqrtFactorizationCalibration calibration = SqrtFactorizationCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 5000, 2.5);
+    SqrtFactorizationCalibration calibration = SqrtFactorizationCalibration.of(TIGHT, 5000, 2.5);
     double perUnitNorm = 2.5 * 2.5 / (2 * calibration.noiseSigma() * calibration.noiseSigma());
     double norm = 0;
     double coefficient = 1;
@@ -78,7 +80,7 @@ class SqrtFactorizationCalibrationTest {
             for (double sensitivity : new double[] {0.3, 7}) {
               PrivacyBudget budget = new PrivacyBudget(epsilon, delta);
               SqrtFactorizationCalibration calibration =
-                  SqrtFactorizationCalibration.of(budget, horizon, sensitivity, conversion);
+                  SqrtFactorizationCalibration.of(ZcdpBudget.of(budget, conversion), horizon, sensitivity);
               PrivacyBudget atHorizon = calibration.spentAfter(horizon);
               assertTrue(atHorizon.isWithin(budget), calibration::toString);
               assertTrue(atHorizon.epsilon() >= epsilon * (1 - 1e-9), () -> "wastes budget: " + calibration);
@@ -105,7 +107,8 @@ class SqrtFactorizationCalibrationTest {
 
   @Test
   void aLedgerFedWithTheMapNeverRefusesInsideTheHorizon() {
-    SqrtFactorizationCalibration calibration = SqrtFactorizationCalibration.of(new PrivacyBudget(0.5, 1e-6), 300, 1);
+    SqrtFactorizationCalibration calibration =
+        SqrtFactorizationCalibration.of(ZcdpBudget.of(new PrivacyBudget(0.5, 1e-6)), 300, 1);
     PrivacyLedger ledger = PrivacyLedger.open(calibration);
     for (long t = 1; t <= calibration.horizon(); t++) {
       ledger = ledger.reserve(calibration.spentAfter(t));
@@ -116,14 +119,14 @@ class SqrtFactorizationCalibrationTest {
   @Test
   void rejectsWhatItCannotAccount() {
     PrivacyBudget pureDp = new PrivacyBudget(1, 0);
-    assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationCalibration.of(pureDp, 10, 1));
-    assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 0, 1));
-    assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationCalibration.of(
-        ONE_AND_ONE_IN_A_THOUSAND, SqrtFactorizationCalibration.MAX_HORIZON + 1, 1));
-    assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 10, 0));
+    assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationCalibration.of(ZcdpBudget.of(pureDp), 10, 1));
+    assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationCalibration.of(TIGHT, 0, 1));
     assertThrows(IllegalArgumentException.class,
-        () -> SqrtFactorizationCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 10, Double.NaN));
-    SqrtFactorizationCalibration calibration = SqrtFactorizationCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 10, 1);
+        () -> SqrtFactorizationCalibration.of(TIGHT, SqrtFactorizationCalibration.MAX_HORIZON + 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationCalibration.of(TIGHT, 10, 0));
+    assertThrows(IllegalArgumentException.class,
+        () -> SqrtFactorizationCalibration.of(TIGHT, 10, Double.NaN));
+    SqrtFactorizationCalibration calibration = SqrtFactorizationCalibration.of(TIGHT, 10, 1);
     assertThrows(IllegalArgumentException.class, () -> calibration.spentAfter(0));
   }
 }

@@ -1,16 +1,13 @@
 package org.dpstream.core.privacy.factorization;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
-import org.apache.commons.rng.UniformRandomProvider;
-import org.apache.commons.rng.simple.RandomSource;
 import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
@@ -30,39 +27,14 @@ class SqrtFactorizationPrefixSumTest {
     return SqrtFactorizationPrefixSum.start(D, horizon, bits(stream), IidVectorNoise.gaussian(D, sigma));
   }
 
-  static double[][] randomLeaves(int steps, int dimension, long seed) {
-    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
-    double[][] leaves = new double[steps][dimension];
-    for (double[] leaf : leaves) {
-      for (int j = 0; j < dimension; j++) {
-        leaf[j] = rng.nextDouble(-1, 1);
-      }
-    }
-    return leaves;
+  private static double[][] randomLeaves(int steps, int dimension, long seed) {
+    return EpochedPrefixSumContract.randomLeaves(steps, dimension, seed);
   }
 
   @Test
   void withoutNoiseReleasesAreTheExactPrefixSumsAcrossEpochs() {
-    SqrtFactorizationPrefixSum mechanism = SqrtFactorizationPrefixSum.start(D, 5, bits("exact"), new ZeroVectorNoise(D));
-    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(1);
-    long[] exact = new long[D];
-    double[] release = new double[D];
-    for (int t = 1; t <= 17; t++) {
-      double[] leaf = new double[D];
-      for (int j = 0; j < D; j++) {
-        long value = rng.nextLong(-1000, 1000); // integers: every sum is exact in doubles
-        leaf[j] = value;
-        exact[j] += value;
-      }
-      assertEquals((t - 1) % 5 + 1, mechanism.nextStepInEpoch(), "t=" + t);
-      mechanism.addAndRelease(leaf, release);
-      for (int j = 0; j < D; j++) {
-        assertEquals(exact[j], release[j], "t=" + t + ", j=" + j);
-      }
-      assertEquals((t - 1) / 5, mechanism.epoch(), "t=" + t);
-      assertEquals((t - 1) % 5 + 1, mechanism.stepsInEpoch(), "t=" + t);
-      assertEquals(t, mechanism.totalSteps());
-    }
+    EpochedPrefixSumContract.assertNoiselessReleasesAreExactPrefixSums(
+        SqrtFactorizationPrefixSum.start(D, 5, bits("exact"), new ZeroVectorNoise(D)));
   }
 
   /**
@@ -126,17 +98,11 @@ class SqrtFactorizationPrefixSumTest {
 
   @Test
   void aReplayIsBitIdenticalAndAnotherStreamIsNot() {
-    double[][] leaves = randomLeaves(23, D, 3);
-    double[][] first = run(gaussian("replay", 7, 4), leaves);
-    double[][] replay = run(gaussian("replay", 7, 4), leaves);
-    double[][] other = run(gaussian("replay-other", 7, 4), leaves);
-    for (int t = 0; t < leaves.length; t++) {
-      assertArrayEquals(first[t], replay[t], "t=" + (t + 1));
-      assertFalse(Arrays.equals(first[t], other[t]), "t=" + (t + 1));
-    }
+    EpochedPrefixSumContract.assertAReplayIsBitIdenticalAndAnotherStreamIsNot(
+        stream -> gaussian(stream, 7, 4), randomLeaves(23, D, 3));
   }
 
-  static double[][] run(SqrtFactorizationPrefixSum mechanism, double[][] leaves) {
+  private static double[][] run(SqrtFactorizationPrefixSum mechanism, double[][] leaves) {
     return EpochedPrefixSumContract.run(mechanism, leaves);
   }
 
@@ -153,27 +119,13 @@ class SqrtFactorizationPrefixSumTest {
     double sigma = 2.0;
     int streams = 3000;
     int[] checkedSteps = {1, 2, 5, 16, 40};
-    double[] sumOfSquares = new double[checkedSteps.length];
-    double[] zero = new double[dimension];
-    double[] release = new double[dimension];
-    for (int s = 0; s < streams; s++) {
-      SqrtFactorizationPrefixSum mechanism = SqrtFactorizationPrefixSum.start(
-          dimension, 1000, bits("variance-" + s), IidVectorNoise.gaussian(dimension, sigma));
-      for (int t = 1, c = 0; c < checkedSteps.length; t++) {
-        mechanism.addAndRelease(zero, release);
-        if (checkedSteps[c] == t) {
-          for (double x : release) {
-            sumOfSquares[c] += x * x;
-          }
-          c++;
-        }
-      }
-    }
+    double[] meanSquares = EpochedPrefixSumContract.meanSquaredReleases(s -> SqrtFactorizationPrefixSum.start(
+        dimension, 1000, bits("variance-" + s), IidVectorNoise.gaussian(dimension, sigma)), streams, checkedSteps);
     int samples = streams * dimension;
     ChiSquaredDistribution chi2 = ChiSquaredDistribution.of(samples);
     for (int c = 0; c < checkedSteps.length; c++) {
       double expected = sigma * sigma * PrefixSumSquareRoot.squaredColumnNorm(checkedSteps[c]);
-      double observed = sumOfSquares[c] / samples;
+      double observed = meanSquares[c];
       double low = expected * chi2.inverseCumulativeProbability(0.5e-5) / samples;
       double high = expected * chi2.inverseSurvivalProbability(0.5e-5) / samples;
       assertTrue(observed > low && observed < high,
@@ -190,18 +142,7 @@ class SqrtFactorizationPrefixSumTest {
 
   @Test
   void anOverflowingSumIsRejectedAndChangesNothing() {
-    double[] huge = {Double.MAX_VALUE, 0, 0};
-    double[] back = {-Double.MAX_VALUE, 1, 1};
-    double[][] accepted = {huge, back, back};
-    double[][] clean = run(gaussian("overflow", 10, 1), accepted);
-    SqrtFactorizationPrefixSum mechanism = gaussian("overflow", 10, 1);
-    double[] release = new double[D];
-    mechanism.addAndRelease(huge, release);
-    assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(huge, new double[D]));
-    mechanism.addAndRelease(back, release);
-    assertArrayEquals(clean[1], release);
-    mechanism.addAndRelease(back, release);
-    assertArrayEquals(clean[2], release);
+    EpochedPrefixSumContract.assertAnOverflowingSumIsRejectedAndChangesNothing(() -> gaussian("overflow", 10, 1));
   }
 
   @Test
@@ -218,7 +159,8 @@ class SqrtFactorizationPrefixSumTest {
 
   @Test
   void theCalibratedMechanismUsesTheCalibrationsSigmaAndHorizon() {
-    SqrtFactorizationCalibration calibration = SqrtFactorizationCalibration.of(new PrivacyBudget(1, 1e-5), 9, 2);
+    SqrtFactorizationCalibration calibration =
+        SqrtFactorizationCalibration.of(ZcdpBudget.of(new PrivacyBudget(1, 1e-5)), 9, 2);
     SqrtFactorizationPrefixSum calibrated = SqrtFactorizationPrefixSum.start(D, calibration, bits("calibrated"));
     SqrtFactorizationPrefixSum byHand = SqrtFactorizationPrefixSum.start(
         D, 9, bits("calibrated"), IidVectorNoise.gaussian(D, calibration.noiseSigma()));

@@ -1,15 +1,13 @@
 package org.dpstream.core.privacy.factorization;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
@@ -31,10 +29,8 @@ class SqrtFactorizationSnapshotTest {
     return IidVectorNoise.gaussian(D, SIGMA);
   }
 
-  static byte[] snapshot(SqrtFactorizationPrefixSum mechanism) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    mechanism.writeTo(new DataOutputStream(bytes));
-    return bytes.toByteArray();
+  private static byte[] snapshot(SqrtFactorizationPrefixSum mechanism) throws IOException {
+    return EpochedPrefixSumContract.snapshot(mechanism);
   }
 
   private static SqrtFactorizationPrefixSum restore(byte[] snapshot) throws IOException {
@@ -44,29 +40,16 @@ class SqrtFactorizationSnapshotTest {
   /** Every cut point of three and a bit epochs, including the one just before an epoch change. */
   @Test
   void restoringAtAnyStepContinuesBitIdentically() throws IOException {
-    double[][] leaves = SqrtFactorizationPrefixSumTest.randomLeaves(3 * HORIZON + 2, D, 7);
-    double[][] reference =
-        SqrtFactorizationPrefixSumTest.run(SqrtFactorizationPrefixSum.start(D, HORIZON, bits(), noise()), leaves);
-    for (int cut = 0; cut <= leaves.length; cut++) {
-      SqrtFactorizationPrefixSum original = SqrtFactorizationPrefixSum.start(D, HORIZON, bits(), noise());
-      double[] release = new double[D];
-      for (int t = 0; t < cut; t++) {
-        original.addAndRelease(leaves[t], release);
-      }
-      SqrtFactorizationPrefixSum restored = restore(snapshot(original));
-      assertEquals(original.epoch(), restored.epoch());
-      assertEquals(original.stepsInEpoch(), restored.stepsInEpoch());
-      assertEquals(cut, restored.totalSteps());
-      for (int t = cut; t < leaves.length; t++) {
-        restored.addAndRelease(leaves[t], release);
-        assertArrayEquals(reference[t], release, "cut " + cut + ", t=" + (t + 1));
-      }
-    }
+    EpochedPrefixSumContract.assertRestoringAtAnyStepContinuesBitIdentically(
+        () -> SqrtFactorizationPrefixSum.start(D, HORIZON, bits(), noise()),
+        in -> SqrtFactorizationPrefixSum.readFrom(in, bits(), noise()),
+        EpochedPrefixSumContract.randomLeaves(3 * HORIZON + 2, D, 7));
   }
 
   @Test
   void theCalibratedRestoreChecksTheHorizon() throws IOException {
-    SqrtFactorizationCalibration calibration = SqrtFactorizationCalibration.of(new PrivacyBudget(1, 1e-5), HORIZON, 2);
+    SqrtFactorizationCalibration calibration =
+        SqrtFactorizationCalibration.of(ZcdpBudget.of(new PrivacyBudget(1, 1e-5)), HORIZON, 2);
     SqrtFactorizationPrefixSum mechanism = SqrtFactorizationPrefixSum.start(D, calibration, bits());
     mechanism.addAndRelease(new double[] {1, 2, 3}, new double[D]);
     byte[] snapshot = snapshot(mechanism);
@@ -78,7 +61,8 @@ class SqrtFactorizationSnapshotTest {
     restored.addAndRelease(new double[] {4, 5, 6}, actual);
     assertArrayEquals(expected, actual);
 
-    SqrtFactorizationCalibration other = SqrtFactorizationCalibration.of(new PrivacyBudget(1, 1e-5), HORIZON + 1, 2);
+    SqrtFactorizationCalibration other =
+        SqrtFactorizationCalibration.of(ZcdpBudget.of(new PrivacyBudget(1, 1e-5)), HORIZON + 1, 2);
     assertThrows(IOException.class, () -> SqrtFactorizationPrefixSum.readFrom(
         new DataInputStream(new ByteArrayInputStream(snapshot)), other, bits()));
   }

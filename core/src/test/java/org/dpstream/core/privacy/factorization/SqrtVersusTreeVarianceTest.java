@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Locale;
 import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.junit.jupiter.api.TestReporter;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,8 +28,8 @@ class SqrtVersusTreeVarianceTest {
   @ParameterizedTest
   @ValueSource(longs = {1000, 10_000})
   void worstStepVarianceIsBelowTheTrees(long horizon, TestReporter reporter) {
-    GaussianTreeCalibration tree = GaussianTreeCalibration.of(BUDGET, horizon, 1);
-    SqrtFactorizationCalibration sqrt = SqrtFactorizationCalibration.of(BUDGET, horizon, 1);
+    GaussianTreeCalibration tree = GaussianTreeCalibration.of(ZcdpBudget.of(BUDGET), horizon, 1);
+    SqrtFactorizationCalibration sqrt = SqrtFactorizationCalibration.of(ZcdpBudget.of(BUDGET), horizon, 1);
     int worstPopcount = 0;
     for (long t = 1; t <= horizon; t++) {
       worstPopcount = Math.max(worstPopcount, Long.bitCount(t));

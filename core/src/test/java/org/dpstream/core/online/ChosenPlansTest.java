@@ -1,0 +1,48 @@
+package org.dpstream.core.online;
+
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.testing.TestKeys;
+import org.junit.jupiter.api.Test;
+
+/** A model's plan (its sigma) is calibrated once: validating its spec, starting and restoring it share one plan. */
+class ChosenPlansTest {
+
+  private static final KeyedNoiseSource SOURCE = new KeyedNoiseSource(TestKeys.seeded(12));
+
+  @Test
+  void startingAndRestoringAModelTakeThePlanItsSpecChose() throws IOException {
+    OnlineTestData data = new OnlineTestData(3, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(3));
+    OnlineModelSpec spec = data.spec("once", 1.5, 2, 1, 64, AccountantChoice.ZCDP)
+        .withIncrementClipping(IncrementClipping.ADAPTIVE);
+    PrefixSumPlan validated = PrefixSumPlan.choose(spec);
+    assertSame(validated, PrefixSumPlan.choose(spec));
+    DpTofw model = DpTofw.start(spec, SOURCE);
+    assertSame(validated, model.plan());
+    double[] x = data.features();
+    model.step(x, data.label(x));
+    ByteArrayOutputStream state = new ByteArrayOutputStream();
+    model.writeState(new DataOutputStream(state));
+    DpTofw restored = DpTofw.restore(spec, new DataInputStream(new ByteArrayInputStream(state.toByteArray())), SOURCE);
+    assertSame(validated, restored.plan());
+  }
+
+  @Test
+  void specsThatDifferInAnythingHaveTheirOwnPlans() {
+    OnlineTestData data = new OnlineTestData(3, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(4));
+    OnlineModelSpec spec = data.spec("first", 1.5, 2, 1, 64, AccountantChoice.ZCDP)
+        .withIncrementClipping(IncrementClipping.ADAPTIVE);
+    // The model id too: an adaptive plan draws its histograms' noise under it.
+    assertNotSame(PrefixSumPlan.choose(spec), PrefixSumPlan.choose(data.spec("second", 1.5, 2, 1, 64,
+        AccountantChoice.ZCDP).withIncrementClipping(IncrementClipping.ADAPTIVE)));
+    assertNotSame(PrefixSumPlan.choose(spec), PrefixSumPlan.choose(spec.withNoise(NoiseChoice.DISCRETE)));
+  }
+}
