@@ -30,6 +30,9 @@ public final class VersionedState {
   /** The second byte of a bound header. */
   static final int BOUND = 0xB1;
 
+  /** The second byte of an earlier build's header: the length of its fingerprint, a SHA-256. */
+  private static final int EARLIER_FINGERPRINT_LENGTH = 32;
+
   private VersionedState() {}
 
   /**
@@ -105,6 +108,9 @@ public final class VersionedState {
       throws IOException {
     byte version = in.readByte();
     int marker = in.readUnsignedByte();
+    if (marker != BOUND && marker != EARLIER_FINGERPRINT_LENGTH) {
+      throw new IOException(what + ": corrupt header (neither bound nor of an earlier build)");
+    }
     if (marker != BOUND) {
       throw new StateBindingException(StateBindingException.Mismatch.UNBOUND, null, what + " (version " + version
           + ") was written by a build that recorded neither its noise key nor its noise law (this build writes version "

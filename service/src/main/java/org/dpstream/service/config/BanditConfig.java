@@ -46,6 +46,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param noise {@code discrete} (the default where it applies: DP-HDB's arms, DP-Linear under zcdp; no
  *     floating-point noise) or {@code continuous} (DP-HDB: Gumbel-max; DP-Linear: the Ziggurat Gaussian, the only
  *     choice under factorization)
+ * @param noiseGeneration the bandit's noise generation, default 0: declare the next one after its state was lost
+ *     (see {@link ModelConfig#noiseGeneration()})
  */
 public record BanditConfig(
     String id,
@@ -68,7 +70,25 @@ public record BanditConfig(
     Double contextClip,
     Integer refreshEvery,
     String accountant,
-    String noise) {
+    String noise,
+    Integer noiseGeneration) {
+
+  /** A bandit of noise generation 0 (the fields before {@code noiseGeneration}). */
+  public BanditConfig(String id, int dimension, int arms, String link, Double radius, String preSelectionGap, Long t0,
+      double epsilon, double delta, long horizon, Double contextBound, double rewardBound, String rewardTimeout,
+      String missingReward, Double defaultReward, Integer releaseEvery, String policy, Double contextClip,
+      Integer refreshEvery, String accountant, String noise) {
+    this(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon, contextBound, rewardBound,
+        rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip, refreshEvery, accountant, noise,
+        null);
+  }
+
+  /** The same bandit in noise generation {@code generation}. */
+  public BanditConfig withNoiseGeneration(int generation) {
+    return new BanditConfig(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon,
+        contextBound, rewardBound, rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip,
+        refreshEvery, accountant, noise, generation);
+  }
 
   /** A bandit with the default noise (the fields before {@code noise}). */
   public BanditConfig(String id, int dimension, int arms, String link, Double radius, String preSelectionGap, Long t0,
@@ -93,6 +113,7 @@ public record BanditConfig(
     contextBound = contextBound == null ? 1.0 : contextBound;
     missingReward = missingReward == null ? "drop" : missingReward;
     releaseEvery = releaseEvery == null ? 1 : releaseEvery;
+    noiseGeneration = noiseGeneration == null ? 0 : noiseGeneration;
   }
 
   /** What happens to a decision whose reward did not come within the timeout. */
@@ -156,7 +177,10 @@ public record BanditConfig(
       if (releaseEvery < 1) {
         throw new IllegalArgumentException("releaseEvery must be at least 1, got " + releaseEvery);
       }
-      return new BanditRegistry.Entry(spec, timeout, policy, imputed, releaseEvery);
+      if (noiseGeneration < 0) {
+        throw new IllegalArgumentException("noiseGeneration must be at least 0, got " + noiseGeneration);
+      }
+      return new BanditRegistry.Entry(spec, timeout, policy, imputed, releaseEvery, noiseGeneration);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("bandit " + id + ": " + e.getMessage(), e);
     }

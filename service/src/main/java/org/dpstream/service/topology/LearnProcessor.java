@@ -7,18 +7,33 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.StepOutcome;
 import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.KeyCheck;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
+import org.dpstream.core.state.StateBindingException;
+import org.dpstream.core.state.VersionedState;
 import org.dpstream.service.config.ModelRegistry;
 import org.dpstream.service.metrics.ModelMetrics;
+import org.dpstream.service.noise.BoundKeys;
+import org.dpstream.service.noise.NoiseContext;
+import org.dpstream.service.noise.RefusedStateException;
+import org.dpstream.service.noise.RefusedStates;
+import org.dpstream.service.noise.StateAdmission;
+import org.dpstream.service.noise.StateRefusal;
+import org.dpstream.service.release.ModelReleases;
+import org.dpstream.service.release.NoiseGeneration;
 import org.dpstream.service.routing.PlacedState;
 import org.dpstream.service.routing.Placement;
 import org.slf4j.Logger;
@@ -37,6 +52,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A record whose processing throws goes to dp.rejected as {@code PROCESSING_ERROR} and the model's
  * live estimator is dropped ({@link ProcessingErrorGuard}); the next record of the model reloads it.
+ *
+ * <p>A model whose state is refused ({@link StateRefusal}: another noise key or law, a lost state, a state behind
+ * its releases) is stopped loudly: every record of it goes to dp.rejected with the code, the store keeps the state,
+ * /ready names it ({@link RefusedStates}) and one line is logged; nothing is released for it.
  */
 final class LearnProcessor implements Processor<String, ValidatedSample, String, Object> {
 
@@ -44,15 +63,31 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
 
   private final ModelRegistry models;
   private final int routingPartitions;
-  private final KeyedNoiseSource noise;
+  private final NoiseContext noise;
   private final ModelMetrics metrics;
   private final EstimatorFactory estimators;
-  private final Map<String, OnlineEstimator> live = new HashMap<>();
+  private final Map<String, Live> live = new HashMap<>();
+  /** Models of this task whose state is refused: their records are rejected without trying again. */
+  private final Map<String, RefusedStateException> refused = new HashMap<>();
+  /** Models of this task counted in {@link BoundKeys}. */
+  private final Set<String> counted = new HashSet<>();
   private final ByteArrayOutputStream stateBuffer = new ByteArrayOutputStream();
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, byte[]> store;
 
-  LearnProcessor(ModelRegistry models, int routingPartitions, KeyedNoiseSource noise, ModelMetrics metrics,
+  /** A loaded model: its estimator, the generation it releases in, and the key its stored state is bound to. */
+  private static final class Live {
+    final OnlineEstimator estimator;
+    final NoiseGeneration generation;
+    KeyCheck boundKey;
+
+    Live(OnlineEstimator estimator, NoiseGeneration generation) {
+      this.estimator = estimator;
+      this.generation = generation;
+    }
+  }
+
+  LearnProcessor(ModelRegistry models, int routingPartitions, NoiseContext noise, ModelMetrics metrics,
       EstimatorFactory estimators) {
     this.models = models;
     this.routingPartitions = routingPartitions;
@@ -66,6 +101,33 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     this.context = context;
     this.store = context.getStateStore(ContinualReleaseTopology.MODEL_STATE_STORE);
     live.clear();
+    refused.clear();
+    countStoredKeys();
+  }
+
+  /** Counts the key every state of this task's store is bound to (its header says), for the gauge. */
+  private void countStoredKeys() {
+    try (KeyValueIterator<String, byte[]> states = store.all()) {
+      while (states.hasNext()) {
+        KeyValue<String, byte[]> state = states.next();
+        Placement home = Placement.of(state.key, routingPartitions);
+        try {
+          VersionedState.peekKey(PlacedState.openStamped(state.key, home, state.value).state())
+              .ifPresent(key -> bind(state.key, key));
+        } catch (PlacedState.MisplacedStateException e) {
+          // not resumed here, so not counted
+        }
+      }
+    }
+  }
+
+  private void bind(String modelId, KeyCheck key) {
+    noise.bound().bind(what(modelId), key);
+    counted.add(modelId);
+  }
+
+  private static String what(String modelId) {
+    return "model " + modelId;
   }
 
   @Override
@@ -99,13 +161,26 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
           + "; this sample arrived in routing partition " + here + ", which dpstream's routing never writes it to");
       return;
     }
-    OnlineEstimator estimator;
+    RefusedStateException refusal = refused.get(sample.modelId());
+    if (refusal != null) {
+      reject(record, refusal.reason().name(), refusal.getMessage());
+      return;
+    }
+    Live model;
     try {
-      estimator = live.computeIfAbsent(sample.modelId(), id -> load(entry, home));
+      model = live.computeIfAbsent(sample.modelId(), id -> load(entry, home));
     } catch (PlacedState.MisplacedStateException e) {
       reject(record, SampleRejection.MISPLACED_STATE, e.getMessage());
       return;
+    } catch (RefusedStateException e) {
+      refused.put(sample.modelId(), e);
+      if (noise.refused().refuse(what(sample.modelId()), e)) {
+        LOG.error("{} is stopped ({}): {}", what(sample.modelId()), e.reason(), e.getMessage());
+      }
+      reject(record, e.reason().name(), e.getMessage());
+      return;
     }
+    OnlineEstimator estimator = model.estimator;
     long started = System.nanoTime();
     StepOutcome outcome;
     try {
@@ -114,18 +189,28 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
       reject(record, SampleRejection.BUDGET_EXHAUSTED, e.getMessage());
       return;
     }
-    store.put(sample.modelId(), PlacedState.stamp(home, serialize(estimator)));
+    byte[] state = serialize(estimator);
+    store.put(sample.modelId(), PlacedState.stamp(home, model.generation.generation(), state));
+    KeyCheck key = VersionedState.peekKey(state).orElse(null);
+    if (key != null && !key.equals(model.boundKey)) {
+      model.boundKey = key; // changes at the first step and where a retired key hands over to the primary
+      bind(sample.modelId(), key);
+    }
     metrics.stepped(sample.modelId(), outcome, System.nanoTime() - started, estimator.ledger());
     if (outcome.step() % entry.releaseEvery() == 0) {
-      context.forward(record.withValue(Releases.of(estimator, outcome)));
+      context.forward(record.withValue(ModelReleases.inGeneration(Releases.of(estimator, outcome), model.generation)));
     }
   }
 
   /** The one place a rejection of this processor is counted and forwarded. */
   private void reject(Record<String, ValidatedSample> record, SampleRejection reason, String message) {
+    reject(record, reason.name(), message);
+  }
+
+  private void reject(Record<String, ValidatedSample> record, String reason, String message) {
     ValidatedSample sample = record.value();
-    metrics.rejected(sample.modelId(), reason.name());
-    context.forward(record.withValue(Rejections.of(context, record.headers(), reason.name(), message,
+    metrics.rejected(sample.modelId(), reason);
+    context.forward(record.withValue(Rejections.of(context, record.headers(), reason, message,
         sample.originalKey(), sample.originalValue())));
   }
 
@@ -133,22 +218,35 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
   }
 
-  /** The model's state in this task, or a new one if it has none; its noise is scoped by its placement. */
-  private OnlineEstimator load(ModelRegistry.Entry entry, Placement home) {
+  /**
+   * The model's state in this task, or a new one if it has none and may start one ({@link StateAdmission}); its noise
+   * is scoped by its placement and noise generation, and drawn under the key its state is bound to.
+   *
+   * @throws RefusedStateException if the state (or its absence) must stop the model
+   */
+  private Live load(ModelRegistry.Entry entry, Placement home) {
     String modelId = entry.spec().modelId();
     byte[] stored = store.get(modelId);
-    KeyedNoiseSource placedNoise = home.noise(noise);
-    if (stored == null) {
-      return estimators.start(entry.spec(), placedNoise);
+    PlacedState.Opened opened = stored == null ? null : PlacedState.openStamped(modelId, home, stored);
+    StateAdmission.Decision decision =
+        StateAdmission.decide(what(modelId), modelId, entry.noiseGeneration(), opened, noise.published());
+    NoiseKeyRing keys = home.noise(noise.keys(), decision.generation().generation());
+    if (decision instanceof StateAdmission.Resume resume) {
+      OnlineEstimator estimator;
+      try {
+        estimator = estimators.restore(entry.spec(), new DataInputStream(new ByteArrayInputStream(resume.state())), keys);
+      } catch (StateBindingException e) {
+        throw RefusedStateException.of(e);
+      } catch (IOException e) {
+        // A state this build cannot read (other version, other spec) must stop the model loudly: starting
+        // over would silently reset the accounting of a model whose earlier releases are public.
+        throw new IllegalStateException("cannot resume model " + entry.spec().modelId() + ": " + e.getMessage(), e);
+      }
+      StateAdmission.requireNotBehind(what(modelId), modelId, decision.generation(), estimator.steps(),
+          noise.published());
+      return new Live(estimator, decision.generation());
     }
-    byte[] state = PlacedState.open(modelId, home, stored);
-    try {
-      return estimators.restore(entry.spec(), new DataInputStream(new ByteArrayInputStream(state)), placedNoise);
-    } catch (IOException e) {
-      // A state this build cannot read (other version, other spec) must stop the model loudly: starting
-      // over would silently reset the accounting of a model whose earlier releases are public.
-      throw new IllegalStateException("cannot resume model " + entry.spec().modelId() + ": " + e.getMessage(), e);
-    }
+    return new Live(estimators.start(entry.spec(), keys.primary()), decision.generation());
   }
 
   private byte[] serialize(OnlineEstimator estimator) {
@@ -164,5 +262,9 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
   @Override
   public void close() {
     live.clear();
+    refused.keySet().forEach(id -> noise.refused().clear(what(id)));
+    refused.clear();
+    counted.forEach(id -> noise.bound().forget(what(id)));
+    counted.clear();
   }
 }
