@@ -2,12 +2,11 @@ package org.dpstream.service.release;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,10 +26,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What dp.releases holds, the public record of what was published: per release key (a model id, a bandit's arm id)
- * and noise generation, the newest published step and the spend its ledger states. Read once at start-up, before any
- * stream thread processes a record, with a read_committed consumer from the beginning to the end as of then. A model
- * whose generation has published releases but whose state is missing (lost), or whose state is behind the newest
- * published step (a restored backup), is refused with it: starting it at its old coordinates would draw them again.
+ * the newest release, with its noise generation, step and spend, and the spend of the earlier generations it states.
+ * Read once at start-up, before any stream thread processes a record, with a read_committed consumer from the
+ * beginning to the end as of then. A model whose generation has published releases but whose state is missing
+ * (lost), or whose state is behind the newest published step (a restored backup), is refused with it: starting it
+ * again at its old coordinates would draw them anew.
+ *
+ * <p>The newest release of a key says all that is needed: generations and steps only grow along a key's releases
+ * (one partition, in order), and a release of generation N states what generations below N spent together. So only
+ * each key's last record of a poll is decoded.
  *
  * <p>Releases are committed with the state that made them (exactly-once), so a state that exists is never behind
  * what the scan saw; releases published after the scan only make it see less, never refuse a good state.
@@ -42,11 +46,19 @@ public final class PublishedReleases {
   private static final Logger LOG = LoggerFactory.getLogger(PublishedReleases.class);
   private static final Duration POLL = Duration.ofMillis(200);
 
-  /** The newest release of one key in one generation: its step and its ledger's spend (of that generation). */
-  public record Newest(long step, double epsilonSpent, double deltaSpent) {}
+  /**
+   * The newest release of one key.
+   *
+   * @param generation its noise generation
+   * @param step its step
+   * @param epsilonSpent its ledger's epsilon spent (of its generation)
+   * @param deltaSpent likewise delta
+   * @param earlier what the generations before it spent together, as it states
+   */
+  public record Newest(int generation, long step, double epsilonSpent, double deltaSpent, NoiseGeneration earlier) {}
 
   private final SchemaSerde<ModelRelease> serde = DpSerdes.modelRelease();
-  private final Map<String, NavigableMap<Integer, Newest>> byKey = new HashMap<>();
+  private final Map<String, Newest> byKey = new HashMap<>();
   private long records;
   private long undecodable;
 
@@ -91,13 +103,18 @@ public final class PublishedReleases {
         throw new IllegalStateException("could not read " + topic + " to its end within " + timeout
             + " (the releases it holds decide which models may resume)");
       }
+      // A key's records of one poll are in one partition, in order: only its last one is decoded.
+      Map<String, byte[]> newest = new LinkedHashMap<>();
       for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
-        published.add(record.key(), record.value());
+        published.records++;
+        if (record.key() != null && record.value() != null) {
+          newest.put(record.key(), record.value());
+        }
       }
+      newest.forEach(published::take);
     }
     if (published.undecodable > 0) {
-      LOG.warn("{}: {} of {} releases could not be decoded and were not counted as published", topic,
-          published.undecodable, published.records);
+      LOG.warn("{}: {} releases could not be decoded and were not counted as published", topic, published.undecodable);
     }
     LOG.info("{}: {} releases of {} keys read in {} ms", topic, published.records, published.byKey.size(),
         (System.nanoTime() - started) / 1_000_000);
@@ -107,49 +124,62 @@ public final class PublishedReleases {
   /** Takes one release record, in the topic's order (a key's releases are in one partition, oldest first). */
   public void add(String key, byte[] value) {
     records++;
-    if (key == null || value == null) {
-      return;
+    if (key != null && value != null) {
+      take(key, value);
     }
+  }
+
+  private void take(String key, byte[] value) {
     if (!(serde.decode(value) instanceof DecodeResult.Decoded<ModelRelease> decoded)) {
       undecodable++;
       return;
     }
     PrivacyLedger ledger = decoded.value().getLedger();
     int generation = ledger.getGeneration() == null ? 0 : ledger.getGeneration();
-    byKey.computeIfAbsent(key, k -> new TreeMap<>()).merge(generation,
-        new Newest(decoded.value().getStep(), ledger.getEpsilonSpent(), ledger.getDeltaSpent()),
-        (older, newer) -> newer.step() >= older.step() ? newer : older);
+    NoiseGeneration earlier = generation == 0 ? NoiseGeneration.FIRST : new NoiseGeneration(generation,
+        orZero(ledger.getEarlierGenerationsEpsilonSpent()), orZero(ledger.getEarlierGenerationsDeltaSpent()));
+    byKey.put(key, new Newest(generation, decoded.value().getStep(), ledger.getEpsilonSpent(), ledger.getDeltaSpent(),
+        earlier));
+  }
+
+  private static double orZero(Double value) {
+    return value == null ? 0 : value;
   }
 
   /** The newest generation {@code key} has published in; empty if it has published nothing. */
   public OptionalInt newestGeneration(String key) {
-    NavigableMap<Integer, Newest> generations = byKey.get(key);
-    return generations == null ? OptionalInt.empty() : OptionalInt.of(generations.lastKey());
+    Newest newest = byKey.get(key);
+    return newest == null ? OptionalInt.empty() : OptionalInt.of(newest.generation());
   }
 
-  /** The newest step {@code key} has published in {@code generation}; empty if none. */
+  /** The newest step {@code key} has published in {@code generation}; empty if none (or it published later ones). */
   public OptionalLong newestStep(String key, int generation) {
-    NavigableMap<Integer, Newest> generations = byKey.get(key);
-    Newest newest = generations == null ? null : generations.get(generation);
-    return newest == null ? OptionalLong.empty() : OptionalLong.of(newest.step());
+    Newest newest = byKey.get(key);
+    return newest == null || newest.generation() != generation ? OptionalLong.empty() : OptionalLong.of(newest.step());
   }
 
   /**
-   * Generation {@code generation} of {@code key} with what its earlier generations spent together: the spend of each
-   * earlier generation's newest release, added (basic composition: any two generations may have learnt from the same
-   * samples).
+   * Generation {@code generation} of {@code key} (at least its newest published one) with what its earlier
+   * generations spent together: for its newest generation what that generation's releases state; for a later one,
+   * that plus the newest generation's own spend (basic composition: any two generations may have learnt from the
+   * same samples), rounded up.
+   *
+   * @throws IllegalArgumentException if {@code key} published in a later generation
    */
   public NoiseGeneration generation(String key, int generation) {
-    double epsilon = 0;
-    double delta = 0;
-    NavigableMap<Integer, Newest> generations = byKey.get(key);
-    if (generations != null) {
-      for (Newest earlier : generations.headMap(generation, false).values()) {
-        epsilon = Rounding.tightSumUp(epsilon, earlier.epsilonSpent()); // accounting rounds up
-        delta = Rounding.tightSumUp(delta, earlier.deltaSpent());
-      }
+    Newest newest = byKey.get(key);
+    if (newest == null) {
+      return generation == 0 ? NoiseGeneration.FIRST : new NoiseGeneration(generation, 0, 0);
     }
-    return generation == 0 ? NoiseGeneration.FIRST : new NoiseGeneration(generation, epsilon, delta);
+    if (generation < newest.generation()) {
+      throw new IllegalArgumentException(key + " published in noise generation " + newest.generation()
+          + ", after " + generation);
+    }
+    if (generation == newest.generation()) {
+      return newest.earlier();
+    }
+    return new NoiseGeneration(generation, Rounding.tightSumUp(newest.earlier().earlierEpsilon(), newest.epsilonSpent()),
+        Rounding.tightSumUp(newest.earlier().earlierDelta(), newest.deltaSpent()));
   }
 
   /** Release records read (decodable or not). */
