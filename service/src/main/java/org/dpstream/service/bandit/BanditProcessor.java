@@ -6,12 +6,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -20,10 +17,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.PrivateBandit;
 import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
-import org.dpstream.core.privacy.random.KeyCheck;
 import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.dpstream.core.state.StateBindingException;
-import org.dpstream.core.state.VersionedState;
 import org.dpstream.schemas.DecidedRequest;
 import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionRequest;
@@ -38,6 +33,7 @@ import org.dpstream.service.noise.NoiseContext;
 import org.dpstream.service.noise.RefusedStateException;
 import org.dpstream.service.noise.StateAdmission;
 import org.dpstream.service.noise.StateRefusal;
+import org.dpstream.service.noise.TaskStates;
 import org.dpstream.service.release.ModelReleases;
 import org.dpstream.service.release.NoiseGeneration;
 import org.dpstream.service.routing.PlacedState;
@@ -105,10 +101,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private final int routingPartitions;
   private final NoiseContext noise;
   private final BanditMetrics metrics;
-  /** Bandits of this task whose state is refused: their records are rejected without trying again. */
-  private final Map<String, RefusedStateException> refused = new HashMap<>();
-  /** Bandits of this task counted in the noise context's bound keys. */
-  private final Set<String> counted = new HashSet<>();
+  private final TaskStates taskStates;
   /** With deciders: a reward whose decision has not come yet is held (see {@link HeldReward}), not rejected. */
   private final boolean holdEarlyRewards;
   private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
@@ -130,7 +123,6 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     final ServedBandit served;
     final PrivateBandit policy;
     final NoiseGeneration generation;
-    KeyCheck boundKey;
     long clock;
     long nextDue;
 
@@ -157,6 +149,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     this.noise = noise;
     this.metrics = metrics;
     this.holdEarlyRewards = holdEarlyRewards;
+    this.taskStates = new TaskStates(noise, "bandit", routingPartitions);
   }
 
   @Override
@@ -167,32 +160,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     this.deadlines = context.getStateStore(BanditTopology.DEADLINES_STORE);
     this.clocks = context.getStateStore(BanditTopology.CLOCK_STORE);
     live.clear();
-    refused.clear();
-    countStoredKeys();
-  }
-
-  /** Counts the key every bandit state of this task's store is bound to (its header says), for the gauge. */
-  private void countStoredKeys() {
-    try (KeyValueIterator<String, byte[]> stored = states.all()) {
-      while (stored.hasNext()) {
-        KeyValue<String, byte[]> state = stored.next();
-        try {
-          VersionedState.peekKey(PlacedState.openStamped(state.key, Placement.of(state.key, routingPartitions),
-              state.value).state()).ifPresent(key -> bind(state.key, key));
-        } catch (PlacedState.MisplacedStateException e) {
-          // not resumed here, so not counted
-        }
-      }
-    }
-  }
-
-  private void bind(String banditId, KeyCheck key) {
-    noise.bound().bind(what(banditId), key);
-    counted.add(banditId);
-  }
-
-  private static String what(String banditId) {
-    return "bandit " + banditId;
+    taskStates.start(states);
   }
 
   @Override
@@ -235,7 +203,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
           + "; this record arrived in routing partition " + here + ", which dpstream's routing never writes it to");
       return;
     }
-    RefusedStateException refusal = refused.get(banditId);
+    RefusedStateException refusal = taskStates.refusal(banditId);
     if (refusal != null) {
       reject(record, banditId, refusal.reason().name(), refusal.getMessage());
       return;
@@ -247,10 +215,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       reject(record, banditId, BanditRejection.MISPLACED_STATE.name(), e.getMessage());
       return;
     } catch (RefusedStateException e) {
-      refused.put(banditId, e);
-      if (noise.refused().refuse(what(banditId), e)) {
-        LOG.error("{} is stopped ({}): {}", what(banditId), e.reason(), e.getMessage());
-      }
+      taskStates.refuse(banditId, e);
       reject(record, banditId, e.reason().name(), e.getMessage());
       return;
     }
@@ -483,11 +448,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     bandit.policy.update(request.decision(), request.context(), reward);
     byte[] state = serialize(bandit.policy);
     states.put(banditId, PlacedState.stamp(bandit.home, bandit.generation.generation(), state));
-    KeyCheck key = VersionedState.peekKey(state).orElse(null);
-    if (key != null && !key.equals(bandit.boundKey)) {
-      bandit.boundKey = key; // changes at the first round and where a retired key hands over to the primary
-      bind(banditId, key);
-    }
+    taskStates.written(banditId, state);
     for (ModelRelease release : bandit.served.releasesAfterRound(bandit.entry.releaseEvery())) {
       context.forward(new Record<String, Object>(release.getModelId(),
           ModelReleases.inGeneration(release, bandit.generation), timestamp));
@@ -601,7 +562,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     // Every arm is released at every release step, in one transaction: the first arm's releases are the bandit's.
     String releaseKey = entry.armModelId(0);
     StateAdmission.Decision decision =
-        StateAdmission.decide(what(banditId), releaseKey, entry.noiseGeneration(), opened, noise.published());
+        StateAdmission.decide(taskStates.what(banditId), releaseKey, entry.noiseGeneration(), opened, noise.published());
     NoiseKeyRing keys = home.noise(noise.keys(), decision.generation().generation());
     ServedBandit served;
     if (decision instanceof StateAdmission.Resume resume) {
@@ -613,7 +574,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         // Starting over would silently reset the accounting of a bandit whose releases are public.
         throw new IllegalStateException("cannot resume bandit " + banditId + ": " + e.getMessage(), e);
       }
-      StateAdmission.requireNotBehind(what(banditId), releaseKey, decision.generation(), served.step().getAsLong(),
+      StateAdmission.requireNotBehind(taskStates.what(banditId), releaseKey, decision.generation(), served.step().getAsLong(),
           noise.published());
     } else {
       served = ServedBandit.start(entry.spec(), keys.primary());
@@ -669,9 +630,6 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   @Override
   public void close() {
     live.clear();
-    refused.keySet().forEach(id -> noise.refused().clear(what(id)));
-    refused.clear();
-    counted.forEach(id -> noise.bound().forget(what(id)));
-    counted.clear();
+    taskStates.close();
   }
 }

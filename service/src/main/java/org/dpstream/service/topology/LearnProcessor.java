@@ -7,31 +7,25 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.StepOutcome;
 import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
-import org.dpstream.core.privacy.random.KeyCheck;
 import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.dpstream.core.state.StateBindingException;
-import org.dpstream.core.state.VersionedState;
 import org.dpstream.service.config.ModelRegistry;
 import org.dpstream.service.metrics.ModelMetrics;
-import org.dpstream.service.noise.BoundKeys;
 import org.dpstream.service.noise.NoiseContext;
 import org.dpstream.service.noise.RefusedStateException;
 import org.dpstream.service.noise.RefusedStates;
 import org.dpstream.service.noise.StateAdmission;
 import org.dpstream.service.noise.StateRefusal;
+import org.dpstream.service.noise.TaskStates;
 import org.dpstream.service.release.ModelReleases;
 import org.dpstream.service.release.NoiseGeneration;
 import org.dpstream.service.routing.PlacedState;
@@ -67,25 +61,13 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
   private final ModelMetrics metrics;
   private final EstimatorFactory estimators;
   private final Map<String, Live> live = new HashMap<>();
-  /** Models of this task whose state is refused: their records are rejected without trying again. */
-  private final Map<String, RefusedStateException> refused = new HashMap<>();
-  /** Models of this task counted in {@link BoundKeys}. */
-  private final Set<String> counted = new HashSet<>();
+  private final TaskStates states;
   private final ByteArrayOutputStream stateBuffer = new ByteArrayOutputStream();
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, byte[]> store;
 
-  /** A loaded model: its estimator, the generation it releases in, and the key its stored state is bound to. */
-  private static final class Live {
-    final OnlineEstimator estimator;
-    final NoiseGeneration generation;
-    KeyCheck boundKey;
-
-    Live(OnlineEstimator estimator, NoiseGeneration generation) {
-      this.estimator = estimator;
-      this.generation = generation;
-    }
-  }
+  /** A loaded model: its estimator and the generation it releases in. */
+  private record Live(OnlineEstimator estimator, NoiseGeneration generation) {}
 
   LearnProcessor(ModelRegistry models, int routingPartitions, NoiseContext noise, ModelMetrics metrics,
       EstimatorFactory estimators) {
@@ -94,6 +76,7 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     this.noise = noise;
     this.metrics = metrics;
     this.estimators = estimators;
+    this.states = new TaskStates(noise, "model", routingPartitions);
   }
 
   @Override
@@ -101,33 +84,7 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     this.context = context;
     this.store = context.getStateStore(ContinualReleaseTopology.MODEL_STATE_STORE);
     live.clear();
-    refused.clear();
-    countStoredKeys();
-  }
-
-  /** Counts the key every state of this task's store is bound to (its header says), for the gauge. */
-  private void countStoredKeys() {
-    try (KeyValueIterator<String, byte[]> states = store.all()) {
-      while (states.hasNext()) {
-        KeyValue<String, byte[]> state = states.next();
-        Placement home = Placement.of(state.key, routingPartitions);
-        try {
-          VersionedState.peekKey(PlacedState.openStamped(state.key, home, state.value).state())
-              .ifPresent(key -> bind(state.key, key));
-        } catch (PlacedState.MisplacedStateException e) {
-          // not resumed here, so not counted
-        }
-      }
-    }
-  }
-
-  private void bind(String modelId, KeyCheck key) {
-    noise.bound().bind(what(modelId), key);
-    counted.add(modelId);
-  }
-
-  private static String what(String modelId) {
-    return "model " + modelId;
+    states.start(store);
   }
 
   @Override
@@ -161,7 +118,7 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
           + "; this sample arrived in routing partition " + here + ", which dpstream's routing never writes it to");
       return;
     }
-    RefusedStateException refusal = refused.get(sample.modelId());
+    RefusedStateException refusal = states.refusal(sample.modelId());
     if (refusal != null) {
       reject(record, refusal.reason().name(), refusal.getMessage());
       return;
@@ -173,14 +130,11 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
       reject(record, SampleRejection.MISPLACED_STATE, e.getMessage());
       return;
     } catch (RefusedStateException e) {
-      refused.put(sample.modelId(), e);
-      if (noise.refused().refuse(what(sample.modelId()), e)) {
-        LOG.error("{} is stopped ({}): {}", what(sample.modelId()), e.reason(), e.getMessage());
-      }
+      states.refuse(sample.modelId(), e);
       reject(record, e.reason().name(), e.getMessage());
       return;
     }
-    OnlineEstimator estimator = model.estimator;
+    OnlineEstimator estimator = model.estimator();
     long started = System.nanoTime();
     StepOutcome outcome;
     try {
@@ -190,15 +144,11 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
       return;
     }
     byte[] state = serialize(estimator);
-    store.put(sample.modelId(), PlacedState.stamp(home, model.generation.generation(), state));
-    KeyCheck key = VersionedState.peekKey(state).orElse(null);
-    if (key != null && !key.equals(model.boundKey)) {
-      model.boundKey = key; // changes at the first step and where a retired key hands over to the primary
-      bind(sample.modelId(), key);
-    }
+    store.put(sample.modelId(), PlacedState.stamp(home, model.generation().generation(), state));
+    states.written(sample.modelId(), state);
     metrics.stepped(sample.modelId(), outcome, System.nanoTime() - started, estimator.ledger());
     if (outcome.step() % entry.releaseEvery() == 0) {
-      context.forward(record.withValue(ModelReleases.inGeneration(Releases.of(estimator, outcome), model.generation)));
+      context.forward(record.withValue(ModelReleases.inGeneration(Releases.of(estimator, outcome), model.generation())));
     }
   }
 
@@ -229,7 +179,7 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     byte[] stored = store.get(modelId);
     PlacedState.Opened opened = stored == null ? null : PlacedState.openStamped(modelId, home, stored);
     StateAdmission.Decision decision =
-        StateAdmission.decide(what(modelId), modelId, entry.noiseGeneration(), opened, noise.published());
+        StateAdmission.decide(states.what(modelId), modelId, entry.noiseGeneration(), opened, noise.published());
     NoiseKeyRing keys = home.noise(noise.keys(), decision.generation().generation());
     if (decision instanceof StateAdmission.Resume resume) {
       OnlineEstimator estimator;
@@ -242,7 +192,7 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
         // over would silently reset the accounting of a model whose earlier releases are public.
         throw new IllegalStateException("cannot resume model " + entry.spec().modelId() + ": " + e.getMessage(), e);
       }
-      StateAdmission.requireNotBehind(what(modelId), modelId, decision.generation(), estimator.steps(),
+      StateAdmission.requireNotBehind(states.what(modelId), modelId, decision.generation(), estimator.steps(),
           noise.published());
       return new Live(estimator, decision.generation());
     }
@@ -262,9 +212,6 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
   @Override
   public void close() {
     live.clear();
-    refused.keySet().forEach(id -> noise.refused().clear(what(id)));
-    refused.clear();
-    counted.forEach(id -> noise.bound().forget(what(id)));
-    counted.clear();
+    states.close();
   }
 }
