@@ -78,6 +78,7 @@ public final class PublishedReleases {
     settings.remove(ConsumerConfig.GROUP_ID_CONFIG);
     settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    settings.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false); // a missing topic holds no release
     settings.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
     try (Consumer<String, byte[]> consumer =
         new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer())) {
