@@ -1,5 +1,8 @@
 package org.dpstream.bandit;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /** What a service needs to know of any bandit's spec, whatever its policy. */
 public interface BanditSpec {
 
@@ -15,6 +18,18 @@ public interface BanditSpec {
       throw new IllegalArgumentException("arm must be in [0, " + arms() + "): " + arm);
     }
     return banditId() + "/arm-" + arm;
+  }
+
+  /**
+   * Every id this bandit derives from its own, under which something of it is published or draws noise: its arms'
+   * release ids ({@link #armModelId}) and whatever the policy adds. No model or other bandit may be named alike.
+   */
+  default List<String> derivedIds() {
+    List<String> ids = new ArrayList<>();
+    for (int arm = 0; arm < arms(); arm++) {
+      ids.add(armModelId(arm));
+    }
+    return ids;
   }
 
   /**

@@ -9,6 +9,7 @@ import org.dpstream.bench.dda.DdaExperimentCommand;
 import org.dpstream.bench.e2e.EndToEndBenchmarkCommand;
 import org.dpstream.bench.erm.ErmExperimentCommand;
 import org.dpstream.bench.ofw.OfwExperimentCommand;
+import org.dpstream.bench.scan.ReleaseScanCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -21,7 +22,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       BenchCli.JmhCommand.class, OfwExperimentCommand.class, BanditExperimentCommand.class,
       EndToEndBenchmarkCommand.class, BanditEndToEndCommand.class, ErmExperimentCommand.class,
-      DdaExperimentCommand.class, BanditLearningCommand.class, CommandLine.HelpCommand.class})
+      DdaExperimentCommand.class, BanditLearningCommand.class, ReleaseScanCommand.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -13,7 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
-import org.dpstream.core.privacy.random.NoiseKey;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.dpstream.service.config.ConfigLoader;
 import org.dpstream.service.decide.http.ApiSecurity;
 import org.dpstream.service.config.ServiceConfig;
@@ -37,7 +37,9 @@ import picocli.CommandLine.Option;
     name = "run",
     description = {
       "Run the service against an existing Kafka cluster; missing topics are created (createTopics in the config).",
-      "The noise key is read from DPSTREAM_NOISE_KEY or the file named by DPSTREAM_NOISE_KEY_FILE.",
+      "The noise key is read from DPSTREAM_NOISE_KEY or the file named by DPSTREAM_NOISE_KEY_FILE; retired keys"
+          + " (still used by states bound to them until their next epoch) from DPSTREAM_NOISE_KEY_RETIRED or the file"
+          + " named by DPSTREAM_NOISE_KEY_RETIRED_FILE.",
       "Exit codes: 0 stopped by SIGTERM/Ctrl-C, 1 Kafka unreachable or a topic not creatable,"
           + " 2 bad config, Kafka setting or noise key."
     })
@@ -67,7 +69,7 @@ public final class RunCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
     ServiceConfig serviceConfig;
-    NoiseKey key;
+    NoiseKeyRing keys;
     try {
       serviceConfig = ConfigLoader.load(config);
       if (instanceId != null) {
@@ -80,7 +82,7 @@ public final class RunCommand implements Callable<Integer> {
             ApiSecurity.withTokensFileFromEnvironment(serviceConfig.decider(), environment));
         ApiSecurity.of(serviceConfig.decider());
       }
-      key = NoiseKey.fromEnvironment(environment);
+      keys = NoiseKeyRing.fromEnvironment(environment);
     } catch (IllegalArgumentException | IllegalStateException e) {
       return fail(err, BAD_CONFIG, e.getMessage());
     } catch (ConfigException e) {
@@ -96,9 +98,11 @@ public final class RunCommand implements Callable<Integer> {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     DpstreamService service;
     try {
-      service = DpstreamService.start(serviceConfig, key, registry);
+      service = DpstreamService.start(serviceConfig, keys, registry);
     } catch (ConfigException e) {
       return fail(err, BAD_CONFIG, "kafka settings: " + e.getMessage());
+    } catch (IllegalStateException | KafkaException e) {
+      return fail(err, KAFKA_FAILED, e.getMessage()); // e.g. dp.releases could not be read to its end
     }
     MetricsServer metrics = null;
     if (serviceConfig.metricsPort() > 0) {

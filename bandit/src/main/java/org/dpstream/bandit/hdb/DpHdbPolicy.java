@@ -9,8 +9,12 @@ import org.dpstream.bandit.PrivateBandit;
 import org.dpstream.bandit.Decision;
 import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.online.OnlineEstimator;
+import org.dpstream.core.online.OnlineEstimators;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
+import org.dpstream.core.state.NoiseLaw;
+import org.dpstream.core.state.StateBindingException;
 import org.dpstream.core.state.VersionedState;
 
 /**
@@ -50,13 +54,24 @@ import org.dpstream.core.state.VersionedState;
  */
 public final class DpHdbPolicy implements PrivateBandit {
 
-  static final byte STATE_VERSION = 1;
+  /** 2: the header binds the state to its noise key and law. */
+  static final byte STATE_VERSION = 2;
   public static final String NAME = "dp-hdb";
+
+  /**
+   * The kind of the arms' noise streams ({@link KeyedNoiseSource#kind}): an arm's streams ({@code banditId/arm-i})
+   * are never those of a model of that name.
+   */
+  public static final String NOISE_KIND = "dp-hdb/arms";
 
   private final DpHdbSpec spec;
   /** spec.fingerprint(), once: every state written (one per round) carries it. */
   private final byte[] fingerprint;
   private final OnlineEstimator[] arms;
+  /** The arms' noise (of the arms' kind): the key check of each epoch's key goes into every state written. */
+  private final KeyedNoiseSource source;
+  /** The digest of the arms' noise law, computed once (at restore, or at the first state written). */
+  private byte[] law;
   /** The released theta_{t,i}: a copy of each arm's parameters after its latest step. */
   private final double[][] released;
   /** theta_{t0,i}, null until arm i's forced-sampling block has ended. */
@@ -67,10 +82,13 @@ public final class DpHdbPolicy implements PrivateBandit {
   private final DpHdbDecisionRule rule;
   private long rounds;
 
-  private DpHdbPolicy(DpHdbSpec spec, OnlineEstimator[] arms, double[][] forcedSampling, long rounds) {
+  private DpHdbPolicy(DpHdbSpec spec, OnlineEstimator[] arms, KeyedNoiseSource source, byte[] law,
+      double[][] forcedSampling, long rounds) {
     this.spec = spec;
     this.fingerprint = spec.fingerprint();
     this.arms = arms;
+    this.source = source;
+    this.law = law;
     this.forcedSampling = forcedSampling;
     this.rounds = rounds;
     this.released = new double[arms.length][];
@@ -89,11 +107,18 @@ public final class DpHdbPolicy implements PrivateBandit {
 
   static DpHdbPolicy start(DpHdbSpec spec, KeyedNoiseSource source, EstimatorFactory estimators) {
     Objects.requireNonNull(source, "source");
+    KeyedNoiseSource armNoise = source.kind(NOISE_KIND);
     OnlineEstimator[] arms = new OnlineEstimator[spec.arms()];
     for (int i = 0; i < arms.length; i++) {
-      arms[i] = estimators.start(spec.armSpec(i), source);
+      arms[i] = estimators.start(spec.armSpec(i), armNoise);
     }
-    return new DpHdbPolicy(spec, arms, new double[spec.arms()][], 0);
+    return new DpHdbPolicy(spec, arms, armNoise, null, new double[spec.arms()][], 0);
+  }
+
+  /** The digest of the arms' noise law: every arm runs the same law (its spec differs in the id only). */
+  static byte[] lawOf(DpHdbSpec spec) {
+    return NoiseLaw.of(NAME).number("arms", spec.arms()).law("arm", OnlineEstimators.noiseLaw(spec.armSpec(0)))
+        .digest();
   }
 
   /**
@@ -102,12 +127,26 @@ public final class DpHdbPolicy implements PrivateBandit {
    * @throws IOException if the state is corrupt, of another version, or written under another spec
    */
   public static DpHdbPolicy restore(DpHdbSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {
-    return restore(spec, in, source, EstimatorFactory.PRIVATE);
+    return restore(spec, in, NoiseKeyRing.of(source));
   }
 
-  static DpHdbPolicy restore(DpHdbSpec spec, DataInput in, KeyedNoiseSource source, EstimatorFactory estimators)
+  /**
+   * Resumes a bandit from {@link #writeState} under the key it is bound to, which must be in {@code keys} (a retired
+   * key hands over to the primary one at the arms' next epoch).
+   *
+   * @throws StateBindingException if its key is not in the ring or its noise law is not this build's
+   */
+  public static DpHdbPolicy restore(DpHdbSpec spec, DataInput in, NoiseKeyRing keys) throws IOException {
+    return restore(spec, in, keys, EstimatorFactory.PRIVATE);
+  }
+
+  static DpHdbPolicy restore(DpHdbSpec spec, DataInput in, NoiseKeyRing keys, EstimatorFactory estimators)
       throws IOException {
-    VersionedState.readHeader(in, STATE_VERSION, spec.fingerprint(), "DP-HDB state of bandit " + spec.banditId());
+    String what = "DP-HDB state of bandit " + spec.banditId();
+    byte[] law = lawOf(spec);
+    NoiseKeyRing armKeys = keys.kind(NOISE_KIND);
+    VersionedState.Binding binding = VersionedState.readHeader(in, STATE_VERSION, spec.fingerprint(), what);
+    KeyedNoiseSource source = binding.resume(armKeys, law, what);
     long rounds = in.readLong();
     if (rounds < 0) {
       throw new IOException("corrupt DP-HDB state: rounds=" + rounds);
@@ -120,13 +159,13 @@ public final class DpHdbPolicy implements PrivateBandit {
     }
     OnlineEstimator[] arms = new OnlineEstimator[spec.arms()];
     for (int i = 0; i < arms.length; i++) {
-      arms[i] = estimators.restore(spec.armSpec(i), in, source);
-      if (arms[i].steps() != rounds) {
-        throw new IOException("corrupt DP-HDB state: arm " + i + " has " + arms[i].steps()
-            + " steps, the bandit " + rounds + " rounds");
+      arms[i] = estimators.restore(spec.armSpec(i), in, armKeys);
+      if (arms[i].steps() != rounds || arms[i].epoch() != binding.epoch()) {
+        throw new IOException("corrupt DP-HDB state: arm " + i + " has " + arms[i].steps() + " steps in epoch "
+            + arms[i].epoch() + ", the bandit " + rounds + " rounds in epoch " + binding.epoch());
       }
     }
-    return new DpHdbPolicy(spec, arms, forcedSampling, rounds);
+    return new DpHdbPolicy(spec, arms, source, law, forcedSampling, rounds);
   }
 
   private static boolean forcedSamplingBlockEnded(DpHdbSpec spec, int arm, long rounds) {
@@ -263,13 +302,17 @@ public final class DpHdbPolicy implements PrivateBandit {
   }
 
   /**
-   * Writes the state: version byte, spec fingerprint, rounds, the frozen forced-sampling estimators
+   * Writes the state: version byte, spec fingerprint, noise binding (key check, epoch, law), rounds, the frozen forced-sampling estimators
    * of the arms whose block has ended, then each arm's DP-POFW state. It holds raw data (the arms'
    * exact gradient sums): store it with the access control of the input. No key material or noise.
    */
   @Override
   public void writeState(DataOutput out) throws IOException {
-    VersionedState.writeHeader(out, STATE_VERSION, fingerprint);
+    if (law == null) {
+      law = lawOf(spec);
+    }
+    long epoch = arms[0].epoch();
+    VersionedState.writeHeader(out, STATE_VERSION, fingerprint, source.keyCheckAt(epoch), epoch, law);
     out.writeLong(rounds);
     for (int i = 0; i < arms.length; i++) {
       if (forcedSamplingBlockEnded(spec, i, rounds)) {

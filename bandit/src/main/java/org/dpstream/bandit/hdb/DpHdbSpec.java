@@ -3,6 +3,8 @@ package org.dpstream.bandit.hdb;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import org.dpstream.bandit.BanditSpec;
 import org.dpstream.core.geometry.LpBall;
@@ -132,6 +134,17 @@ public record DpHdbSpec(
     // Auto: DP-POFW's exponential mechanism accounted in zCDP (paper would be Laplace report-noisy-min).
     return OnlineModelSpec.withDerivedClipping(banditId + "/arm-" + arm, dimension, loss(),
         LpBall.of(1, radius), armBudget(), horizon, data, AccountantChoice.AUTO).withNoise(armNoise);
+  }
+
+  /**
+   * The arms' release and noise stream ids ({@code banditId/arm-i}) and the release id of the frozen forced-sampling
+   * estimators ({@code banditId/forced-sampling}).
+   */
+  @Override
+  public List<String> derivedIds() {
+    List<String> ids = new ArrayList<>(BanditSpec.super.derivedIds());
+    ids.add(banditId + "/" + DpHdbDecisionRule.FORCED_SAMPLING);
+    return ids;
   }
 
   @Override

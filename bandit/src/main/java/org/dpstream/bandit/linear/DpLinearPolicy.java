@@ -16,6 +16,9 @@ import org.dpstream.core.online.TreeNoisePlan;
 import org.dpstream.core.privacy.PrivatePrefixSums;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
+import org.dpstream.core.state.NoiseLaw;
+import org.dpstream.core.state.StateBindingException;
 import org.dpstream.core.privacy.tree.Lattice;
 import org.dpstream.core.state.VersionedState;
 
@@ -41,8 +44,15 @@ import org.dpstream.core.state.VersionedState;
  */
 public final class DpLinearPolicy implements PrivateBandit {
 
-  static final byte STATE_VERSION = 2;
+/** 3: the header binds the state to its noise key and law (2: the statistics in packed symmetric form). */
+  static final byte STATE_VERSION = 3;
   public static final String NAME = "dp-linear";
+
+  /**
+   * The kind of the statistics' noise streams ({@link KeyedNoiseSource#kind}): arm i's stream
+   * ({@code banditId/arm-i/stats}) is never that of a model of that name.
+   */
+  public static final String NOISE_KIND = "dp-linear/statistics";
 
   /** Contributions are clipped a hair inside C so that lattice rounding keeps them within C. */
   private static final double CONTRIBUTION_MARGIN = 1 - 0x1p-20;
@@ -53,6 +63,10 @@ public final class DpLinearPolicy implements PrivateBandit {
   /** False only in the audit's negative control: contributions enter unscaled and unclipped. */
   private final boolean clipping;
   private final PrefixSumPlan plan;
+  /** The statistics' noise (of their kind): the key check of each epoch's key goes into every state written. */
+  private final KeyedNoiseSource source;
+  /** The digest of the statistics' noise law, computed once (at restore, or at the first state written). */
+  private byte[] law;
   private final PrivatePrefixSums[] statistics;
   private final long[][] pendingUnits;
   private final double[][] theta;
@@ -71,9 +85,12 @@ public final class DpLinearPolicy implements PrivateBandit {
   private long ridgeEpoch = -1;
   private double ridgeWeight;
 
-  private DpLinearPolicy(DpLinearSpec spec, PrefixSumPlan plan, PrivatePrefixSums[] statistics, long[][] pendingUnits,
-      double[][] theta, PrivacyLedger ledger, long rounds, boolean clipping) {
+  private DpLinearPolicy(DpLinearSpec spec, PrefixSumPlan plan, KeyedNoiseSource source, byte[] law,
+      PrivatePrefixSums[] statistics, long[][] pendingUnits, double[][] theta, PrivacyLedger ledger, long rounds,
+      boolean clipping) {
     this.spec = spec;
+    this.source = source;
+    this.law = law;
     this.fingerprint = spec.fingerprint();
     this.clipping = clipping;
     this.plan = plan;
@@ -104,11 +121,12 @@ public final class DpLinearPolicy implements PrivateBandit {
   /** Test seam: a fresh bandit on a given plan, with or without clipping (the audit's negative control). */
   static DpLinearPolicy start(DpLinearSpec spec, PrefixSumPlan plan, KeyedNoiseSource source, boolean clipping) {
     Objects.requireNonNull(source, "source");
+    KeyedNoiseSource statisticsNoise = source.kind(NOISE_KIND);
     PrivatePrefixSums[] statistics = new PrivatePrefixSums[spec.arms()];
     for (int arm = 0; arm < statistics.length; arm++) {
-      statistics[arm] = plan.start(spec.statisticsSpec(arm), source);
+      statistics[arm] = plan.start(spec.statisticsSpec(arm), statisticsNoise);
     }
-    return new DpLinearPolicy(spec, plan, statistics, new long[spec.arms()][spec.leafDimension()],
+    return new DpLinearPolicy(spec, plan, statisticsNoise, null, statistics, new long[spec.arms()][spec.leafDimension()],
         new double[spec.arms()][spec.dimension()], PrivacyLedger.open(plan.calibration()), 0, clipping);
   }
 
@@ -118,7 +136,26 @@ public final class DpLinearPolicy implements PrivateBandit {
    * @throws IOException if the state is corrupt, of another version, or written under another spec
    */
   public static DpLinearPolicy restore(DpLinearSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {
-    VersionedState.readHeader(in, STATE_VERSION, spec.fingerprint(), "DP-Linear state of bandit " + spec.banditId());
+    return restore(spec, in, NoiseKeyRing.of(source));
+  }
+
+  /** The digest of the statistics' noise law: the plan's, for every arm's statistics spec alike. */
+  static byte[] lawOf(DpLinearSpec spec, PrefixSumPlan plan) {
+    return NoiseLaw.of(NAME).law("statistics", plan.noiseLaw(spec.statisticsSpec(0))).digest();
+  }
+
+  /**
+   * Resumes a bandit from {@link #writeState} under the key it is bound to, which must be in {@code keys} (a retired
+   * key hands over to the primary one at the statistics' next epoch).
+   *
+   * @throws StateBindingException if its key is not in the ring or its noise law is not this build's
+   */
+  public static DpLinearPolicy restore(DpLinearSpec spec, DataInput in, NoiseKeyRing keys) throws IOException {
+    String what = "DP-Linear state of bandit " + spec.banditId();
+    PrefixSumPlan plan = spec.plan();
+    byte[] law = lawOf(spec, plan);
+    VersionedState.Binding binding = VersionedState.readHeader(in, STATE_VERSION, spec.fingerprint(), what);
+    KeyedNoiseSource source = binding.resume(keys.kind(NOISE_KIND), law, what);
     long rounds = in.readLong();
     if (rounds < 0) {
       throw new IOException("corrupt DP-Linear state: rounds=" + rounds);
@@ -134,17 +171,17 @@ public final class DpLinearPolicy implements PrivateBandit {
         armPending[i] = in.readLong();
       }
     }
-    PrefixSumPlan plan = spec.plan();
     PrivatePrefixSums[] statistics = new PrivatePrefixSums[spec.arms()];
     long releases = rounds / spec.refreshEvery();
     for (int arm = 0; arm < statistics.length; arm++) {
       statistics[arm] = plan.restore(spec.statisticsSpec(arm), in, source);
-      if (statistics[arm].totalSteps() != releases) {
+      if (statistics[arm].totalSteps() != releases || statistics[arm].epoch() != binding.epoch()) {
         throw new IOException("corrupt DP-Linear state: arm " + arm + " has " + statistics[arm].totalSteps()
-            + " releases, " + rounds + " rounds make " + releases);
+            + " releases in epoch " + statistics[arm].epoch() + ", " + rounds + " rounds make " + releases
+            + " in epoch " + binding.epoch());
       }
     }
-    return new DpLinearPolicy(spec, plan, statistics, pending, theta, ledger, rounds, true);
+    return new DpLinearPolicy(spec, plan, source, law, statistics, pending, theta, ledger, rounds, true);
   }
 
   @Override
@@ -315,13 +352,17 @@ public final class DpLinearPolicy implements PrivateBandit {
   }
 
   /**
-   * Writes the state: version byte, spec fingerprint, rounds, ledger, the released theta_k, the pending
+   * Writes the state: version byte, spec fingerprint, noise binding (key check, epoch, law), rounds, ledger, the released theta_k, the pending
    * leaves (raw data) and each arm's prefix-sum state (exact sums: raw data). Store it with the access
    * control of the input. No key material or noise.
    */
   @Override
   public void writeState(DataOutput out) throws IOException {
-    VersionedState.writeHeader(out, STATE_VERSION, fingerprint);
+    if (law == null) {
+      law = lawOf(spec, plan);
+    }
+    long epoch = statistics[0].epoch();
+    VersionedState.writeHeader(out, STATE_VERSION, fingerprint, source.keyCheckAt(epoch), epoch, law);
     out.writeLong(rounds);
     ledger.writeTo(out);
     for (double[] armTheta : theta) {

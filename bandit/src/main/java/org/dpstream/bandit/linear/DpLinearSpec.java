@@ -3,6 +3,8 @@ package org.dpstream.bandit.linear;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import org.dpstream.bandit.BanditSpec;
 import org.dpstream.core.geometry.LpBall;
@@ -234,6 +236,16 @@ public record DpLinearSpec(
             GlmLoss.squared(), LpBall.of(2, 1), budget, releasesPerEpoch(), new DataBounds(1, 1), accountant)
         .withIncrementClipping(IncrementClipping.fixed(halfSensitivity()))
         .withNoise(noise);
+  }
+
+  /** The arms' release ids and their statistics' noise stream ids ({@code banditId/arm-i/stats}). */
+  @Override
+  public List<String> derivedIds() {
+    List<String> ids = new ArrayList<>(BanditSpec.super.derivedIds());
+    for (int arm = 0; arm < arms; arm++) {
+      ids.add(statisticsSpec(arm).modelId());
+    }
+    return ids;
   }
 
   /** The plan every arm's statistics are released with (all arms share it). */

@@ -33,7 +33,8 @@ import org.ejml.data.DMatrixRMaj;
  * makes the sequence of released statistics (epsilon, delta)-DP over the horizon. Decisions for round t
  * are a function of the releases of rounds &lt; t and of user t's own context, hence joint DP (Shariff and
  * Sheffet, Definition 2 and Claim 5; the billboard lemma). Noise bits come from the keyed source,
- * purpose {@value #NOISE_PURPOSE}, stream {@code banditId/arm-a}: the same key reproduces a run exactly.
+ * purpose {@value #NOISE_PURPOSE}, stream {@code banditId/arm-a}, kind {@value #NOISE_KIND}: the same key
+ * reproduces a run exactly.
  *
  * <p>The policy refuses updates beyond the horizon T (a second tree would need a second budget).
  */
@@ -41,6 +42,9 @@ public final class DpUcbPolicy implements BanditPolicy {
 
   /** Purpose of the keyed noise streams. */
   public static final String NOISE_PURPOSE = "dp-ucb";
+
+  /** The kind of its noise streams ({@link KeyedNoiseSource#kind}): never those of a model or another bandit. */
+  public static final String NOISE_KIND = "dp-ucb/arms";
 
   /** Bits of the larger of L^2 and B L kept by the lattice: 2^30 units leave room for 2^22 rounds of sums. */
   private static final int LATTICE_BITS = 30;
@@ -75,7 +79,7 @@ public final class DpUcbPolicy implements BanditPolicy {
     this.rewardVector = new double[d];
     for (int arm = 0; arm < spec.arms(); arm++) {
       KeyedNodeNoise keyed = new KeyedNodeNoise(
-          noise.forStream(NOISE_PURPOSE, spec.banditId() + "/arm-" + arm), nodeNoise, lattice);
+          noise.kind(NOISE_KIND).forStream(NOISE_PURPOSE, spec.banditId() + "/arm-" + arm), nodeNoise, lattice);
       sums[arm] = new LatticePrefixSums(lattice, ContinualPrefixSum.compact(leafLength, spec.horizon(), keyed));
       estimates[arm] = new ArmEstimate(d);
       // Before any release the statistics are zero: V = shift I, theta~ = 0 (public, no data involved).

@@ -141,12 +141,15 @@ class DpHdbPolicyTest {
     assertTrue(policy.privacySpent().isWithinBudget());
   }
 
-  /** Algorithm 3 written as the paper's loop, over the same DP-POFW arms, to compare with decide/update. */
+  /**
+   * Algorithm 3 written as the paper's loop, over the same DP-POFW arms (their noise of the arms' kind), to compare
+   * with decide/update.
+   */
   private static List<Object> papersLoop(DpHdbSpec spec, KeyedNoiseSource source, SeparatedLinearInstance env) {
     int arms = spec.arms();
     OnlineEstimator[] estimators = new OnlineEstimator[arms];
     for (int i = 0; i < arms; i++) {
-      estimators[i] = OnlineEstimators.start(spec.armSpec(i), source);
+      estimators[i] = OnlineEstimators.start(spec.armSpec(i), source.kind(DpHdbPolicy.NOISE_KIND));
     }
     double[][] forcedSampling = new double[arms][];
     List<Object> trace = new ArrayList<>();

@@ -10,6 +10,7 @@ import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
 
 /**
  * Test arms: DP-POFW itself on the continuous path (Gumbel scores; the arms' default is the fixed-point draw, which
@@ -40,7 +41,7 @@ final class PofwArmsWithNoise {
       }
 
       @Override
-      public OnlineEstimator restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) {
+      public OnlineEstimator restore(OnlineModelSpec spec, DataInput in, NoiseKeyRing keys) {
         throw new UnsupportedOperationException("test arms are not restored");
       }
     };

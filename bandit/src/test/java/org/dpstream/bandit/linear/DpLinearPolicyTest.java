@@ -2,6 +2,7 @@ package org.dpstream.bandit.linear;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.hdb.TestRandomness;
@@ -304,6 +306,27 @@ class DpLinearPolicyTest {
         () -> policy.update(new Decision(0, Decision.Phase.GREEDY, 0), huge, Double.POSITIVE_INFINITY));
     assertThrows(IllegalArgumentException.class, () -> policy.decide(new double[] {0, 0}));
     assertEquals(2, policy.rounds());
+  }
+
+  /**
+   * Arm i's statistics draw from stream {@code banditId/arm-i/stats} of the statistics' own kind: a model of that name
+   * in the same scope (the bandit's routing partition) draws other noise, whatever the configuration calls it.
+   */
+  @Test
+  void theStatisticsNoiseIsOfItsOwnKindNotThatOfAModelOfTheSameName() {
+    DpLinearSpec spec = spec("offers3", 2, 2, 1, 100, 1);
+    KeyedNoiseSource placed = SOURCE.scoped("routing partition 2 of 6");
+    DpLinearPolicy policy = DpLinearPolicy.start(spec, placed);
+    double[] x = {0.3, -0.2};
+    policy.update(new Decision(0, Decision.Phase.GREEDY, 0), x, 0.5); // arm 1's leaf is zero: its release is noise
+    double[] zero = new double[spec.leafDimension()];
+    double[] ofKind = new double[spec.leafDimension()];
+    spec.plan().start(spec.statisticsSpec(1), placed.kind(DpLinearPolicy.NOISE_KIND)).addAndRelease(zero, ofKind);
+    double[] ofModel = new double[spec.leafDimension()];
+    spec.plan().start(spec.statisticsSpec(1), placed).addAndRelease(zero, ofModel);
+    assertArrayEquals(ofKind, policy.releasedStatistics(1));
+    assertFalse(Arrays.equals(ofModel, policy.releasedStatistics(1)),
+        "a model named offers3/arm-1/stats in the same routing partition draws other noise");
   }
 
   @Test

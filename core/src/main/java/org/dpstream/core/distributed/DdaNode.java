@@ -5,7 +5,9 @@ import java.util.Set;
 import org.dpstream.core.erm.ErmDataset;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.KeyCheck;
 import org.dpstream.core.privacy.random.NoiseStream;
+import org.dpstream.core.state.NoiseLaw;
 
 /**
  * One node of differentially private distributed dual averaging (Algorithm 1 of C. Liu, K. H. Johansson,
@@ -37,6 +39,9 @@ public final class DdaNode {
   /** Stream purpose of the node's sample-index and noise bits. */
   public static final String PURPOSE = "dp-dda/node";
 
+  /** The kind of every DP-DDA stream ({@link KeyedNoiseSource#kind}): never a model's or a bandit's stream. */
+  public static final String NOISE_KIND = "dp-dda";
+
   private static final long SAMPLE_EPOCH = 0;
   private static final long NOISE_EPOCH = 1;
 
@@ -45,6 +50,10 @@ public final class DdaNode {
   private final DdaSettings settings;
   private final NoiseStream bits;
   private final VectorNoise noise;
+  /** The key the run draws under (a run has no epochs: it keeps its key to the end); checkpoints name it. */
+  private final KeyCheck key;
+  /** The digest of the node's noise law, computed at the first checkpoint. */
+  private byte[] law;
 
   private long completedRounds;
   private final double[] dual;
@@ -82,7 +91,8 @@ public final class DdaNode {
     this.id = id;
     this.samples = samples;
     this.settings = settings;
-    this.bits = source.forStream(PURPOSE, runId + "/node-" + id);
+    this.bits = source.kind(NOISE_KIND).forStream(PURPOSE, runId + "/node-" + id);
+    this.key = source.keyCheck();
     int m = samples.dimension();
     if (noise.dimension() != m) {
       throw new IllegalArgumentException("noise of dimension " + noise.dimension() + " for samples of dimension " + m);
@@ -96,6 +106,10 @@ public final class DdaNode {
       weightedIterateSum = new double[m];
       solveDualAveraging(0);
     } else {
+      if (!state.key().equals(key)) {
+        throw new IllegalArgumentException("the checkpoint of node " + id + " is bound to noise key " + state.key()
+            + ", this source's key is " + key);
+      }
       if (state.nodeId() != id || state.dual().length != m) {
         throw new IllegalArgumentException(
             "state of node " + state.nodeId() + " (m = " + state.dual().length + ") cannot resume node " + id + " (m = " + m + ")");
@@ -105,6 +119,17 @@ public final class DdaNode {
       iterate = state.iterate();
       weightedIterateSum = state.weightedIterateSum();
     }
+  }
+
+  /**
+   * The digest of the noise law of a node whose messages get {@code noise}: the noise's description and known
+   * answers of it and of the sample index, from the public probe source. A checkpoint carries it.
+   */
+  public static byte[] lawOf(VectorNoise noise) {
+    double[] draw = new double[noise.dimension()];
+    noise.sample(NoiseLaw.probeBits("dp-dda/noise"), draw);
+    return NoiseLaw.of("dp-dda").text("noise", noise.describe()).numbers("noise draw", draw)
+        .number("sample index", NoiseLaw.probeBits("dp-dda/sample").nextInt(1_000_003)).digest();
   }
 
   /** A node restored from {@link #snapshot()} with the same samples, settings, key and run id. */
@@ -224,6 +249,9 @@ public final class DdaNode {
     if (broadcastRound > completedRounds) {
       throw new IllegalStateException("snapshot between broadcast and mix of round " + broadcastRound);
     }
-    return new DdaNodeState(id, completedRounds, dual, iterate, weightedIterateSum);
+    if (law == null) {
+      law = lawOf(noise);
+    }
+    return new DdaNodeState(id, completedRounds, dual, iterate, weightedIterateSum, key, law);
   }
 }

@@ -2,6 +2,7 @@ package org.dpstream.core.distributed;
 
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
+import org.dpstream.core.privacy.random.KeyCheck;
 
 /**
  * The resumable state of one {@link DdaNode} between rounds: after {@code completedRounds} = t rounds, the
@@ -9,19 +10,28 @@ import java.nio.ByteBuffer;
  * output average. Everything else (A_t, gamma_t, the round's gossip, the noise) is a function of the public
  * settings, the key and t, so it is recomputed, not stored.
  *
- * <p>Wire format, big-endian: version byte {@value #VERSION}, node id (int), completed rounds (long),
- * dimension m (int), then z, x and the sum as m doubles each. The version byte lets a later format be read
- * side by side. The state holds no key material and no raw samples, only the node's own noisy view.
+ * <p>Wire format, big-endian: version byte {@value #VERSION}, the key check (long), the noise law's digest
+ * (length byte and bytes), node id (int), completed rounds (long), dimension m (int), then z, x and the sum as m
+ * doubles each. The version byte lets a later format be read side by side. The state holds no key material (the
+ * key check reveals nothing of it) and no raw samples, only the node's own noisy view.
  *
  * @param nodeId i
  * @param completedRounds t &gt;= 0
+ * @param key the check value of the key the run draws under
+ * @param law the digest of the node's noise law ({@link DdaNode#lawOf})
  */
-public record DdaNodeState(int nodeId, long completedRounds, double[] dual, double[] iterate, double[] weightedIterateSum) {
+public record DdaNodeState(int nodeId, long completedRounds, double[] dual, double[] iterate, double[] weightedIterateSum,
+    KeyCheck key, byte[] law) {
 
-  /** Current format version. */
-  public static final byte VERSION = 1;
+  /** Current format version: 2 binds the checkpoint to its noise key and law (1 named neither). */
+  public static final byte VERSION = 2;
 
   public DdaNodeState {
+    java.util.Objects.requireNonNull(key, "key");
+    law = law.clone();
+    if (law.length > 255) {
+      throw new IllegalArgumentException("a law digest has at most 255 bytes");
+    }
     if (nodeId < 0 || completedRounds < 0) {
       throw new IllegalArgumentException("node id and completed rounds must be >= 0");
     }
@@ -31,6 +41,11 @@ public record DdaNodeState(int nodeId, long completedRounds, double[] dual, doub
     if (iterate.length != dual.length || weightedIterateSum.length != dual.length) {
       throw new IllegalArgumentException("z, x and the iterate sum must have one dimension");
     }
+  }
+
+  @Override
+  public byte[] law() {
+    return law.clone();
   }
 
   @Override
@@ -51,8 +66,9 @@ public record DdaNodeState(int nodeId, long completedRounds, double[] dual, doub
   /** The wire form. */
   public byte[] toBytes() {
     int m = dual.length;
-    ByteBuffer out = ByteBuffer.allocate(1 + 4 + 8 + 4 + 3 * 8 * m);
-    out.put(VERSION).putInt(nodeId).putLong(completedRounds).putInt(m);
+    ByteBuffer out = ByteBuffer.allocate(1 + 8 + 1 + law.length + 4 + 8 + 4 + 3 * 8 * m);
+    out.put(VERSION).putLong(key.value()).put((byte) law.length).put(law).putInt(nodeId).putLong(completedRounds)
+        .putInt(m);
     for (double[] vector : new double[][] {dual, iterate, weightedIterateSum}) {
       for (double v : vector) {
         out.putDouble(v);
@@ -70,9 +86,16 @@ public record DdaNodeState(int nodeId, long completedRounds, double[] dual, doub
     ByteBuffer in = ByteBuffer.wrap(bytes);
     try {
       byte version = in.get();
+      if (version == 1) {
+        throw new IllegalArgumentException("a DP-DDA node state of version 1 names neither its noise key nor its noise"
+            + " law (written by an earlier build); it is not resumed: start the run again with a new runId");
+      }
       if (version != VERSION) {
         throw new IllegalArgumentException("unknown DP-DDA node state version " + version + " (expected " + VERSION + ")");
       }
+      KeyCheck key = new KeyCheck(in.getLong());
+      byte[] law = new byte[in.get() & 0xFF];
+      in.get(law);
       int nodeId = in.getInt();
       long rounds = in.getLong();
       int m = in.getInt();
@@ -85,7 +108,7 @@ public record DdaNodeState(int nodeId, long completedRounds, double[] dual, doub
           vector[j] = in.getDouble();
         }
       }
-      return new DdaNodeState(nodeId, rounds, vectors[0], vectors[1], vectors[2]);
+      return new DdaNodeState(nodeId, rounds, vectors[0], vectors[1], vectors[2], key, law);
     } catch (BufferUnderflowException e) {
       throw new IllegalArgumentException("truncated DP-DDA node state", e);
     }

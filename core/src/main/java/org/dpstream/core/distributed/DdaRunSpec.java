@@ -9,6 +9,9 @@ import java.util.Locale;
 import java.util.Objects;
 import org.dpstream.core.erm.ErmDataset;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
+import org.dpstream.core.state.StateBindingException;
+import org.dpstream.core.state.VersionedState;
 
 /**
  * Everything the nodes of one DP-DDA run must agree on: the run id (which, with the key, fixes all
@@ -62,15 +65,38 @@ public record DdaRunSpec(String runId, GossipSampler sampler, DdaSettings settin
     return new DdaNode(id, shard, settings, source, runId);
   }
 
-  /** Node {@code state.nodeId()} resumed from its checkpoint. */
-  public DdaNode resumeNode(DdaNodeState state, ErmDataset shard, KeyedNoiseSource source) {
+  /** Node {@code state.nodeId()} resumed from its checkpoint under its key, which must be {@code source}'s. */
+  public DdaNode resumeNode(DdaNodeState state, ErmDataset shard, KeyedNoiseSource source) throws StateBindingException {
+    return resumeNode(state, shard, NoiseKeyRing.of(source));
+  }
+
+  /**
+   * Node {@code state.nodeId()} resumed from its checkpoint under the key the checkpoint names, which must be in
+   * {@code keys} ({@link #keyOf}).
+   *
+   * @throws StateBindingException if the ring lacks the checkpoint's key or its noise law is not this build's
+   */
+  public DdaNode resumeNode(DdaNodeState state, ErmDataset shard, NoiseKeyRing keys) throws StateBindingException {
     requireNode(state.nodeId());
     requireShard(state.nodeId(), shard);
     if (state.completedRounds() > rounds) {
       throw new IllegalArgumentException("checkpoint of node " + state.nodeId() + " is at round "
           + state.completedRounds() + ", past the horizon T = " + rounds);
     }
-    return DdaNode.resume(shard, settings, source, runId, state);
+    return DdaNode.resume(shard, settings, keyOf(state, keys), runId, state);
+  }
+
+  /**
+   * The key of {@code keys} a checkpoint's run draws under: the one it names. A run has no epochs, so a node bound to
+   * a retired key keeps it to the end of the run (and so does every node of the run: they share the gossip schedule's
+   * stream, {@link #schedule}): rotate keys between runs.
+   *
+   * @throws StateBindingException if the ring lacks that key or the checkpoint's noise law is not this build's
+   */
+  public KeyedNoiseSource keyOf(DdaNodeState state, NoiseKeyRing keys) throws StateBindingException {
+    String what = "DP-DDA checkpoint of node " + state.nodeId() + " of run " + runId;
+    return new VersionedState.Binding(state.key(), Long.MAX_VALUE, state.law())
+        .resume(keys, DdaNode.lawOf(settings.noise(dimension)), what).forEpoch(0);
   }
 
   /** Mode 1 on these shards, one per node in order. */

@@ -5,7 +5,8 @@ import org.dpstream.core.privacy.random.NoiseStream;
 
 /**
  * The round-by-round gossip schedule, derived from the keyed noise source: round t is
- * {@link GossipSampler#sample} on the bits at (0, t) of stream ("dp-dda/schedule", runId).
+ * {@link GossipSampler#sample} on the bits at (0, t) of stream ("dp-dda/schedule", runId) of kind
+ * {@value DdaNode#NOISE_KIND}.
  *
  * <p><b>Why keyed and not a simulation generator.</b> The iota in Theorem 1 comes from amplification by
  * subsampling (Lemma 4.2), which holds only if the adversary cannot predict or observe which nodes are
@@ -29,7 +30,7 @@ public final class KeyedGossipSchedule {
 
   public KeyedGossipSchedule(GossipSampler sampler, KeyedNoiseSource source, String runId) {
     this.sampler = java.util.Objects.requireNonNull(sampler, "sampler");
-    this.bits = source.forStream(PURPOSE, runId);
+    this.bits = source.kind(DdaNode.NOISE_KIND).forStream(PURPOSE, runId);
   }
 
   public GossipSampler sampler() {

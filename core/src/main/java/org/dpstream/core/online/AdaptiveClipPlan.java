@@ -10,6 +10,7 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.PrivacyCalibration;
 import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.state.NoiseLaw;
 
 /**
  * Private adaptive clipping ({@code clip: {mode: adaptive}}): the prefix sums of whole-clipped increments
@@ -119,9 +120,12 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
     return new Block(blockSpec, plan);
   }
 
-  /** The noise of block k of an epoch: its own part of the model's keyed source. */
+  /**
+   * The noise of block k of an epoch: its own part of the model's keyed source, under the key of that epoch (the
+   * block's own mechanism counts its epochs from 0, so the hand-over to another key is decided here).
+   */
   static KeyedNoiseSource blockSource(KeyedNoiseSource source, long epoch, int block) {
-    return source.part("adaptive-clip-block/" + epoch + "/" + block);
+    return source.forEpoch(epoch).part("adaptive-clip-block/" + epoch + "/" + block);
   }
 
   OnlineModelSpec spec() {
@@ -169,6 +173,26 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
   @Override
   public LpNorm clipNorm() {
     return LpNorm.L2;
+  }
+
+  /**
+   * The histograms' sigma and schedule, every block's law at C_0 (a block's law at another threshold follows from
+   * it: the threshold scales the sensitivity, and the threshold is a released value the state holds), and a
+   * histogram's known answer.
+   */
+  @Override
+  public byte[] noiseLaw(OnlineModelSpec ignored) {
+    NoiseLaw law = NoiseLaw.of("adaptive-clip").text("accountant", budget.accountant())
+        .number("histogram sigma", histogramSigma).number("initial threshold", initialThreshold)
+        .number("blocks", schedule.blockCount());
+    for (int k = 0; k < schedule.blockCount(); k++) {
+      Block block = block(k, initialThreshold);
+      law.number("block length", schedule.length(k)).law("block", block.plan().noiseLaw(block.spec()));
+    }
+    NormQuantileHistogram histogram =
+        NormQuantileHistogram.start(initialThreshold, quantile(), histogramSigma, spec.noise());
+    histogram.releaseBlock(NoiseLaw.probeBits(HISTOGRAM_PURPOSE));
+    return law.numbers("histogram", histogram.pooled()).digest();
   }
 
   @Override

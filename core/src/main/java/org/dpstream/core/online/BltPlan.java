@@ -13,6 +13,7 @@ import org.dpstream.core.privacy.factorization.BltOptimizer;
 import org.dpstream.core.privacy.factorization.BltPrefixSum;
 import org.dpstream.core.privacy.factorization.BltStrategy;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.state.NoiseLaw;
 
 /**
  * Prefix sums through a buffered linear Toeplitz (BLT) factorization with Gaussian noise, accounted in zCDP:
@@ -111,6 +112,14 @@ public record BltPlan(BltStrategy strategy, GaussianZcdpMap calibration, double 
   public PrivatePrefixSums start(OnlineModelSpec spec, KeyedNoiseSource source) {
     return BltPrefixSum.start(spec.dimension(), strategy, calibration,
         source.forStream(BltPrefixSum.NOISE_PURPOSE, spec.modelId()));
+  }
+
+  @Override
+  public byte[] noiseLaw(OnlineModelSpec spec) {
+    NoiseLaw law = NoiseLaw.of("blt").text("accountant", calibration.accountant())
+        .numbers("decays", strategy.decays()).numbers("scales", strategy.scales())
+        .number("sigma", calibration.sigma()).number("horizon", calibration.horizon());
+    return PrefixSumPlan.withKnownAnswers(law, start(spec, NoiseLaw.probeSource()), spec.dimension()).digest();
   }
 
   @Override

@@ -8,7 +8,11 @@ import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.noise.RandomBits;
 import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.dpstream.core.privacy.random.NoiseStream;
+import org.dpstream.core.state.NoiseLaw;
+import org.dpstream.core.state.StateBindingException;
+import org.dpstream.core.state.VersionedState;
 
 /**
  * DP-POFW, Algorithm 2 of Han et al. (private polyhedral online Frank-Wolfe) for p = 1: the recursive
@@ -35,13 +39,14 @@ import org.dpstream.core.privacy.random.NoiseStream;
  */
 public final class DpPofw implements OnlineEstimator {
 
-  static final byte STATE_VERSION = 1;
+  /** 4: the header binds the state to its noise key and law (1 was the unbound format). */
+  static final byte STATE_VERSION = 4;
   /**
-   * {@code noise: discrete}: the increment sum is held in lattice units ({@code long}s). 3 since the vertex is
-   * drawn by the fixed-point mechanism: a state of the rejection sampler (2) is refused, not continued under
-   * another law.
+   * {@code noise: discrete}: the increment sum is held in lattice units ({@code long}s). 3 was the first with the
+   * vertex drawn by the fixed-point mechanism (2: the rejection sampler, refused); 5 binds the state to its noise
+   * key and law.
    */
-  static final byte DISCRETE_STATE_VERSION = 3;
+  static final byte DISCRETE_STATE_VERSION = 5;
   static final String ALGORITHM = "dp-pofw";
 
   private final OnlineModelSpec spec;
@@ -53,6 +58,13 @@ public final class DpPofw implements OnlineEstimator {
   /** The lattice the increments are rounded to (the spec's own: its clamp is the sensitivity's guard). */
   private final PofwScoreLattice lattice;
   private final NoiseStream bits;
+  /** The noise: the key check of each epoch's key goes into every state written. */
+  private final KeyedNoiseSource source;
+  /**
+   * The digest of the vertex choice's noise law, computed once (at the restore that checks it, or at the first
+   * state written); every state written carries it.
+   */
+  private byte[] law;
   private final ClippedIncrement clippedIncrement;
   private final FrankWolfeIterates iterates;
   /** sum of the clipped g_i of the current epoch: raw data. */
@@ -69,8 +81,8 @@ public final class DpPofw implements OnlineEstimator {
   private final long[] utilities;
   private final long[] pendingSums;
 
-  private DpPofw(OnlineModelSpec spec, VertexChoice vertexChoice, ExactVertexChoice exactChoice, NoiseStream bits,
-      FrankWolfeIterates iterates, double[] incrementSum, long[] unitSum, long steps, long stepsInEpoch, long epoch,
+  private DpPofw(OnlineModelSpec spec, VertexChoice vertexChoice, ExactVertexChoice exactChoice, byte[] law,
+      KeyedNoiseSource source, FrankWolfeIterates iterates, double[] incrementSum, long[] unitSum, long steps, long stepsInEpoch, long epoch,
       PrivacyLedger ledger) {
     if (spec.p() != 1) {
       throw new IllegalArgumentException("DP-POFW is for p = 1; got p = " + spec.p());
@@ -85,7 +97,9 @@ public final class DpPofw implements OnlineEstimator {
     this.exactChoice = exactChoice;
     this.lattice = exactChoice == null ? null : PofwScoreLattice.of(spec);
     this.unitSum = unitSum;
-    this.bits = bits;
+    this.law = law;
+    this.source = source;
+    this.bits = bitsFor(spec, source);
     int d = spec.dimension();
     this.clippedIncrement = new ClippedIncrement(spec);
     this.iterates = iterates;
@@ -143,17 +157,68 @@ public final class DpPofw implements OnlineEstimator {
   static DpPofw start(OnlineModelSpec spec, VertexChoice choice, ExactVertexChoice exactChoice,
       KeyedNoiseSource source) {
     int d = spec.dimension();
-    return new DpPofw(spec, choice, exactChoice, bitsFor(spec, source), FrankWolfeIterates.atOrigin(d),
-        new double[d], exactChoice == null ? null : new long[d], 0, 0, 0, PrivacyLedger.open(choice.calibration()));
+    return new DpPofw(spec, choice, exactChoice, null, source,
+        FrankWolfeIterates.atOrigin(d), new double[d], exactChoice == null ? null : new long[d], 0, 0, 0,
+        PrivacyLedger.open(choice.calibration()));
   }
 
+  /** The digest of the noise law of a production model of {@code spec}. */
+  static byte[] lawOf(OnlineModelSpec spec) {
+    return lawOf(spec, VertexChoice.of(spec), exactChoiceFor(spec));
+  }
+
+  /**
+   * The digest of the noise law of the vertex choice: its description, the sampler's token, and known answers
+   * (the continuous scores' perturbations, or the exact mechanism's lambda and vertex, at the epoch's first two
+   * steps and its last) from the public probe source.
+   */
+  static byte[] lawOf(OnlineModelSpec spec, VertexChoice choice, ExactVertexChoice exactChoice) {
+    NoiseLaw law = NoiseLaw.of(ALGORITHM).text("sampling", spec.noise().fingerprintToken())
+        .text("choice", exactChoice == null ? choice.describe() : exactChoice.describe());
+    int d = spec.dimension();
+    for (long k : new long[] {1, 2, spec.horizon()}) {
+      if (exactChoice == null) {
+        double[] perturbations = new double[2 * d];
+        choice.perturbations(NoiseLaw.probeBits(ALGORITHM + "/" + k), k, perturbations);
+        law.numbers("perturbations at " + k, perturbations);
+      } else {
+        long[] sums = new long[d];
+        for (int j = 0; j < d; j++) {
+          sums[j] = (j % 3 - 1) * exactChoice.lattice().bound() * Math.min(k, 4);
+        }
+        law.number("lambda at " + k, exactChoice.lambdaAt(k)).number("vertex at " + k,
+            exactChoice.choose(sums, k, RandomBits.of(NoiseLaw.probeBits(ALGORITHM + "/" + k)), new long[2 * d]));
+      }
+    }
+    if (exactChoice != null) {
+      law.number("lattice exponent", exactChoice.lattice().exponent()).number("lattice bound",
+          exactChoice.lattice().bound());
+    }
+    return law.digest();
+  }
+
+  /** Resumes from {@link #writeState} under its own key, which must be {@code source}'s. */
   public static DpPofw restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {
+    return restore(spec, in, NoiseKeyRing.of(source));
+  }
+
+  /**
+   * Resumes from {@link #writeState} under the key the state is bound to, which must be in {@code keys} (a
+   * retired key hands over to the primary one at the next epoch).
+   *
+   * @throws StateBindingException if its key is not in {@code keys} or its noise law is not this build's
+   */
+  public static DpPofw restore(OnlineModelSpec spec, DataInput in, NoiseKeyRing keys) throws IOException {
     ExactVertexChoice exactChoice = exactChoiceFor(spec);
-    StateCodec.readHeader(in, exactChoice == null ? STATE_VERSION : DISCRETE_STATE_VERSION, spec, ALGORITHM);
+    VertexChoice choice = VertexChoice.of(spec);
+    byte[] law = lawOf(spec, choice, exactChoice);
+    VersionedState.Binding binding =
+        StateCodec.readHeader(in, exactChoice == null ? STATE_VERSION : DISCRETE_STATE_VERSION, spec, ALGORITHM);
+    KeyedNoiseSource source = binding.resume(keys, law, StateCodec.describe(ALGORITHM, spec));
     long steps = in.readLong();
     long stepsInEpoch = in.readLong();
     long epoch = in.readLong();
-    if (steps < 0 || stepsInEpoch < 0 || stepsInEpoch > spec.horizon() || epoch < 0) {
+    if (steps < 0 || stepsInEpoch < 0 || stepsInEpoch > spec.horizon() || epoch < 0 || epoch != binding.epoch()) {
       throw new IOException("corrupt DP-POFW state: steps=" + steps + ", in epoch=" + stepsInEpoch + ", epoch=" + epoch);
     }
     int d = spec.dimension();
@@ -173,8 +238,8 @@ public final class DpPofw implements OnlineEstimator {
       }
     }
     PrivacyLedger ledger = StateCodec.readLedger(in);
-    return new DpPofw(spec, VertexChoice.of(spec), exactChoice, bitsFor(spec, source), iterates, incrementSum, unitSum,
-        steps, stepsInEpoch, epoch, ledger);
+    return new DpPofw(spec, choice, exactChoice, law, source, iterates, incrementSum, unitSum, steps, stepsInEpoch,
+        epoch, ledger);
   }
 
   @Override
@@ -279,7 +344,11 @@ public final class DpPofw implements OnlineEstimator {
 
   @Override
   public void writeState(DataOutput out) throws IOException {
-    StateCodec.writeHeader(out, exactChoice == null ? STATE_VERSION : DISCRETE_STATE_VERSION, fingerprint);
+    if (law == null) {
+      law = lawOf(spec, vertexChoice, exactChoice);
+    }
+    StateCodec.writeHeader(out, exactChoice == null ? STATE_VERSION : DISCRETE_STATE_VERSION, fingerprint,
+        source.keyCheckAt(epoch), epoch, law);
     out.writeLong(steps);
     out.writeLong(stepsInEpoch);
     out.writeLong(epoch);

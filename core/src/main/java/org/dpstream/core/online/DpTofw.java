@@ -7,6 +7,10 @@ import org.dpstream.core.privacy.PrivatePrefixSums;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
+import org.dpstream.core.state.NoiseLaw;
+import org.dpstream.core.state.StateBindingException;
+import org.dpstream.core.state.VersionedState;
 
 /**
  * DP-TOFW, Algorithm 1 of Han et al. (private tree-based online Frank-Wolfe) for 1 &lt; p &lt;= inf.
@@ -39,13 +43,21 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  */
 public final class DpTofw implements OnlineEstimator {
 
-  static final byte STATE_VERSION = 1;
+  /** 2: the header binds the state to its noise key and law ({@link org.dpstream.core.state.VersionedState}). */
+  static final byte STATE_VERSION = 2;
   static final String ALGORITHM = "dp-tofw";
 
   private final OnlineModelSpec spec;
   /** spec.fingerprint(), once: every state written carries it. */
   private final byte[] fingerprint;
   private final PrefixSumPlan plan;
+  /** The noise: the key check of each epoch's key goes into every state written. */
+  private final KeyedNoiseSource source;
+  /**
+   * The digest of the plan's noise law, computed once (at the restore that checks it, or at the first state written:
+   * a model that never saves, as in the audits, never pays for its known answers); every state written carries it.
+   */
+  private byte[] law;
   private final PrivatePrefixSums prefixSums;
   private final AdaptiveClipPrefixSums adaptive; // the same object as prefixSums when clip.mode is adaptive, else null
   private final ClippedIncrement clippedIncrement;
@@ -58,14 +70,16 @@ public final class DpTofw implements OnlineEstimator {
   private final double[] direction;
   private final double[] vertex;
 
-  private DpTofw(OnlineModelSpec spec, PrefixSumPlan plan, PrivatePrefixSums prefixSums,
-      FrankWolfeIterates iterates, long steps, PrivacyLedger ledger) {
+  private DpTofw(OnlineModelSpec spec, PrefixSumPlan plan, byte[] law, KeyedNoiseSource source,
+      PrivatePrefixSums prefixSums, FrankWolfeIterates iterates, long steps, PrivacyLedger ledger) {
     if (!(spec.p() > 1)) {
       throw new IllegalArgumentException("DP-TOFW needs p > 1; use DP-POFW for p = 1 (got p = " + spec.p() + ")");
     }
     this.spec = spec;
     this.fingerprint = spec.fingerprint();
     this.plan = plan;
+    this.law = law;
+    this.source = source;
     this.prefixSums = prefixSums;
     this.adaptive = prefixSums instanceof AdaptiveClipPrefixSums sums ? sums : null;
     this.clippedIncrement = new ClippedIncrement(spec, plan.clipNorm());
@@ -80,20 +94,45 @@ public final class DpTofw implements OnlineEstimator {
 
   /** A fresh model whose noise comes from {@code source} under the model id. */
   public static DpTofw start(OnlineModelSpec spec, KeyedNoiseSource source) {
-    PrefixSumPlan plan = PrefixSumPlan.choose(spec);
-    return start(spec, plan, plan.start(spec, source));
+    return start(spec, PrefixSumPlan.choose(spec), source);
   }
 
-  /** Test seam: a fresh model on the given prefix sums (e.g. a tree without noise, to check the optimiser alone). */
+  /**
+   * Test seam: a fresh model on the given prefix sums (e.g. a tree without noise, to check the optimiser alone).
+   * Its states name the public probe key ({@link NoiseLaw#probeSource}), which no process resumes them with.
+   */
   static DpTofw start(OnlineModelSpec spec, PrefixSumPlan plan, PrivatePrefixSums prefixSums) {
-    return new DpTofw(spec, plan, prefixSums, FrankWolfeIterates.atOrigin(spec.dimension()), 0,
-        PrivacyLedger.open(plan.calibration()));
+    return new DpTofw(spec, plan, null, NoiseLaw.probeSource(), prefixSums,
+        FrankWolfeIterates.atOrigin(spec.dimension()), 0, PrivacyLedger.open(plan.calibration()));
   }
 
-  /** Resumes from {@link #writeState}; the noise is regenerated from {@code source}. */
+  /** Test seam: a fresh model on a plan its spec may not choose (e.g. the tree where AUTO picks the BLT). */
+  static DpTofw start(OnlineModelSpec spec, PrefixSumPlan plan, KeyedNoiseSource source) {
+    return new DpTofw(spec, plan, null, source, plan.start(spec, source),
+        FrankWolfeIterates.atOrigin(spec.dimension()), 0, PrivacyLedger.open(plan.calibration()));
+  }
+
+  /** The digest of the noise law of a model of {@code spec} on {@code plan}. */
+  static byte[] lawOf(OnlineModelSpec spec, PrefixSumPlan plan) {
+    return NoiseLaw.of(ALGORITHM).law("prefix sums", plan.noiseLaw(spec)).digest();
+  }
+
+  /** Resumes from {@link #writeState} under its own key, which must be {@code source}'s. */
   public static DpTofw restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {
+    return restore(spec, in, NoiseKeyRing.of(source));
+  }
+
+  /**
+   * Resumes from {@link #writeState}; the noise is regenerated under the key the state is bound to, which must be
+   * in {@code keys} (a retired key hands over to the primary one at the next epoch).
+   *
+   * @throws StateBindingException if its key is not in {@code keys} or its noise law is not this build's
+   */
+  public static DpTofw restore(OnlineModelSpec spec, DataInput in, NoiseKeyRing keys) throws IOException {
     PrefixSumPlan plan = PrefixSumPlan.choose(spec);
-    StateCodec.readHeader(in, STATE_VERSION, spec, ALGORITHM);
+    byte[] law = lawOf(spec, plan);
+    VersionedState.Binding binding = StateCodec.readHeader(in, STATE_VERSION, spec, ALGORITHM);
+    KeyedNoiseSource source = binding.resume(keys, law, StateCodec.describe(ALGORITHM, spec));
     long steps = in.readLong();
     FrankWolfeIterates iterates = FrankWolfeIterates.readFrom(in, spec.dimension());
     PrivacyLedger ledger = StateCodec.readLedger(in);
@@ -103,10 +142,11 @@ public final class DpTofw implements OnlineEstimator {
           + ledger.accountant() + ", this build chose " + plan.calibration().accountant());
     }
     PrivatePrefixSums prefixSums = plan.restore(spec, in, source);
-    if (prefixSums.totalSteps() != steps) {
-      throw new IOException("inconsistent DP-TOFW state: " + steps + " steps but the prefix sums hold " + prefixSums.totalSteps());
+    if (prefixSums.totalSteps() != steps || prefixSums.epoch() != binding.epoch()) {
+      throw new IOException("inconsistent DP-TOFW state: " + steps + " steps in epoch " + binding.epoch()
+          + " but the prefix sums hold " + prefixSums.totalSteps() + " in epoch " + prefixSums.epoch());
     }
-    return new DpTofw(spec, plan, prefixSums, iterates, steps, ledger);
+    return new DpTofw(spec, plan, law, source, prefixSums, iterates, steps, ledger);
   }
 
   @Override
@@ -206,7 +246,11 @@ public final class DpTofw implements OnlineEstimator {
 
   @Override
   public void writeState(DataOutput out) throws IOException {
-    StateCodec.writeHeader(out, STATE_VERSION, fingerprint);
+    long epoch = prefixSums.epoch();
+    if (law == null) {
+      law = lawOf(spec, plan);
+    }
+    StateCodec.writeHeader(out, STATE_VERSION, fingerprint, source.keyCheckAt(epoch), epoch, law);
     out.writeLong(steps);
     iterates.writeTo(out);
     StateCodec.writeLedger(out, ledger);

@@ -3,6 +3,7 @@ package org.dpstream.core.online;
 import java.io.DataInput;
 import java.io.IOException;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
 
 /**
  * Starts and restores online estimators. Production always uses {@link #PRIVATE}; the seam lets tests run
@@ -13,7 +14,13 @@ public interface EstimatorFactory {
 
   OnlineEstimator start(OnlineModelSpec spec, KeyedNoiseSource source);
 
-  OnlineEstimator restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException;
+  /**
+   * Resumes a saved state under the key it is bound to, which must be in {@code keys}.
+   *
+   * @throws org.dpstream.core.state.StateBindingException if its key is not in the ring or its noise law is not
+   *     this build's
+   */
+  OnlineEstimator restore(OnlineModelSpec spec, DataInput in, NoiseKeyRing keys) throws IOException;
 
   /** The private estimators of {@link OnlineEstimators}: DP-TOFW for p > 1, DP-POFW for p = 1. */
   EstimatorFactory PRIVATE = new EstimatorFactory() {
@@ -23,8 +30,8 @@ public interface EstimatorFactory {
     }
 
     @Override
-    public OnlineEstimator restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {
-      return OnlineEstimators.restore(spec, in, source);
+    public OnlineEstimator restore(OnlineModelSpec spec, DataInput in, NoiseKeyRing keys) throws IOException {
+      return OnlineEstimators.restore(spec, in, keys);
     }
   };
 }

@@ -8,6 +8,7 @@ import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.factorization.SqrtFactorizationCalibration;
 import org.dpstream.core.privacy.factorization.SqrtFactorizationPrefixSum;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.state.NoiseLaw;
 
 /**
  * Prefix sums through the square-root factorization of the prefix-sum matrix with Gaussian noise,
@@ -36,6 +37,13 @@ record FactorizationPlan(SqrtFactorizationCalibration calibration) implements Pr
   public PrivatePrefixSums start(OnlineModelSpec spec, KeyedNoiseSource source) {
     return SqrtFactorizationPrefixSum.start(spec.dimension(), calibration,
         source.forStream(SqrtFactorizationPrefixSum.NOISE_PURPOSE, spec.modelId()));
+  }
+
+  @Override
+  public byte[] noiseLaw(OnlineModelSpec spec) {
+    NoiseLaw law = NoiseLaw.of("sqrt-factorization").text("accountant", calibration.accountant())
+        .number("sigma", calibration.noiseSigma()).number("horizon", calibration.horizon());
+    return PrefixSumPlan.withKnownAnswers(law, start(spec, NoiseLaw.probeSource()), spec.dimension()).digest();
   }
 
   @Override

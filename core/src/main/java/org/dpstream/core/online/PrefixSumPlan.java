@@ -7,6 +7,7 @@ import org.dpstream.core.privacy.PrivatePrefixSums;
 import org.dpstream.core.privacy.accounting.PrivacyCalibration;
 import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.state.NoiseLaw;
 
 /**
  * How DP-TOFW releases the prefix sums of its increments: the mechanism, its noise and the
@@ -27,6 +28,26 @@ public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, 
 
   /** A fresh mechanism whose noise is keyed by the model id. */
   PrivatePrefixSums start(OnlineModelSpec spec, KeyedNoiseSource source);
+
+  /**
+   * The digest of this plan's noise law for {@code spec} ({@link NoiseLaw}): its calibrated scale (exact bits),
+   * sampler, coefficients, and known answers of its mechanism. A state written under another law is refused.
+   */
+  byte[] noiseLaw(OnlineModelSpec spec);
+
+  /**
+   * Adds the known answers of a mechanism to {@code law}: its first three releases on zero leaves, {@code probe}
+   * being the mechanism started on {@link NoiseLaw#probeSource()}.
+   */
+  static NoiseLaw withKnownAnswers(NoiseLaw law, PrivatePrefixSums probe, int dimension) {
+    double[] zero = new double[dimension];
+    double[] release = new double[dimension];
+    for (int t = 1; t <= 3; t++) {
+      probe.addAndRelease(zero, release);
+      law.numbers("release " + t, release);
+    }
+    return law;
+  }
 
   /** The mechanism of a snapshot written by {@link PrivatePrefixSums#writeTo}. */
   PrivatePrefixSums restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException;

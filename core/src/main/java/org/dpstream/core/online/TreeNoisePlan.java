@@ -22,6 +22,7 @@ import org.dpstream.core.privacy.tree.KeyedNodeNoise;
 import org.dpstream.core.privacy.tree.Lattice;
 import org.dpstream.core.privacy.tree.LatticePrefixSums;
 import org.dpstream.core.privacy.tree.NodeNoise;
+import org.dpstream.core.state.NoiseLaw;
 
 /**
  * The node noise of DP-TOFW's tree and the calibration behind it, chosen from the spec.
@@ -167,6 +168,19 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
   @Override
   public PrivatePrefixSums start(OnlineModelSpec spec, KeyedNoiseSource source) {
     return withNodeNoise(spec, keyedNodeNoise(spec, source));
+  }
+
+  @Override
+  public byte[] noiseLaw(OnlineModelSpec spec) {
+    NoiseLaw law = NoiseLaw.of("tree").text("accountant", calibration.accountant())
+        .text("sampling", sampling.fingerprintToken()).text("noise", noise.describe())
+        .number("lattice exponent", latticeFor(spec).exponent());
+    if (noise instanceof IidVectorNoise iid) {
+      law.text("law", iid.law().name()).number("scale", iid.scale());
+    } else if (noise instanceof GeneralizedGaussianNoise generalized) {
+      law.number("q+", generalized.qPlus()).number("sigma+", generalized.sigmaPlus());
+    }
+    return PrefixSumPlan.withKnownAnswers(law, start(spec, NoiseLaw.probeSource()), spec.dimension()).digest();
   }
 
   @Override

@@ -43,7 +43,9 @@ class DdaConvergenceTest {
   @Test
   void noiseFreeStronglyConvexRunConvergesToTheCentralisedOptimumAtRateOneOverT(TestReporter reporter) {
     HingeReferenceSolver.Solution optimum = HingeReferenceSolver.solve(DATA, LOSS, PROX, 100_000);
-    int[] checkpoints = {1 << 10, 1 << 11, 1 << 12, 1 << 13, 1 << 14, 1 << 15};
+    // The rate is asymptotic: the slope is fitted where the 1/t regime holds for every schedule of the keyed gossip
+    // (over 2^10..2^15 a run's early plateau could flatten it to -0.7 with the same thresholds).
+    int[] checkpoints = {1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 16, 1 << 17};
     int seeds = 4;
     double[] meanError = new double[checkpoints.length];
     double[] meanSubopt = new double[checkpoints.length];

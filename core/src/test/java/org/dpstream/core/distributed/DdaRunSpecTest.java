@@ -10,7 +10,9 @@ import java.util.List;
 import org.dpstream.core.erm.ErmDataset;
 import org.dpstream.core.erm.Regularizer;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.dpstream.core.privacy.testing.TestKeys;
+import org.dpstream.core.state.StateBindingException;
 import org.junit.jupiter.api.Test;
 
 class DdaRunSpecTest {
@@ -56,8 +58,38 @@ class DdaRunSpecTest {
     ErmDataset wider = DdaSimulation.partition(SeparableProblems.unitNormSeparable(80, 4, 0.1, 3L), 4).get(0);
     assertThrows(IllegalArgumentException.class, () -> spec.newNode(0, wider, source));
     assertThrows(IllegalArgumentException.class, () -> spec.newNode(NODES, SHARDS.get(0), source));
-    DdaNodeState pastHorizon = new DdaNodeState(1, 61, new double[3], new double[3], new double[3]);
+    DdaNodeState pastHorizon = new DdaNodeState(1, 61, new double[3], new double[3], new double[3], source.keyCheck(),
+        DdaNode.lawOf(spec.settings().noise(3)));
     assertThrows(IllegalArgumentException.class, () -> spec.resumeNode(pastHorizon, SHARDS.get(1), source));
+  }
+
+  /** A checkpoint names its key and law: another key or another sigma is refused, a retired key resumes. */
+  @Test
+  void aCheckpointResumesOnlyUnderItsKeyAndLaw() throws Exception {
+    DdaRunSpec spec = spec("r", 0.01, 0.4);
+    KeyedNoiseSource a = new KeyedNoiseSource(TestKeys.seeded(4L));
+    KeyedNoiseSource b = new KeyedNoiseSource(TestKeys.seeded(5L));
+    DdaSimulation simulation = spec.simulation(SHARDS, a);
+    for (int t = 0; t < 10; t++) {
+      simulation.runRound();
+    }
+    DdaNodeState saved = DdaNodeState.fromBytes(simulation.node(1).snapshot().toBytes());
+    assertEquals(a.keyCheck(), saved.key());
+    StateBindingException otherKey = assertThrows(
+        StateBindingException.class, () -> spec.resumeNode(saved, SHARDS.get(1), b));
+    assertTrue(otherKey.getMessage().contains(a.keyCheck().hex()) && otherKey.getMessage().contains("node 1"),
+        otherKey.getMessage());
+    DdaNode underRetired = spec.resumeNode(saved, SHARDS.get(1),
+        NoiseKeyRing.of(b, List.of(a)));
+    assertArrayEquals(simulation.node(1).dual(), underRetired.dual(), 0);
+    DdaRunSpec otherSigma = spec("r", 0.01, Math.nextUp(0.4));
+    StateBindingException otherLaw = assertThrows(
+        StateBindingException.class, () -> otherSigma.resumeNode(saved, SHARDS.get(1), a));
+    assertEquals(StateBindingException.Mismatch.NOISE_LAW, otherLaw.mismatch());
+    byte[] earlier = saved.toBytes();
+    earlier[0] = 1;
+    IllegalArgumentException unbound = assertThrows(IllegalArgumentException.class, () -> DdaNodeState.fromBytes(earlier));
+    assertTrue(unbound.getMessage().contains("runId"), unbound.getMessage());
   }
 
   @Test

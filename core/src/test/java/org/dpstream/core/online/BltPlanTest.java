@@ -16,6 +16,7 @@ import org.dpstream.core.geometry.LpNorm;
 import org.dpstream.core.privacy.factorization.BltOptimizer;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
+import org.dpstream.core.state.StateBindingException;
 import org.junit.jupiter.api.Test;
 
 class BltPlanTest {
@@ -83,11 +84,13 @@ class BltPlanTest {
   void stateOfAnotherMechanismIsRefused() throws IOException {
     OnlineModelSpec auto = spec("moved", 3, 1.5, 10_000, AccountantChoice.AUTO);
     TreeNoisePlan tree = TreeNoisePlan.choose(auto);
-    DpTofw underTree = DpTofw.start(auto, tree, tree.start(auto, SOURCE));
+    DpTofw underTree = DpTofw.start(auto, tree, SOURCE);
     double[] x = {0.1, 0.2, -0.1};
     underTree.step(x, 0.5);
-    IOException refused = assertThrows(IOException.class, () -> OnlineEstimators.restore(auto, stateOf(underTree), SOURCE));
-    assertTrue(refused.getMessage().contains("zcdp-cks20-blt"), refused.getMessage());
+    StateBindingException refused =
+        assertThrows(StateBindingException.class, () -> OnlineEstimators.restore(auto, stateOf(underTree), SOURCE));
+    assertEquals(StateBindingException.Mismatch.NOISE_LAW, refused.mismatch());
+    assertTrue(refused.getMessage().contains("another noise law"), refused.getMessage());
   }
 
   @Test

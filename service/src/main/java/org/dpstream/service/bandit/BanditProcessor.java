@@ -16,7 +16,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.PrivateBandit;
 import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
+import org.dpstream.core.state.StateBindingException;
 import org.dpstream.schemas.DecidedRequest;
 import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionRequest;
@@ -27,6 +28,13 @@ import org.dpstream.schemas.Reward;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.metrics.BanditMetrics;
+import org.dpstream.service.noise.NoiseContext;
+import org.dpstream.service.noise.RefusedStateException;
+import org.dpstream.service.noise.StateAdmission;
+import org.dpstream.service.noise.StateRefusal;
+import org.dpstream.service.noise.TaskStates;
+import org.dpstream.service.release.ModelReleases;
+import org.dpstream.service.release.NoiseGeneration;
 import org.dpstream.service.routing.PlacedState;
 import org.dpstream.service.routing.Placement;
 import org.dpstream.service.routing.RoutedInput;
@@ -77,6 +85,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Failures.</b> A record whose processing throws goes to dp.rejected as {@code PROCESSING_ERROR}
  * ({@link ProcessingErrorGuard}) and its bandit is reloaded from the stores on its next record.
+ *
+ * <p><b>Refused states.</b> A bandit whose state is refused ({@link StateRefusal}: another noise key or law, a lost
+ * state, a state behind its releases) is stopped loudly, as a model is: every record of it goes to dp.rejected with
+ * the code (its original bytes kept), the stores keep what they hold, /ready names it and one line is logged.
  */
 final class BanditProcessor implements Processor<String, byte[], String, Object> {
 
@@ -86,8 +98,9 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
 
   private final BanditRegistry bandits;
   private final int routingPartitions;
-  private final KeyedNoiseSource noise;
+  private final NoiseContext noise;
   private final BanditMetrics metrics;
+  private final TaskStates taskStates;
   /** With deciders: a reward whose decision has not come yet is held (see {@link HeldReward}), not rejected. */
   private final boolean holdEarlyRewards;
   private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
@@ -108,13 +121,16 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     final Placement home;
     final ServedBandit served;
     final PrivateBandit policy;
+    final NoiseGeneration generation;
     long clock;
     long nextDue;
 
-    Live(BanditRegistry.Entry entry, Placement home, ServedBandit served, long clock, long nextDue) {
+    Live(BanditRegistry.Entry entry, Placement home, ServedBandit served, NoiseGeneration generation, long clock,
+        long nextDue) {
       this.entry = entry;
       this.home = home;
       this.served = served;
+      this.generation = generation;
       this.policy = served.policy();
       this.clock = clock;
       this.nextDue = nextDue;
@@ -125,13 +141,14 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
    * @param holdEarlyRewards whether a reward may come before its decision (deciders log their decisions while
    *     the rewards take another path) and is then held for up to the bandit's {@code rewardTimeout}
    */
-  BanditProcessor(BanditRegistry bandits, int routingPartitions, KeyedNoiseSource noise, BanditMetrics metrics,
+  BanditProcessor(BanditRegistry bandits, int routingPartitions, NoiseContext noise, BanditMetrics metrics,
       boolean holdEarlyRewards) {
     this.bandits = bandits;
     this.routingPartitions = routingPartitions;
     this.noise = noise;
     this.metrics = metrics;
     this.holdEarlyRewards = holdEarlyRewards;
+    this.taskStates = new TaskStates(noise, "bandit", routingPartitions);
   }
 
   @Override
@@ -142,6 +159,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     this.deadlines = context.getStateStore(BanditTopology.DEADLINES_STORE);
     this.clocks = context.getStateStore(BanditTopology.CLOCK_STORE);
     live.clear();
+    taskStates.start(states);
   }
 
   @Override
@@ -184,11 +202,20 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
           + "; this record arrived in routing partition " + here + ", which dpstream's routing never writes it to");
       return;
     }
+    RefusedStateException refusal = taskStates.refusal(banditId);
+    if (refusal != null) {
+      reject(record, banditId, refusal.reason().name(), refusal.getMessage());
+      return;
+    }
     Live bandit;
     try {
       bandit = live.computeIfAbsent(banditId, id -> load(entry, home));
     } catch (PlacedState.MisplacedStateException e) {
       reject(record, banditId, BanditRejection.MISPLACED_STATE.name(), e.getMessage());
+      return;
+    } catch (RefusedStateException e) {
+      taskStates.refuse(banditId, e);
+      reject(record, banditId, e.reason().name(), e.getMessage());
       return;
     }
     advanceClock(banditId, bandit, record.timestamp());
@@ -451,9 +478,12 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   /** One round, the state written and the arms' parameters released when the policy says so. */
   private void learn(String banditId, Live bandit, PendingRequest request, double reward, long timestamp) {
     bandit.policy.update(request.decision(), request.context(), reward);
-    states.put(banditId, PlacedState.stamp(bandit.home, serialize(bandit.policy)));
+    byte[] state = serialize(bandit.policy);
+    states.put(banditId, PlacedState.stamp(bandit.home, bandit.generation.generation(), state));
+    taskStates.written(banditId, state);
     for (ModelRelease release : bandit.served.releasesAfterRound(bandit.entry.releaseEvery())) {
-      context.forward(new Record<String, Object>(release.getModelId(), release, timestamp));
+      context.forward(new Record<String, Object>(release.getModelId(),
+          ModelReleases.inGeneration(release, bandit.generation), timestamp));
     }
   }
 
@@ -551,24 +581,39 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     }
   }
 
+  /**
+   * The bandit's state in this task, or a new one if it has none and may start one ({@link StateAdmission}); its
+   * noise is scoped by its placement and noise generation, and drawn under the key its state is bound to.
+   *
+   * @throws RefusedStateException if the state (or its absence) must stop the bandit
+   */
   private Live load(BanditRegistry.Entry entry, Placement home) {
     String banditId = entry.spec().banditId();
     byte[] stored = states.get(banditId);
-    KeyedNoiseSource placedNoise = home.noise(noise);
+    PlacedState.Opened opened = stored == null ? null : PlacedState.openStamped(banditId, home, stored);
+    // Every arm is released at every release step, in one transaction: the first arm's releases are the bandit's.
+    String releaseKey = entry.armModelId(0);
+    StateAdmission.Decision decision =
+        StateAdmission.decide(taskStates.what(banditId), releaseKey, entry.noiseGeneration(), opened, noise.published());
+    NoiseKeyRing keys = home.noise(noise.keys(), decision.generation().generation());
     ServedBandit served;
-    if (stored == null) {
-      served = ServedBandit.start(entry.spec(), placedNoise);
-    } else {
-      byte[] state = PlacedState.open(banditId, home, stored);
+    if (decision instanceof StateAdmission.Resume resume) {
       try {
-        served = ServedBandit.restore(entry.spec(), state, placedNoise);
+        served = ServedBandit.restore(entry.spec(), resume.state(), keys);
+      } catch (StateBindingException e) {
+        throw RefusedStateException.of(e);
       } catch (IOException e) {
         // Starting over would silently reset the accounting of a bandit whose releases are public.
         throw new IllegalStateException("cannot resume bandit " + banditId + ": " + e.getMessage(), e);
       }
+      StateAdmission.requireNotBehind(taskStates.what(banditId), releaseKey, decision.generation(), served.step().getAsLong(),
+          noise.published());
+    } else {
+      served = ServedBandit.start(entry.spec(), keys.primary());
     }
     Long clock = clocks.get(banditId);
-    return new Live(entry, home, served, clock == null ? Long.MIN_VALUE : clock, firstDue(banditId));
+    return new Live(entry, home, served, decision.generation(), clock == null ? Long.MIN_VALUE : clock,
+        firstDue(banditId));
   }
 
   private byte[] serialize(PrivateBandit policy) {
@@ -599,5 +644,6 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   @Override
   public void close() {
     live.clear();
+    taskStates.close();
   }
 }

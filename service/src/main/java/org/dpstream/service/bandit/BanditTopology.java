@@ -10,6 +10,7 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.service.noise.NoiseContext;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
@@ -64,7 +65,7 @@ public final class BanditTopology {
   public static Topology build(BanditRegistry bandits, Topics topics, int routingPartitions, KeyedNoiseSource noise,
       BanditMetrics metrics) {
     StreamsBuilder builder = new StreamsBuilder();
-    addTo(builder, bandits, topics, routingPartitions, noise, metrics);
+    addTo(builder, bandits, topics, routingPartitions, NoiseContext.of(noise), metrics, Deciding.IN_TOPOLOGY);
     return builder.build();
   }
 
@@ -79,15 +80,15 @@ public final class BanditTopology {
     BY_DECIDERS
   }
 
-  /** Adds the bandit sub-topology, deciding in the topology (see {@link Deciding}). */
+  /** Adds the bandit sub-topology, deciding in the topology (see {@link Deciding}), with one key, nothing published. */
   public static void addTo(StreamsBuilder builder, BanditRegistry bandits, Topics topics, int routingPartitions,
       KeyedNoiseSource noise, BanditMetrics metrics) {
-    addTo(builder, bandits, topics, routingPartitions, noise, metrics, Deciding.IN_TOPOLOGY);
+    addTo(builder, bandits, topics, routingPartitions, NoiseContext.of(noise), metrics, Deciding.IN_TOPOLOGY);
   }
 
   /** Adds the bandit sub-topology to a builder (the service adds it next to the continual release). */
   public static void addTo(StreamsBuilder builder, BanditRegistry bandits, Topics topics, int routingPartitions,
-      KeyedNoiseSource noise, BanditMetrics metrics, Deciding deciding) {
+      NoiseContext noise, BanditMetrics metrics, Deciding deciding) {
     addStore(builder, STATE_STORE, Serdes.ByteArray(), true);
     addStore(builder, PENDING_STORE, Serdes.ByteArray(), false);
     addStore(builder, DEADLINES_STORE, Serdes.ByteArray(), false);

@@ -54,6 +54,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param rewardCenter DP-Linear: m, a public constant subtracted from every reward before it is scaled and clipped to
  *     [-rewardBound, rewardBound]; declare the midpoint of the reward range and its half-width as rewardBound
  *     (rewards in [0, 1]: rewardCenter 0.5, rewardBound 0.5). Default 0
+ * @param noiseGeneration the bandit's noise generation, default 0: declare the next one after its state was lost
+ *     (see {@link ModelConfig#noiseGeneration()})
  */
 public record BanditConfig(
     String id,
@@ -77,7 +79,18 @@ public record BanditConfig(
     Integer refreshEvery,
     String accountant,
     String noise,
-    Double rewardCenter) {
+    Double rewardCenter,
+    Integer noiseGeneration) {
+
+  /** A bandit of noise generation 0 (the fields before {@code noiseGeneration}). */
+  public BanditConfig(String id, int dimension, int arms, String link, Double radius, String preSelectionGap, Long t0,
+      double epsilon, double delta, long horizon, Double contextBound, double rewardBound, String rewardTimeout,
+      String missingReward, Double defaultReward, Integer releaseEvery, String policy, Double contextClip,
+      Integer refreshEvery, String accountant, String noise, Double rewardCenter) {
+    this(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon, contextBound, rewardBound,
+        rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip, refreshEvery, accountant, noise,
+        rewardCenter, null);
+  }
 
   /** A bandit with uncentred rewards (the fields before {@code rewardCenter}). */
   public BanditConfig(String id, int dimension, int arms, String link, Double radius, String preSelectionGap, Long t0,
@@ -86,7 +99,14 @@ public record BanditConfig(
       Integer refreshEvery, String accountant, String noise) {
     this(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon, contextBound, rewardBound,
         rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip, refreshEvery, accountant, noise,
-        null);
+        null, null);
+  }
+
+  /** The same bandit in noise generation {@code generation}. */
+  public BanditConfig withNoiseGeneration(int generation) {
+    return new BanditConfig(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon,
+        contextBound, rewardBound, rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip,
+        refreshEvery, accountant, noise, rewardCenter, generation);
   }
 
   /** A bandit with the default noise (the fields before {@code noise}). */
@@ -115,6 +135,7 @@ public record BanditConfig(
     contextBound = contextBound == null ? 1.0 : contextBound;
     missingReward = missingReward == null ? "drop" : missingReward;
     releaseEvery = releaseEvery == null ? 1 : releaseEvery;
+    noiseGeneration = noiseGeneration == null ? 0 : noiseGeneration;
   }
 
   /** The default rule's policy, or DP-Linear's name when the spec is invalid (toEntry then says why). */
@@ -188,7 +209,10 @@ public record BanditConfig(
       if (releaseEvery < 1) {
         throw new IllegalArgumentException("releaseEvery must be at least 1, got " + releaseEvery);
       }
-      return new BanditRegistry.Entry(spec, timeout, policy, imputed, releaseEvery);
+      if (noiseGeneration < 0) {
+        throw new IllegalArgumentException("noiseGeneration must be at least 0, got " + noiseGeneration);
+      }
+      return new BanditRegistry.Entry(spec, timeout, policy, imputed, releaseEvery, noiseGeneration);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("bandit " + id + ": " + e.getMessage(), e);
     }

@@ -14,9 +14,16 @@ public final class BanditRegistry {
    * A bandit's spec and its service settings.
    *
    * @param defaultReward the imputed reward (NaN with {@link BanditConfig.MissingReward#DROP})
+   * @param noiseGeneration its noise generation (0 unless declared)
    */
   public record Entry(BanditSpec spec, Duration rewardTimeout, BanditConfig.MissingReward missingReward,
-      double defaultReward, int releaseEvery) {
+      double defaultReward, int releaseEvery, int noiseGeneration) {
+
+    /** A bandit of noise generation 0. */
+    public Entry(BanditSpec spec, Duration rewardTimeout, BanditConfig.MissingReward missingReward,
+        double defaultReward, int releaseEvery) {
+      this(spec, rewardTimeout, missingReward, defaultReward, releaseEvery, 0);
+    }
 
     /** The model id of arm i's releases: {@code banditId/arm-i}. */
     public String armModelId(int arm) {

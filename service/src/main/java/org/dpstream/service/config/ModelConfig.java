@@ -47,6 +47,10 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     them and divided by them before the estimator, so {@code radius}, {@code featureNormBound} and the clip
  *     settings are in those scaled units (features in [-1, 1]) and releases carry parameters in the original
  *     units; null: samples are used as they come
+ * @param noiseGeneration the model's noise generation, default 0: declare the next one after the model's state was
+ *     lost (an application reset, a deleted changelog, a new applicationId, a restored backup), when the service
+ *     refuses to start it again at coordinates it published (STATE_LOST, STATE_BEHIND_RELEASES). A new generation
+ *     starts at step 1 under new noise coordinates; its releases state what the earlier ones spent
  */
 public record ModelConfig(
     String id,
@@ -66,13 +70,30 @@ public record ModelConfig(
     ClipConfig clip,
     Double learningRate,
     String noise,
-    List<Double> featureBounds) {
+    List<Double> featureBounds,
+    Integer noiseGeneration) {
 
   public ModelConfig {
     accountant = accountant == null ? "auto" : accountant;
+    noiseGeneration = noiseGeneration == null ? 0 : noiseGeneration;
     releaseEvery = releaseEvery == null ? 1 : releaseEvery;
     learningRate = learningRate == null ? 1.0 : learningRate;
     featureBounds = featureBounds == null ? null : Collections.unmodifiableList(new ArrayList<>(featureBounds));
+  }
+
+  /** A model of noise generation 0. */
+  public ModelConfig(String id, int dimension, String loss, String p, double radius, double epsilon, double delta,
+      long horizon, double featureNormBound, double labelBound, Double gradientClip, Double differenceClip,
+      String accountant, Integer releaseEvery, ClipConfig clip, Double learningRate, String noise,
+      List<Double> featureBounds) {
+    this(id, dimension, loss, p, radius, epsilon, delta, horizon, featureNormBound, labelBound, gradientClip,
+        differenceClip, accountant, releaseEvery, clip, learningRate, noise, featureBounds, null);
+  }
+
+  /** The same model in noise generation {@code generation}. */
+  public ModelConfig withNoiseGeneration(int generation) {
+    return new ModelConfig(id, dimension, loss, p, radius, epsilon, delta, horizon, featureNormBound, labelBound,
+        gradientClip, differenceClip, accountant, releaseEvery, clip, learningRate, noise, featureBounds, generation);
   }
 
   /** A model whose samples are used as they come (no featureBounds). */
@@ -111,6 +132,9 @@ public record ModelConfig(
           differenceClip == null ? derived.difference() : differenceClip);
       if (releaseEvery < 1) {
         throw new IllegalArgumentException("releaseEvery must be at least 1, got " + releaseEvery);
+      }
+      if (noiseGeneration < 0) {
+        throw new IllegalArgumentException("noiseGeneration must be at least 0, got " + noiseGeneration);
       }
       IncrementClipping clipping = (clip != null ? clip : defaultClip(domain.exponent(), choice, horizon)).toClipping();
       if ((clipping.isWhole() || clipping.isAdaptive()) && domain.exponent() == 1) {

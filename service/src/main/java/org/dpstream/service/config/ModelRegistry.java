@@ -8,8 +8,14 @@ import org.dpstream.core.online.OnlineModelSpec;
 /** The configured models, looked up by the model id a sample is keyed with. */
 public final class ModelRegistry {
 
-  /** A model's spec and how often its parameters are published. */
-  public record Entry(OnlineModelSpec spec, int releaseEvery) {}
+  /** A model's spec, how often its parameters are published, and its noise generation (0 unless declared). */
+  public record Entry(OnlineModelSpec spec, int releaseEvery, int noiseGeneration) {
+
+    /** A model of noise generation 0. */
+    public Entry(OnlineModelSpec spec, int releaseEvery) {
+      this(spec, releaseEvery, 0);
+    }
+  }
 
   private final Map<String, Entry> byId;
 

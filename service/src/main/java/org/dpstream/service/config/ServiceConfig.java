@@ -149,7 +149,7 @@ public record ServiceConfig(
   public ModelRegistry registry() {
     Map<String, ModelRegistry.Entry> entries = new LinkedHashMap<>();
     for (ModelConfig model : models) {
-      ModelRegistry.Entry entry = new ModelRegistry.Entry(model.toSpec(), model.releaseEvery());
+      ModelRegistry.Entry entry = new ModelRegistry.Entry(model.toSpec(), model.releaseEvery(), model.noiseGeneration());
       if (entries.put(entry.spec().modelId(), entry) != null) {
         throw new IllegalArgumentException("model id " + model.id() + " is configured twice");
       }
@@ -158,26 +158,30 @@ public record ServiceConfig(
   }
 
   /**
-   * The bandits' specs by id, each checked; duplicate ids are refused, and so is a bandit whose arm
-   * model ids ({@code id/arm-i}, the keys of its releases) collide with a model's id.
+   * The bandits' specs by id, each checked; duplicate ids are refused, and so is any model or bandit whose id is one
+   * another bandit derives ({@link org.dpstream.bandit.BanditSpec#derivedIds}: its arms' release ids
+   * {@code id/arm-i}, DP-HDB's {@code id/forced-sampling}, DP-Linear's statistics streams {@code id/arm-i/stats}):
+   * their releases would share a key, and their noise, but for its kind, a stream.
    */
   public BanditRegistry banditRegistry() {
     Map<String, BanditRegistry.Entry> entries = new LinkedHashMap<>();
-    java.util.Set<String> modelIds = new java.util.HashSet<>();
-    models.forEach(m -> modelIds.add(m.id()));
     for (BanditConfig bandit : bandits) {
       BanditRegistry.Entry entry = bandit.toEntry();
       if (entries.put(entry.spec().banditId(), entry) != null) {
         throw new IllegalArgumentException("bandit id " + bandit.id() + " is configured twice");
       }
-      if (modelIds.contains(org.dpstream.service.bandit.BanditReleases.forcedSamplingModelId(bandit.id()))) {
-        throw new IllegalArgumentException("bandit " + bandit.id() + ": release id "
-            + org.dpstream.service.bandit.BanditReleases.forcedSamplingModelId(bandit.id()) + " is also a model id");
-      }
-      for (int arm = 0; arm < entry.spec().arms(); arm++) {
-        if (modelIds.contains(entry.armModelId(arm))) {
-          throw new IllegalArgumentException("bandit " + bandit.id() + ": arm release id " + entry.armModelId(arm)
-              + " is also a model id");
+    }
+    java.util.Set<String> modelIds = new java.util.HashSet<>();
+    models.forEach(m -> modelIds.add(m.id()));
+    for (BanditRegistry.Entry entry : entries.values()) {
+      for (String derived : entry.spec().derivedIds()) {
+        if (modelIds.contains(derived)) {
+          throw new IllegalArgumentException("bandit " + entry.spec().banditId() + ": " + derived
+              + ", an id it derives (its arms' releases and noise streams), is also a model id");
+        }
+        if (entries.containsKey(derived)) {
+          throw new IllegalArgumentException("bandit " + entry.spec().banditId() + ": " + derived
+              + ", an id it derives (its arms' releases and noise streams), is also a bandit id");
         }
       }
     }

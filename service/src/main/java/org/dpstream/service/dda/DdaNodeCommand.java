@@ -7,8 +7,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.errors.InterruptException;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
-import org.dpstream.core.privacy.random.NoiseKey;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.dpstream.service.config.ConfigLoader;
 import org.dpstream.service.serde.DpSerdes;
 import picocli.CommandLine;
@@ -49,9 +48,9 @@ public final class DdaNodeCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("dda-node: " + e.getMessage());
       return 2;
     }
-    NoiseKey key;
+    NoiseKeyRing keys;
     try {
-      key = NoiseKey.fromEnvironment(System.getenv());
+      keys = NoiseKeyRing.fromEnvironment(System.getenv());
     } catch (IllegalArgumentException | IllegalStateException e) {
       spec.commandLine().getErr().println("dda-node: " + e.getMessage());
       return 2;
@@ -70,7 +69,7 @@ public final class DdaNodeCommand implements Callable<Integer> {
     }, "dda-node-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      DdaNodeRunner.Result result = new DdaNodeRunner(nodeConfig, nodeId, new KeyedNoiseSource(key)).run();
+      DdaNodeRunner.Result result = new DdaNodeRunner(nodeConfig, nodeId, keys).run();
       if (out != null) {
         Path parent = out.toAbsolutePath().getParent();
         if (parent != null) {

@@ -26,6 +26,8 @@ import org.dpstream.core.distributed.KeyedGossipSchedule;
 import org.dpstream.core.erm.ErmDataset;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
+import org.dpstream.core.state.StateBindingException;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.serde.DpSerdes;
 import org.slf4j.Logger;
@@ -43,12 +45,16 @@ final class DdaNodeRunner {
 
   private final DdaNodeConfig config;
   private final int nodeId;
-  private final KeyedNoiseSource source;
+  private final NoiseKeyRing keys;
 
-  DdaNodeRunner(DdaNodeConfig config, int nodeId, KeyedNoiseSource source) {
+  /**
+   * @param keys a fresh node draws under the primary key; a resumed one under the key its checkpoint names (a run has
+   *     no epochs: it keeps its key to the end)
+   */
+  DdaNodeRunner(DdaNodeConfig config, int nodeId, NoiseKeyRing keys) {
     this.config = config;
     this.nodeId = nodeId;
-    this.source = source;
+    this.keys = keys;
   }
 
   /** What the run produced. */
@@ -72,8 +78,9 @@ final class DdaNodeRunner {
       DdaTopics.ensure(admin, topics, spec.nodeCount());
       CheckpointStore checkpoints = new CheckpointStore(topics.checkpoints(), spec.runId(), spec.fingerprint(), nodeId, producer);
       Optional<CheckpointStore.Checkpoint> checkpoint = checkpoints.latest(consumer, STARTUP_TIMEOUT);
-      DdaNode node = checkpoint.map(c -> spec.resumeNode(c.state(), shard, source))
-          .orElseGet(() -> spec.newNode(nodeId, shard, source));
+      KeyedNoiseSource source = checkpoint.isPresent() ? keyOf(spec, checkpoint.get()) : keys.primary();
+      DdaNode node = checkpoint.isPresent() ? resume(spec, checkpoint.get(), shard, source)
+          : spec.newNode(nodeId, shard, source);
       long resumedFrom = node.nextRound() - 1;
       if (checkpoint.isPresent()) {
         LOG.info("node {}: resuming after round {} from its checkpoint", nodeId, resumedFrom);
@@ -81,7 +88,7 @@ final class DdaNodeRunner {
       KafkaGossipTransport transport = new KafkaGossipTransport(topics.gossip(), spec.runId(), spec.fingerprint(),
           nodeId, spec.nodeCount(), spec.dimension(), producer, consumer, config.roundTimeoutDuration(),
           checkpoint.map(CheckpointStore.Checkpoint::gossipOffset).orElse(0L), resumedFrom);
-      runRounds(spec, node, transport, checkpoints);
+      runRounds(spec, node, transport, checkpoints, source);
       ModelRelease release = NodeModelRelease.of(spec, nodeId, node.nextRound() - 1, node.averagedModel(), ledger);
       publish(producer, topics.models(), release);
       LOG.info("node {}: done after {} rounds; model published to {}", nodeId, spec.rounds(), topics.models());
@@ -89,7 +96,26 @@ final class DdaNodeRunner {
     }
   }
 
-  private void runRounds(DdaRunSpec spec, DdaNode node, KafkaGossipTransport transport, CheckpointStore checkpoints) {
+  /** The key the checkpoint's run draws under; a checkpoint of a key this process does not hold stops the node. */
+  private KeyedNoiseSource keyOf(DdaRunSpec spec, CheckpointStore.Checkpoint checkpoint) {
+    try {
+      return spec.keyOf(checkpoint.state(), keys);
+    } catch (StateBindingException e) {
+      throw new IllegalStateException(e.getMessage());
+    }
+  }
+
+  private static DdaNode resume(DdaRunSpec spec, CheckpointStore.Checkpoint checkpoint, ErmDataset shard,
+      KeyedNoiseSource source) {
+    try {
+      return spec.resumeNode(checkpoint.state(), shard, source);
+    } catch (StateBindingException e) {
+      throw new IllegalStateException(e.getMessage());
+    }
+  }
+
+  private void runRounds(DdaRunSpec spec, DdaNode node, KafkaGossipTransport transport, CheckpointStore checkpoints,
+      KeyedNoiseSource source) {
     KeyedGossipSchedule schedule = spec.schedule(source);
     while (node.nextRound() <= spec.rounds()) {
       long t = node.nextRound();

@@ -52,25 +52,31 @@ public final class HealthCheck {
   private final StreamsStatus status;
   private final Policy policy;
   private final Clock clock;
+  /** A further part of the service that must be ready: its problems (none when ready) and what /ready says then. */
+  private record Part(String whenReady, java.util.function.Supplier<List<String>> problems) {}
+
   /** Further parts of the service that must be ready (e.g. the deciders): each gives its problems, none when ready. */
-  private final List<java.util.function.Supplier<List<String>>> parts;
+  private final List<Part> parts;
 
   public HealthCheck(StreamsStatus status, Policy policy, Clock clock) {
     this(status, policy, clock, List.of());
   }
 
-  private HealthCheck(StreamsStatus status, Policy policy, Clock clock,
-      List<java.util.function.Supplier<List<String>>> parts) {
+  private HealthCheck(StreamsStatus status, Policy policy, Clock clock, List<Part> parts) {
     this.status = status;
     this.policy = policy;
     this.clock = clock;
     this.parts = List.copyOf(parts);
   }
 
-  /** This check, also not ready while {@code part} names a problem (its lines go into /ready's body). */
-  public HealthCheck alsoRequiring(java.util.function.Supplier<List<String>> part) {
-    List<java.util.function.Supplier<List<String>>> all = new ArrayList<>(parts);
-    all.add(part);
+  /**
+   * This check, also not ready while {@code part} names a problem (its lines go into /ready's body).
+   *
+   * @param whenReady what /ready's body says of the part when it is ready, e.g. {@code "deciders caught up"}
+   */
+  public HealthCheck alsoRequiring(String whenReady, java.util.function.Supplier<List<String>> part) {
+    List<Part> all = new ArrayList<>(parts);
+    all.add(new Part(whenReady, part));
     return new HealthCheck(status, policy, clock, all);
   }
 
@@ -116,12 +122,13 @@ public final class HealthCheck {
             + policy.failureWindow().toSeconds() + " s after the last failure)");
       }
     });
-    for (java.util.function.Supplier<List<String>> part : parts) {
-      problems.addAll(part.get());
+    for (Part part : parts) {
+      problems.addAll(part.problems().get());
     }
     if (problems.isEmpty()) {
-      return new Report(true, List.of("state RUNNING, " + threads.size() + " stream thread(s) running and polling"
-          + (parts.isEmpty() ? "" : "; deciders caught up and running")));
+      StringBuilder ready = new StringBuilder("state RUNNING, " + threads.size() + " stream thread(s) running and polling");
+      parts.forEach(part -> ready.append("; ").append(part.whenReady()));
+      return new Report(true, List.of(ready.toString()));
     }
     return new Report(false, problems);
   }

@@ -57,6 +57,8 @@ public final class MetricCatalog {
           + " and time"),
       // The service.
       new Family("dpstream_ready", "the stream threads' states and polls, the deciders' catching up: " + MEMBERSHIP),
+      new Family("dpstream_noise_key_bound_states", "models and bandits bound to each noise key (by its check value):"
+          + " whether a state exists and its epoch, both functions of its releases, and the configured key ring"),
       // Kafka Streams: state and membership.
       new Family("kafka_stream_alive_stream_threads", MEMBERSHIP),
       new Family("kafka_stream_client_state", MEMBERSHIP),

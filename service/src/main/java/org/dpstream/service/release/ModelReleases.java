@@ -40,6 +40,22 @@ public final class ModelReleases {
         .build();
   }
 
+  /**
+   * The release of a model in its noise generation: generation 0's as it is (its ledger carries no generation fields,
+   * so its bytes are those of a build without generations); a later generation's ledger states the generation and
+   * what the earlier ones spent, as read from their published ledgers (basic composition).
+   */
+  public static ModelRelease inGeneration(ModelRelease release, NoiseGeneration generation) {
+    if (generation.generation() == 0) {
+      return release;
+    }
+    org.dpstream.schemas.PrivacyLedger ledger = release.getLedger();
+    ledger.setGeneration(generation.generation());
+    ledger.setEarlierGenerationsEpsilonSpent(generation.earlierEpsilon());
+    ledger.setEarlierGenerationsDeltaSpent(generation.earlierDelta());
+    return release;
+  }
+
   /** The wire form of a ledger. */
   public static org.dpstream.schemas.PrivacyLedger ledger(PrivacyLedger ledger) {
     return org.dpstream.schemas.PrivacyLedger.newBuilder()

@@ -4,8 +4,9 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * A state-store value stamped with the placement its state was created in: {@code magic, partition,
- * partitions, state}. A state is only ever resumed where it was created; one found anywhere else (a
+ * A state-store value stamped with the noise scope its state was created in, its placement and noise generation:
+ * {@code magic, partition, partitions, state} for generation 0, {@code magic', partition, partitions, generation,
+ * state} for a later one. A state is only ever resumed where it was created; one found anywhere else (a
  * changelog restored into another task, a state written before routing existed) is refused with
  * {@link MisplacedStateException} rather than continued, because its noise belongs to another scope.
  */
@@ -14,14 +15,28 @@ public final class PlacedState {
   // "DPpl": distinct from the first bytes of the estimators' own state formats, so an unstamped state
   // written by an earlier version is recognised as such.
   private static final int MAGIC = 0x4450_706C;
+  // "DPpg": a state of a noise generation after 0 (generation 0 keeps the first stamp, byte for byte).
+  private static final int GENERATION_MAGIC = 0x4450_7067;
   private static final int HEADER = 12;
 
   private PlacedState() {}
 
-  /** The stored form of {@code state} created at {@code placement}. */
+  /** A stored state: the generation whose noise scope it lives in, and the state's own bytes. */
+  public record Opened(int generation, byte[] state) {}
+
+  /** The stored form of {@code state} created at {@code placement} in noise generation 0. */
   public static byte[] stamp(Placement placement, byte[] state) {
-    return ByteBuffer.allocate(HEADER + state.length)
-        .putInt(MAGIC).putInt(placement.partition()).putInt(placement.partitions()).put(state).array();
+    return stamp(placement, 0, state);
+  }
+
+  /** The stored form of {@code state} created at {@code placement} in noise generation {@code generation}. */
+  public static byte[] stamp(Placement placement, int generation, byte[] state) {
+    if (generation == 0) {
+      return ByteBuffer.allocate(HEADER + state.length)
+          .putInt(MAGIC).putInt(placement.partition()).putInt(placement.partitions()).put(state).array();
+    }
+    return ByteBuffer.allocate(HEADER + Integer.BYTES + state.length).putInt(GENERATION_MAGIC)
+        .putInt(placement.partition()).putInt(placement.partitions()).putInt(generation).put(state).array();
   }
 
   /**
@@ -30,23 +45,38 @@ public final class PlacedState {
    * @throws MisplacedStateException if it was created elsewhere or carries no placement
    */
   public static byte[] open(String id, Placement here, byte[] stored) {
+    return openStamped(id, here, stored).state();
+  }
+
+  /**
+   * The state stored in {@code stored} with its noise generation; it must have been created at {@code here}.
+   *
+   * @throws MisplacedStateException if it was created elsewhere or carries no placement
+   */
+  public static Opened openStamped(String id, Placement here, byte[] stored) {
     ByteBuffer buffer = ByteBuffer.wrap(stored);
-    if (stored.length < HEADER || buffer.getInt() != MAGIC) {
+    int magic = stored.length < HEADER ? 0 : buffer.getInt();
+    if (magic != MAGIC && magic != GENERATION_MAGIC) {
       throw new MisplacedStateException("the stored state of " + id + " carries no placement (written by a dpstream"
           + " version that did not route by id); it is not resumed in " + here
           + ": start the application with a new applicationId and a new noise key");
     }
     Placement created;
+    int generation;
     try {
       created = new Placement(buffer.getInt(), buffer.getInt());
-    } catch (IllegalArgumentException e) {
+      generation = magic == MAGIC ? 0 : buffer.getInt();
+      if (generation < 1 && magic == GENERATION_MAGIC) {
+        throw new IllegalArgumentException("noise generation " + generation);
+      }
+    } catch (IllegalArgumentException | java.nio.BufferUnderflowException e) {
       throw new MisplacedStateException("the stored state of " + id + " has a corrupt placement: " + e.getMessage());
     }
     if (!created.equals(here)) {
       throw new MisplacedStateException("the state of " + id + " was created in " + created + " and is not resumed in "
           + here + " (routingPartitions changed, or the changelog was restored elsewhere)");
     }
-    return Arrays.copyOfRange(stored, HEADER, stored.length);
+    return new Opened(generation, Arrays.copyOfRange(stored, buffer.position(), stored.length));
   }
 
   /** A state that may not be resumed where it was found. */

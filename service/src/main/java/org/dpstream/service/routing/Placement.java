@@ -3,6 +3,7 @@ package org.dpstream.service.routing;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.utils.Utils;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
 
 /**
  * The routing partition that owns a model or bandit: {@code partition} of {@code partitions}.
@@ -40,6 +41,23 @@ public record Placement(int partition, int partitions) {
    */
   public KeyedNoiseSource noise(KeyedNoiseSource key) {
     return key.scoped(scope());
+  }
+
+  /**
+   * Every key of {@code keys} moved into this placement's scope for noise generation {@code generation}: generation 0
+   * is the placement's own scope (the coordinates of every state made before generations existed), a later one a
+   * scope of its own, so a model started again after its state was lost never draws a coordinate it published.
+   */
+  public NoiseKeyRing noise(NoiseKeyRing keys, int generation) {
+    return keys.scoped(scope(generation));
+  }
+
+  /** The noise scope of generation {@code generation} here: {@link #scope()}, then the generation if it is not 0. */
+  public String scope(int generation) {
+    if (generation < 0) {
+      throw new IllegalArgumentException("noise generations start at 0, got " + generation);
+    }
+    return generation == 0 ? scope() : scope() + ", noise generation " + generation;
   }
 
   /** The noise scope's name; also how the placement is written in messages. */

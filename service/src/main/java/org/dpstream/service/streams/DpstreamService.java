@@ -11,6 +11,7 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.dpstream.service.bandit.BanditTopology;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.config.ServiceConfig;
@@ -18,11 +19,16 @@ import org.dpstream.service.decide.BanditDeciders;
 import org.dpstream.service.decide.http.ApiSecurity;
 import org.dpstream.service.health.HealthCheck;
 import org.dpstream.service.health.KafkaStreamsStatus;
+import org.dpstream.service.kafka.TopicProvisioner;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.metrics.KafkaClientMetrics;
 import org.dpstream.service.metrics.MicrometerBanditMetrics;
 import org.dpstream.service.metrics.MicrometerModelMetrics;
 import org.dpstream.service.metrics.PublicSeriesFilter;
+import org.dpstream.service.noise.BoundKeys;
+import org.dpstream.service.noise.NoiseContext;
+import org.dpstream.service.noise.RefusedStates;
+import org.dpstream.service.release.PublishedReleases;
 import org.dpstream.service.topology.ContinualReleaseTopology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,27 +46,44 @@ public final class DpstreamService implements AutoCloseable {
   private final KafkaClientMetrics streamsMetrics;
   private final KafkaStreamsStatus status;
   private final BanditDeciders deciders;
+  private final NoiseContext noise;
+
+  /** How long the start-up read of dp.releases may take before the service gives up starting. */
+  static final Duration RELEASES_SCAN_TIMEOUT = Duration.ofMinutes(10);
 
   private DpstreamService(KafkaStreams streams, KafkaClientMetrics streamsMetrics, KafkaStreamsStatus status,
-      BanditDeciders deciders) {
+      BanditDeciders deciders, NoiseContext noise) {
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
     this.status = status;
     this.deciders = deciders;
+    this.noise = noise;
+  }
+
+  /** Builds and starts the service with one key. The key is used to derive noise and is not kept in any other form. */
+  public static DpstreamService start(ServiceConfig config, NoiseKey key, MeterRegistry registry) {
+    return start(config, NoiseKeyRing.of(new KeyedNoiseSource(key)), registry);
   }
 
   /**
-   * Builds and starts the service. The key is used to derive noise and is not kept in any other form. The registry
-   * gets only public series unless {@code metrics.raw} is true ({@link PublicSeriesFilter}): give it before anything
-   * registers a meter on it.
+   * Builds and starts the service: reads dp.releases to its end (what every model and bandit has published decides
+   * whether its state may resume or start, docs/privacy-layer.md), then starts the stream threads. New states start
+   * under the ring's primary key; states bound to a retired key keep it until their next epoch boundary. The
+   * registry gets only public series unless {@code metrics.raw} is true ({@link PublicSeriesFilter}): give it before
+   * anything registers a meter on it.
    */
-  public static DpstreamService start(ServiceConfig config, NoiseKey key, MeterRegistry registry) {
+  public static DpstreamService start(ServiceConfig config, NoiseKeyRing keys, MeterRegistry registry) {
     // Before anything starts: an API without its authentication settings must not leave threads behind.
     ApiSecurity apiSecurity = hasDeciders(config) && config.decider().servesApi() ? ApiSecurity.of(config.decider())
         : null;
     PublicSeriesFilter.restrict(registry, config.metrics());
     Properties properties = StreamsSettings.of(config, registry);
-    KeyedNoiseSource noise = new KeyedNoiseSource(key);
+    Topics topicNames = new Topics(config.topics(), config.output().outputFormat());
+    PublishedReleases published = PublishedReleases.read(TopicProvisioner.adminSettings(config.kafka()),
+        topicNames.releases().name(), RELEASES_SCAN_TIMEOUT);
+    NoiseContext noise = new NoiseContext(keys, published, new RefusedStates(), new BoundKeys());
+    noise.bound().register(registry, keys);
+    LOG.info("noise keys by check value: {}", keys.describe());
     KafkaStreams streams = new KafkaStreams(topology(config, noise, registry), properties);
     KafkaStreamsStatus status = new KafkaStreamsStatus(streams);
     streams.setUncaughtExceptionHandler(exception -> {
@@ -71,10 +94,10 @@ public final class DpstreamService implements AutoCloseable {
     KafkaClientMetrics streamsMetrics = KafkaClientMetrics.bind(streams, registry);
     streams.start();
     BanditDeciders deciders = hasDeciders(config)
-        ? BanditDeciders.start(config, new Topics(config.topics(), config.output().outputFormat()), noise,
+        ? BanditDeciders.start(config, topicNames, keys.primary(),
             new org.dpstream.service.decide.DeciderMetrics(registry), apiSecurity)
         : null;
-    DpstreamService service = new DpstreamService(streams, streamsMetrics, status, deciders);
+    DpstreamService service = new DpstreamService(streams, streamsMetrics, status, deciders, noise);
     // /ready as a metric, so an alert rule (deploy/prometheus/alerts.yml) sees what a probe sees.
     HealthCheck health = service.health();
     Gauge.builder("dpstream.ready", () -> health.readiness().ok() ? 1 : 0)
@@ -96,6 +119,11 @@ public final class DpstreamService implements AutoCloseable {
    * Without bandits the topology is exactly the continual release, which reads no bandit topic.
    */
   public static Topology topology(ServiceConfig config, KeyedNoiseSource noise, MeterRegistry registry) {
+    return topology(config, NoiseContext.of(noise), registry);
+  }
+
+  /** {@link #topology(ServiceConfig, KeyedNoiseSource, MeterRegistry)} with a key ring and the published record. */
+  static Topology topology(ServiceConfig config, NoiseContext noise, MeterRegistry registry) {
     Topics topics = new Topics(config.topics(), config.output().outputFormat());
     StreamsBuilder builder = new StreamsBuilder();
     ContinualReleaseTopology.addTo(builder, config.registry(), topics, config.routingPartitions(), noise,
@@ -109,10 +137,15 @@ public final class DpstreamService implements AutoCloseable {
     return builder.build();
   }
 
-  /** Liveness and readiness of this service, for /health and /ready. */
+  /**
+   * Liveness and readiness of this service, for /health and /ready: not ready while a model's or bandit's state is
+   * refused (each named with its code).
+   */
   public HealthCheck health() {
-    HealthCheck streamsHealth = new HealthCheck(status);
-    return deciders == null ? streamsHealth : streamsHealth.alsoRequiring(deciders::readinessProblems);
+    HealthCheck streamsHealth =
+        new HealthCheck(status).alsoRequiring("no state refused", noise.refused()::readinessProblems);
+    return deciders == null ? streamsHealth
+        : streamsHealth.alsoRequiring("deciders caught up and running", deciders::readinessProblems);
   }
 
   public KafkaStreams.State state() {

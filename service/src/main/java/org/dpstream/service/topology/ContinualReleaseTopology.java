@@ -14,6 +14,7 @@ import org.dpstream.schemas.RejectedRecord;
 import org.dpstream.service.config.ModelRegistry;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.metrics.ModelMetrics;
+import org.dpstream.service.noise.NoiseContext;
 import org.dpstream.service.routing.Routing;
 import org.dpstream.service.routing.TypedSinks;
 import org.dpstream.service.serde.DpSerdes;
@@ -47,14 +48,20 @@ public final class ContinualReleaseTopology {
 
   private ContinualReleaseTopology() {}
 
-  /** A topology with only the continual release (for tests and tools). */
+  /** A topology with only the continual release (for tests and tools): one key, nothing published before. */
   public static Topology build(ModelRegistry models, Topics topics, int routingPartitions, KeyedNoiseSource noise,
       ModelMetrics metrics) {
-    return build(models, topics, routingPartitions, noise, metrics, EstimatorFactory.PRIVATE);
+    return build(models, topics, routingPartitions, NoiseContext.of(noise), metrics, EstimatorFactory.PRIVATE);
   }
 
   /** Test seam: the topology with other estimators (e.g. a model that fails on purpose). */
   static Topology build(ModelRegistry models, Topics topics, int routingPartitions, KeyedNoiseSource noise,
+      ModelMetrics metrics, EstimatorFactory estimators) {
+    return build(models, topics, routingPartitions, NoiseContext.of(noise), metrics, estimators);
+  }
+
+  /** Test seam: the topology with a key ring and a record of what was published. */
+  static Topology build(ModelRegistry models, Topics topics, int routingPartitions, NoiseContext noise,
       ModelMetrics metrics, EstimatorFactory estimators) {
     StreamsBuilder builder = new StreamsBuilder();
     addTo(builder, models, topics, routingPartitions, noise, metrics, estimators);
@@ -63,12 +70,12 @@ public final class ContinualReleaseTopology {
 
   /** Adds the continual release to a builder (the service adds the bandits next to it). */
   public static void addTo(StreamsBuilder builder, ModelRegistry models, Topics topics, int routingPartitions,
-      KeyedNoiseSource noise, ModelMetrics metrics) {
+      NoiseContext noise, ModelMetrics metrics) {
     addTo(builder, models, topics, routingPartitions, noise, metrics, EstimatorFactory.PRIVATE);
   }
 
   private static void addTo(StreamsBuilder builder, ModelRegistry models, Topics topics, int routingPartitions,
-      KeyedNoiseSource noise, ModelMetrics metrics, EstimatorFactory estimators) {
+      NoiseContext noise, ModelMetrics metrics, EstimatorFactory estimators) {
     builder.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(MODEL_STATE_STORE), Serdes.String(), Serdes.ByteArray())
             .withCachingEnabled()

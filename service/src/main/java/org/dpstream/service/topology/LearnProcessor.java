@@ -18,9 +18,18 @@ import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.StepOutcome;
 import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
+import org.dpstream.core.state.StateBindingException;
 import org.dpstream.service.config.ModelRegistry;
 import org.dpstream.service.metrics.ModelMetrics;
+import org.dpstream.service.noise.NoiseContext;
+import org.dpstream.service.noise.RefusedStateException;
+import org.dpstream.service.noise.RefusedStates;
+import org.dpstream.service.noise.StateAdmission;
+import org.dpstream.service.noise.StateRefusal;
+import org.dpstream.service.noise.TaskStates;
+import org.dpstream.service.release.ModelReleases;
+import org.dpstream.service.release.NoiseGeneration;
 import org.dpstream.service.routing.PlacedState;
 import org.dpstream.service.routing.Placement;
 import org.slf4j.Logger;
@@ -39,6 +48,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A record whose processing throws goes to dp.rejected as {@code PROCESSING_ERROR} and the model's
  * live estimator is dropped ({@link ProcessingErrorGuard}); the next record of the model reloads it.
+ *
+ * <p>A model whose state is refused ({@link StateRefusal}: another noise key or law, a lost state, a state behind
+ * its releases) is stopped loudly: every record of it goes to dp.rejected with the code, the store keeps the state,
+ * /ready names it ({@link RefusedStates}) and one line is logged; nothing is released for it.
  */
 final class LearnProcessor implements Processor<String, ValidatedSample, String, Object> {
 
@@ -46,23 +59,28 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
 
   private final ModelRegistry models;
   private final int routingPartitions;
-  private final KeyedNoiseSource noise;
+  private final NoiseContext noise;
   private final ModelMetrics metrics;
   private final EstimatorFactory estimators;
-  private final Map<String, OnlineEstimator> live = new HashMap<>();
+  private final Map<String, Live> live = new HashMap<>();
+  private final TaskStates states;
   /** The models this task has reported to the metrics, which forget them when the task closes. */
   private final Set<String> reported = new HashSet<>();
   private final ByteArrayOutputStream stateBuffer = new ByteArrayOutputStream();
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, byte[]> store;
 
-  LearnProcessor(ModelRegistry models, int routingPartitions, KeyedNoiseSource noise, ModelMetrics metrics,
+  /** A loaded model: its estimator and the generation it releases in. */
+  private record Live(OnlineEstimator estimator, NoiseGeneration generation) {}
+
+  LearnProcessor(ModelRegistry models, int routingPartitions, NoiseContext noise, ModelMetrics metrics,
       EstimatorFactory estimators) {
     this.models = models;
     this.routingPartitions = routingPartitions;
     this.noise = noise;
     this.metrics = metrics;
     this.estimators = estimators;
+    this.states = new TaskStates(noise, "model", routingPartitions);
   }
 
   @Override
@@ -70,6 +88,7 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     this.context = context;
     this.store = context.getStateStore(ContinualReleaseTopology.MODEL_STATE_STORE);
     live.clear();
+    states.start(store);
   }
 
   @Override
@@ -104,13 +123,23 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
       return;
     }
     reported.add(sample.modelId()); // its home: the metrics hear of it from this task
-    OnlineEstimator estimator;
+    RefusedStateException refusal = states.refusal(sample.modelId());
+    if (refusal != null) {
+      reject(record, refusal.reason().name(), refusal.getMessage());
+      return;
+    }
+    Live model;
     try {
-      estimator = live.computeIfAbsent(sample.modelId(), id -> load(entry, home));
+      model = live.computeIfAbsent(sample.modelId(), id -> load(entry, home));
     } catch (PlacedState.MisplacedStateException e) {
       reject(record, SampleRejection.MISPLACED_STATE, e.getMessage());
       return;
+    } catch (RefusedStateException e) {
+      states.refuse(sample.modelId(), e);
+      reject(record, e.reason().name(), e.getMessage());
+      return;
     }
+    OnlineEstimator estimator = model.estimator();
     long started = System.nanoTime();
     StepOutcome outcome;
     try {
@@ -119,18 +148,24 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
       reject(record, SampleRejection.BUDGET_EXHAUSTED, e.getMessage());
       return;
     }
-    store.put(sample.modelId(), PlacedState.stamp(home, serialize(estimator)));
+    byte[] state = serialize(estimator);
+    store.put(sample.modelId(), PlacedState.stamp(home, model.generation().generation(), state));
+    states.written(sample.modelId(), state);
     metrics.stepped(sample.modelId(), outcome, System.nanoTime() - started, estimator.ledger());
     if (outcome.step() % entry.releaseEvery() == 0) {
-      context.forward(record.withValue(Releases.of(estimator, outcome)));
+      context.forward(record.withValue(ModelReleases.inGeneration(Releases.of(estimator, outcome), model.generation())));
     }
   }
 
   /** The one place a rejection of this processor is counted and forwarded. */
   private void reject(Record<String, ValidatedSample> record, SampleRejection reason, String message) {
+    reject(record, reason.name(), message);
+  }
+
+  private void reject(Record<String, ValidatedSample> record, String reason, String message) {
     ValidatedSample sample = record.value();
-    metrics.rejected(sample.modelId(), reason.name());
-    context.forward(record.withValue(Rejections.of(context, record.headers(), reason.name(), message,
+    metrics.rejected(sample.modelId(), reason);
+    context.forward(record.withValue(Rejections.of(context, record.headers(), reason, message,
         sample.originalKey(), sample.originalValue())));
   }
 
@@ -138,22 +173,35 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
   }
 
-  /** The model's state in this task, or a new one if it has none; its noise is scoped by its placement. */
-  private OnlineEstimator load(ModelRegistry.Entry entry, Placement home) {
+  /**
+   * The model's state in this task, or a new one if it has none and may start one ({@link StateAdmission}); its noise
+   * is scoped by its placement and noise generation, and drawn under the key its state is bound to.
+   *
+   * @throws RefusedStateException if the state (or its absence) must stop the model
+   */
+  private Live load(ModelRegistry.Entry entry, Placement home) {
     String modelId = entry.spec().modelId();
     byte[] stored = store.get(modelId);
-    KeyedNoiseSource placedNoise = home.noise(noise);
-    if (stored == null) {
-      return estimators.start(entry.spec(), placedNoise);
+    PlacedState.Opened opened = stored == null ? null : PlacedState.openStamped(modelId, home, stored);
+    StateAdmission.Decision decision =
+        StateAdmission.decide(states.what(modelId), modelId, entry.noiseGeneration(), opened, noise.published());
+    NoiseKeyRing keys = home.noise(noise.keys(), decision.generation().generation());
+    if (decision instanceof StateAdmission.Resume resume) {
+      OnlineEstimator estimator;
+      try {
+        estimator = estimators.restore(entry.spec(), new DataInputStream(new ByteArrayInputStream(resume.state())), keys);
+      } catch (StateBindingException e) {
+        throw RefusedStateException.of(e);
+      } catch (IOException e) {
+        // A state this build cannot read (other version, other spec) must stop the model loudly: starting
+        // over would silently reset the accounting of a model whose earlier releases are public.
+        throw new IllegalStateException("cannot resume model " + entry.spec().modelId() + ": " + e.getMessage(), e);
+      }
+      StateAdmission.requireNotBehind(states.what(modelId), modelId, decision.generation(), estimator.steps(),
+          noise.published());
+      return new Live(estimator, decision.generation());
     }
-    byte[] state = PlacedState.open(modelId, home, stored);
-    try {
-      return estimators.restore(entry.spec(), new DataInputStream(new ByteArrayInputStream(state)), placedNoise);
-    } catch (IOException e) {
-      // A state this build cannot read (other version, other spec) must stop the model loudly: starting
-      // over would silently reset the accounting of a model whose earlier releases are public.
-      throw new IllegalStateException("cannot resume model " + entry.spec().modelId() + ": " + e.getMessage(), e);
-    }
+    return new Live(estimators.start(entry.spec(), keys.primary()), decision.generation());
   }
 
   private byte[] serialize(OnlineEstimator estimator) {
@@ -171,5 +219,6 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     live.clear();
     metrics.closed(reported);
     reported.clear();
+    states.close();
   }
 }

@@ -1,16 +1,23 @@
 package org.dpstream.service.bandit;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
+import org.dpstream.schemas.Reward;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.metrics.BanditMetrics;
+import org.dpstream.service.noise.NoiseContext;
+import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.service.topology.TestDrivers;
 
 /**
@@ -31,9 +38,16 @@ class BanditDriver implements AutoCloseable {
   /** With {@code routingPartitions} > 1 the driver still delivers every routed record to partition 0. */
   BanditDriver(Path stateDir, String applicationId, BanditMetrics metrics, int routingPartitions,
       BanditTopology.Deciding deciding) {
+    this(stateDir, applicationId, metrics, routingPartitions, deciding,
+        NoiseContext.of(new KeyedNoiseSource(BanditTopologyTest.key())));
+  }
+
+  /** With these noise keys and this record of what was published. */
+  BanditDriver(Path stateDir, String applicationId, BanditMetrics metrics, int routingPartitions,
+      BanditTopology.Deciding deciding, NoiseContext noise) {
     StreamsBuilder builder = new StreamsBuilder();
-    BanditTopology.addTo(builder, BanditTopologyTest.CONFIG.banditRegistry(), topics, routingPartitions,
-        new KeyedNoiseSource(BanditTopologyTest.key()), metrics, deciding);
+    BanditTopology.addTo(builder, BanditTopologyTest.CONFIG.banditRegistry(), topics, routingPartitions, noise, metrics,
+        deciding);
     driver = TestDrivers.exactlyOnce(builder.build(), applicationId, stateDir);
     String requestTopic = deciding == BanditTopology.Deciding.BY_DECIDERS
         ? topics.decided().name() : topics.contexts().name();
@@ -42,6 +56,21 @@ class BanditDriver implements AutoCloseable {
     decisions = TestDrivers.output(driver, topics.decisions());
     releases = TestDrivers.output(driver, topics.releases());
     rejected = TestDrivers.output(driver, topics.rejected());
+  }
+
+  void context(String bandit, long timestamp, String requestId, double[] x) {
+    List<Double> values = new ArrayList<>();
+    for (double v : x) {
+      values.add(v);
+    }
+    byte[] value = DpSerdes.decisionRequest().encode(
+        DecisionRequest.newBuilder().setRequestId(requestId).setContext(values).build());
+    requests.pipeInput(new TestRecord<>(BanditTopologyTest.bytes(bandit), value, null, timestamp));
+  }
+
+  void reward(String bandit, long timestamp, String requestId, double r) {
+    byte[] value = DpSerdes.reward().encode(Reward.newBuilder().setRequestId(requestId).setReward(r).build());
+    rewards.pipeInput(new TestRecord<>(BanditTopologyTest.bytes(bandit), value, null, timestamp));
   }
 
   @Override

@@ -92,21 +92,6 @@ class BanditTopologyTest {
       super(stateDir, "bandit-test", metrics, routingPartitions, BanditTopology.Deciding.IN_TOPOLOGY);
     }
 
-    void context(String bandit, long timestamp, String requestId, double[] x) {
-      List<Double> values = new ArrayList<>();
-      for (double v : x) {
-        values.add(v);
-      }
-      byte[] value = DpSerdes.decisionRequest().encode(
-          DecisionRequest.newBuilder().setRequestId(requestId).setContext(values).build());
-      requests.pipeInput(new TestRecord<>(bytes(bandit), value, null, timestamp));
-    }
-
-    void reward(String bandit, long timestamp, String requestId, double r) {
-      byte[] value = DpSerdes.reward().encode(Reward.newBuilder().setRequestId(requestId).setReward(r).build());
-      rewards.pipeInput(new TestRecord<>(bytes(bandit), value, null, timestamp));
-    }
-
     void apply(String bandit, BanditReference.Event event) {
       if (event.isContext()) {
         context(bandit, event.timestamp(), event.requestId(), event.context());

@@ -181,4 +181,43 @@ class BanditConfigTest {
         () -> ConfigLoader.parse(BASE.replace("id: m,", "id: b/arm-1,") + "  - " + ok + "}\n", "test.yaml"));
     assertTrue(clash.getMessage().contains("b/arm-1"), clash.getMessage());
   }
+
+  /**
+   * No model or bandit may take an id another bandit derives: its arms' releases and noise streams ({@code id/arm-i}),
+   * DP-HDB's forced-sampling release ({@code id/forced-sampling}), DP-Linear's statistics ({@code id/arm-i/stats}).
+   */
+  @Test
+  void everyIdABanditDerivesIsRefusedAsAnotherModelOrBanditsId() {
+    String hdb = "{id: b, dimension: 3, arms: 2, link: identity, preSelectionGap: \"0.1\", epsilon: 1, delta: 1.0e-5,"
+        + " horizon: 100, rewardBound: 1, rewardTimeout: 5s}";
+    String linear = "{id: l, policy: dp-linear, dimension: 2, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100,"
+        + " rewardBound: 1, rewardTimeout: 5s}";
+    for (String derived : new String[] {"b/arm-0", "b/forced-sampling", "l/arm-1", "l/arm-1/stats"}) {
+      IllegalArgumentException asModel = assertThrows(IllegalArgumentException.class, () -> ConfigLoader.parse(
+          BASE.replace("id: m,", "id: " + derived + ",") + "  - " + hdb + "\n  - " + linear + "\n", "test.yaml")
+          .banditRegistry(), derived);
+      assertTrue(asModel.getMessage().contains(derived) && asModel.getMessage().contains("model id"),
+          asModel.getMessage());
+      String otherBandit = hdb.replace("id: b,", "id: " + derived + ",");
+      IllegalArgumentException asBandit = assertThrows(IllegalArgumentException.class,
+          () -> parse("  - " + hdb + "\n  - " + linear + "\n  - " + otherBandit + "\n").banditRegistry(), derived);
+      assertTrue(asBandit.getMessage().contains(derived) && asBandit.getMessage().contains("bandit id"),
+          asBandit.getMessage());
+    }
+    parse("  - " + hdb + "\n  - " + linear + "\n").banditRegistry(); // and otherwise both are fine
+  }
+
+  @Test
+  void aNoiseGenerationIsReadForModelsAndBanditsAndNegativeOnesAreRefused() {
+    String bandit = "{id: b, dimension: 3, arms: 2, link: identity, preSelectionGap: \"0.1\", epsilon: 1,"
+        + " delta: 1.0e-5, horizon: 100, rewardBound: 1, rewardTimeout: 5s, noiseGeneration: 2}";
+    ServiceConfig config = ConfigLoader.parse(BASE.replace("id: m,", "id: m, noiseGeneration: 3,") + "  - " + bandit
+        + "\n", "test.yaml");
+    assertEquals(3, config.registry().find("m").orElseThrow().noiseGeneration());
+    assertEquals(2, config.banditRegistry().find("b").orElseThrow().noiseGeneration());
+    assertEquals(0, parse("").registry().find("m").orElseThrow().noiseGeneration(), "0 unless declared");
+    IllegalArgumentException negative = assertThrows(IllegalArgumentException.class, () -> ConfigLoader.parse(
+        BASE.replace("id: m,", "id: m, noiseGeneration: -1,"), "test.yaml").registry());
+    assertTrue(negative.getMessage().contains("noiseGeneration"), negative.getMessage());
+  }
 }

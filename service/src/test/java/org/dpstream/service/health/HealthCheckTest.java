@@ -46,7 +46,7 @@ class HealthCheckTest {
     java.util.concurrent.atomic.AtomicReference<List<String>> deciders =
         new java.util.concurrent.atomic.AtomicReference<>(List.of("deciders: not caught up"));
     HealthCheck health = check(KafkaStreams.State.RUNNING, List.of(polling("t1", 0)), null)
-        .alsoRequiring(deciders::get);
+        .alsoRequiring("deciders caught up and running", deciders::get);
     assertEquals(new HealthCheck.Report(false, List.of("deciders: not caught up")), health.readiness());
     assertTrue(health.liveness().ok(), "only readiness depends on the deciders");
     deciders.set(List.of());

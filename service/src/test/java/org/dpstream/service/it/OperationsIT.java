@@ -3,15 +3,15 @@ package org.dpstream.service.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import static org.dpstream.service.it.HttpProbes.await;
+import static org.dpstream.service.it.HttpProbes.awaitStatus;
+import static org.dpstream.service.it.HttpProbes.freePort;
+import static org.dpstream.service.it.HttpProbes.get;
+import static org.dpstream.service.it.HttpProbes.post;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -26,7 +26,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -67,7 +66,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(180)
 class OperationsIT {
 
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   /** Short limits so the tests see a stall and the end of a failure window within seconds. */
   private static final HealthCheck.Policy FAST = new HealthCheck.Policy(Duration.ofSeconds(3), Duration.ofSeconds(10));
 
@@ -165,7 +163,7 @@ class OperationsIT {
         "identity", 1.0, "inf", 2L, 1, 1e-5, 1_000, 1.0, 1.0, "5m", "drop", null, 1);
     ServiceConfig config = ItModels.serviceConfig(name, models, kafka.bootstrapServers(), work.toString())
         .withBandits(List.of(bandit))
-        .withDecider(org.dpstream.service.config.DeciderConfig.deciders(0, true))
+        .withDecider(org.dpstream.service.config.DeciderConfig.deciders(0, true).withAuthentication("none", null))
         .withMetrics(org.dpstream.service.config.MetricsConfig.raw(raw));
     Topics topics = kafka.createTopics(config.topics());
     List<SampleRow> rows = SyntheticStream.generate(models, 30, 4L);
@@ -200,11 +198,6 @@ class OperationsIT {
     Assumptions.assumeTrue(promtool != null, Promtool.MISSING);
     Promtool.Result lint = Promtool.checkMetrics(promtool, scrape);
     assertTrue(lint.clean(), "promtool check metrics:\n" + lint.output());
-  }
-
-  private static HttpResponse<String> post(String uri, String body) throws IOException, InterruptedException {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(30))
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
@@ -318,46 +311,5 @@ class OperationsIT {
     ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
     Config config = admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource);
     return config.get(key).value();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
-
-  private static HttpResponse<String> get(String url) throws IOException, InterruptedException {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static HttpResponse<String> awaitStatus(String url, int status, Duration timeout, ServiceProcess process)
-      throws Exception {
-    return await(url, response -> response.statusCode() == status, timeout, process);
-  }
-
-  /** Polls {@code url} until a response matches; connection refusals (server not up yet) are retried. */
-  private static HttpResponse<String> await(String url, Predicate<HttpResponse<String>> done, Duration timeout,
-      ServiceProcess process) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    HttpResponse<String> last = null;
-    while (System.nanoTime() < deadline) {
-      if (process != null && !process.isAlive()) {
-        fail("the service exited\n" + process.logTail());
-      }
-      try {
-        last = get(url);
-        if (done.test(last)) {
-          return last;
-        }
-      } catch (IOException notYetListening) {
-        // the service is still starting
-      }
-      Thread.sleep(200);
-    }
-    fail(url + " did not answer as expected within " + timeout + "; last: "
-        + (last == null ? "no answer" : last.statusCode() + " " + last.body())
-        + (process == null ? "" : "\n" + process.logTail()));
-    return last;
   }
 }

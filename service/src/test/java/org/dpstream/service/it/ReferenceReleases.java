@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.OnlineEstimators;
 import org.dpstream.core.online.StepOutcome;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.service.config.ModelConfig;
 
 /**
@@ -21,11 +23,17 @@ final class ReferenceReleases {
 
   /** Per model id, the expected releases in step order (every k-th step for releaseEvery k). */
   static Map<String, List<ReleaseFacts>> of(List<ModelConfig> models, List<SampleRow> producedInOrder) {
+    return of(models, producedInOrder, ItModels::noiseOf);
+  }
+
+  /** The same, each model's noise from {@code noiseOf} (e.g. a key that hands over to another after an epoch). */
+  static Map<String, List<ReleaseFacts>> of(List<ModelConfig> models, List<SampleRow> producedInOrder,
+      Function<String, KeyedNoiseSource> noiseOf) {
     Map<String, OnlineEstimator> estimators = new LinkedHashMap<>();
     Map<String, Integer> releaseEvery = new LinkedHashMap<>();
     Map<String, List<ReleaseFacts>> expected = new LinkedHashMap<>();
     for (ModelConfig model : models) {
-      estimators.put(model.id(), OnlineEstimators.start(model.toSpec(), ItModels.noiseOf(model.id())));
+      estimators.put(model.id(), OnlineEstimators.start(model.toSpec(), noiseOf.apply(model.id())));
       releaseEvery.put(model.id(), model.releaseEvery());
       expected.put(model.id(), new ArrayList<>());
     }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.service.ServiceCli;
@@ -21,6 +22,9 @@ final class ServiceProcess implements AutoCloseable {
 
   private static final int LOG_TAIL_LINES = 40;
 
+  /** The ITs' noise key, as an operator would set it. */
+  private static final Map<String, String> ITS_KEY = Map.of(NoiseKey.ENVIRONMENT_VARIABLE, ItModels.NOISE_KEY_HEX);
+
   private final Process process;
   private final Path log;
 
@@ -33,25 +37,38 @@ final class ServiceProcess implements AutoCloseable {
     return startCommand(List.of("run", "--config", configFile.toString()), log);
   }
 
+  /**
+   * {@code run --config FILE} with the noise keys of {@code keys} in its environment (e.g. {@code DPSTREAM_NOISE_KEY}
+   * and {@code DPSTREAM_NOISE_KEY_RETIRED}) instead of the ITs' key.
+   */
+  static ServiceProcess start(Path configFile, Path log, Map<String, String> keys) {
+    return launch(List.of("-cp", testClassPath(), ServiceCli.class.getName()),
+        List.of("run", "--config", configFile.toString()), log, keys);
+  }
+
   /** Any {@code dpstream} subcommand with its arguments, e.g. {@code dda-node --node-id 1 --config F}. */
   static ServiceProcess startCommand(List<String> arguments, Path log) {
-    return launch(List.of("-cp", testClassPath(), ServiceCli.class.getName()), arguments, log);
+    return launch(List.of("-cp", testClassPath(), ServiceCli.class.getName()), arguments, log, ITS_KEY);
   }
 
   /** {@code java -jar JAR} and the arguments: a shaded jar as an operator runs it, nothing of the test class path. */
   static ServiceProcess startJar(Path jar, List<String> arguments, Path log) {
-    return launch(List.of("-jar", jar.toString()), arguments, log);
+    return launch(List.of("-jar", jar.toString()), arguments, log, ITS_KEY);
   }
 
-  private static ServiceProcess launch(List<String> mainClass, List<String> arguments, Path log) {
+  private static ServiceProcess launch(List<String> mainClass, List<String> arguments, Path log,
+      Map<String, String> keys) {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
     command.addAll(mainClass);
     command.addAll(arguments);
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-    builder.environment().remove(NoiseKey.FILE_ENVIRONMENT_VARIABLE);
-    builder.environment().put(NoiseKey.ENVIRONMENT_VARIABLE, ItModels.NOISE_KEY_HEX);
+    for (String variable : List.of(NoiseKey.ENVIRONMENT_VARIABLE, NoiseKey.FILE_ENVIRONMENT_VARIABLE,
+        NoiseKey.RETIRED_ENVIRONMENT_VARIABLE, NoiseKey.RETIRED_FILE_ENVIRONMENT_VARIABLE)) {
+      builder.environment().remove(variable);
+    }
+    builder.environment().putAll(keys);
     try {
       return new ServiceProcess(builder.start(), log);
     } catch (IOException e) {
@@ -86,6 +103,15 @@ final class ServiceProcess implements AutoCloseable {
       return Files.readString(log, StandardCharsets.UTF_8).contains(text);
     } catch (IOException e) {
       return false;
+    }
+  }
+
+  /** How many lines of the output so far contain {@code text}. */
+  long logLinesContaining(String text) {
+    try {
+      return Files.readAllLines(log, StandardCharsets.UTF_8).stream().filter(line -> line.contains(text)).count();
+    } catch (IOException e) {
+      return 0;
     }
   }
 

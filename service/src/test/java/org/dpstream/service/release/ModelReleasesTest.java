@@ -28,5 +28,19 @@ class ModelReleasesTest {
     assertEquals(3, wire.getEpoch());
     assertEquals(0.75, wire.getEpsilonSpent());
     assertEquals(4e-6, wire.getDeltaSpent());
+    assertEquals(null, wire.getGeneration(), "generation 0 states none of the generation fields");
+    assertEquals(release, ModelReleases.inGeneration(release, NoiseGeneration.FIRST));
+  }
+
+  @Test
+  void aLaterGenerationsLedgerStatesItAndWhatTheEarlierOnesSpent() {
+    PrivacyLedger ledger = PrivacyLedger.of(new PrivacyBudget(2, 1e-5), "zcdp-cks20", 1000, 0, 0.5, 1e-6);
+    ModelRelease release = ModelReleases.inGeneration(
+        ModelReleases.of("m1", 1, 0, new double[] {0}, "dp-tofw/zcdp", 1.5, ledger), new NoiseGeneration(2, 1.75, 3e-6));
+    org.dpstream.schemas.PrivacyLedger wire = release.getLedger();
+    assertEquals(2, wire.getGeneration());
+    assertEquals(1.75, wire.getEarlierGenerationsEpsilonSpent());
+    assertEquals(3e-6, wire.getEarlierGenerationsDeltaSpent());
+    assertEquals(0.5, wire.getEpsilonSpent(), "this generation's own spend is unchanged");
   }
 }

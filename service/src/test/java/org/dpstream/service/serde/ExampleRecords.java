@@ -28,7 +28,7 @@ final class ExampleRecords {
   }
 
   static PrivacyLedger ledger() {
-    return new PrivacyLedger(1.0, 1e-6, "zcdp", 1024L, 2L, 0.75, 1e-7);
+    return new PrivacyLedger(1.0, 1e-6, "zcdp", 1024L, 2L, 0.75, 1e-7, null, null, null);
   }
 
   /** p = Infinity is legitimate (l_inf geometry), so releases must keep non-finite values. */

@@ -33,11 +33,11 @@ class ContinualReleaseTopologyTest {
 
   @TempDir Path stateDir;
 
-  private static byte[] key(String model) {
+  static byte[] key(String model) {
     return model.getBytes(StandardCharsets.UTF_8);
   }
 
-  private static double[][] stream(int n) {
+  static double[][] stream(int n) {
     double[][] rows = new double[n][4]; // three features and a label
     for (int t = 0; t < n; t++) {
       double a = Math.sin(0.7 * t);
@@ -54,7 +54,7 @@ class ContinualReleaseTopologyTest {
         Double.toString(row[0]), Double.toString(row[1]), Double.toString(row[2]), Double.toString(row[3]));
   }
 
-  private static byte[] avro(double[] row) {
+  static byte[] avro(double[] row) {
     Sample sample = Sample.newBuilder()
         .setFeatures(new DenseFeatures(List.of(row[0], row[1], row[2])))
         .setLabel(row[3])
@@ -62,7 +62,7 @@ class ContinualReleaseTopologyTest {
     return DpSerdes.sample().encode(sample);
   }
 
-  private static double[] parameters(ModelRelease release) {
+  static double[] parameters(ModelRelease release) {
     return release.getParameters().stream().mapToDouble(Double::doubleValue).toArray();
   }
 
@@ -295,7 +295,7 @@ class ContinualReleaseTopologyTest {
     }
   }
 
-  private static byte[] bytes(ByteBuffer buffer) {
+  static byte[] bytes(ByteBuffer buffer) {
     byte[] out = new byte[buffer.remaining()];
     buffer.duplicate().get(out);
     return out;

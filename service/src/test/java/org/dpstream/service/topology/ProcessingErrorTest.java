@@ -21,6 +21,7 @@ import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.online.StepOutcome;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
 import org.dpstream.service.metrics.MicrometerModelMetrics;
@@ -100,8 +101,8 @@ class ProcessingErrorTest {
     }
 
     @Override
-    public OnlineEstimator restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource noise) throws IOException {
-      return wrap(OnlineEstimators.restore(spec, in, noise));
+    public OnlineEstimator restore(OnlineModelSpec spec, DataInput in, NoiseKeyRing keys) throws IOException {
+      return wrap(OnlineEstimators.restore(spec, in, keys));
     }
 
     private OnlineEstimator wrap(OnlineEstimator estimator) {

@@ -16,6 +16,7 @@ import org.dpstream.service.config.ModelRegistry;
 import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.metrics.ModelMetrics;
+import org.dpstream.service.noise.NoiseContext;
 import org.dpstream.service.routing.Placement;
 
 /** A TopologyTestDriver around the continual-release topology with two models. */
@@ -73,10 +74,20 @@ final class TopologyFixture implements AutoCloseable {
   /** Around the models of {@code config} instead of the fixture's two. */
   TopologyFixture(Path stateDir, ModelMetrics metrics, int routingPartitions, EstimatorFactory estimators,
       ServiceConfig config) {
+    this(stateDir, metrics, routingPartitions, estimators, config, NoiseContext.of(new KeyedNoiseSource(key())));
+  }
+
+  /** Around the models of {@code config}, with these noise keys and this record of what was published. */
+  TopologyFixture(Path stateDir, ServiceConfig config, NoiseContext noise) {
+    this(stateDir, ModelMetrics.NONE, config.routingPartitions(), EstimatorFactory.PRIVATE, config, noise);
+  }
+
+  private TopologyFixture(Path stateDir, ModelMetrics metrics, int routingPartitions, EstimatorFactory estimators,
+      ServiceConfig config, NoiseContext noise) {
     registry = config.registry();
     driver = TestDrivers.exactlyOnce(
-        ContinualReleaseTopology.build(registry, topics, routingPartitions, new KeyedNoiseSource(key()), metrics,
-            estimators), "dpstream-test", stateDir);
+        ContinualReleaseTopology.build(registry, topics, routingPartitions, noise, metrics, estimators),
+        "dpstream-test", stateDir);
     samples = TestDrivers.rawInput(driver, topics.samples().name());
     releases = TestDrivers.output(driver, topics.releases());
     rejected = TestDrivers.output(driver, topics.rejected());

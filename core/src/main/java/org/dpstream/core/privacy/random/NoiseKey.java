@@ -5,9 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -26,6 +28,15 @@ public final class NoiseKey {
 
   /** Environment variable naming a file that holds the key in the same encodings. */
   public static final String FILE_ENVIRONMENT_VARIABLE = "DPSTREAM_NOISE_KEY_FILE";
+
+  /**
+   * Environment variable holding retired keys, still read by states bound to them until their next epoch
+   * boundary: one or more keys in the same encodings, separated by commas or white space.
+   */
+  public static final String RETIRED_ENVIRONMENT_VARIABLE = "DPSTREAM_NOISE_KEY_RETIRED";
+
+  /** Environment variable naming a file of retired keys, separated by commas, white space or line breaks. */
+  public static final String RETIRED_FILE_ENVIRONMENT_VARIABLE = "DPSTREAM_NOISE_KEY_RETIRED_FILE";
 
   /** 256 bits: the derived AES keys are AES-256. */
   public static final int MINIMUM_BYTES = 32;
@@ -84,14 +95,46 @@ public final class NoiseKey {
 
   /** Reads a key file holding hex or base64 text (surrounding whitespace ignored). */
   public static NoiseKey fromFile(Path file) {
-    String text;
+    return new NoiseKey(decode(readKeyFile(file, "noise key file"), "the noise key file " + file));
+  }
+
+  /**
+   * The retired keys: those of {@link #RETIRED_ENVIRONMENT_VARIABLE} and of the file named by
+   * {@link #RETIRED_FILE_ENVIRONMENT_VARIABLE} (both may be set); none if neither is.
+   *
+   * @throws IllegalStateException if an entry is not a valid key (the message names the entry's position, never
+   *     its content) or the file cannot be read
+   */
+  public static List<NoiseKey> retiredFromEnvironment(Map<String, String> environment) {
+    List<NoiseKey> keys = new ArrayList<>();
+    String inline = environment.get(RETIRED_ENVIRONMENT_VARIABLE);
+    if (inline != null && !inline.isBlank()) {
+      keys.addAll(decodeList(inline, RETIRED_ENVIRONMENT_VARIABLE));
+    }
+    String file = environment.get(RETIRED_FILE_ENVIRONMENT_VARIABLE);
+    if (file != null && !file.isBlank()) {
+      Path path = Path.of(file.trim());
+      keys.addAll(decodeList(readKeyFile(path, "retired noise key file"), "the retired noise key file " + path));
+    }
+    return keys;
+  }
+
+  private static List<NoiseKey> decodeList(String text, String source) {
+    List<NoiseKey> keys = new ArrayList<>();
+    String[] entries = text.strip().split("[,\\s]+");
+    for (int i = 0; i < entries.length; i++) {
+      keys.add(new NoiseKey(decode(entries[i], "key " + (i + 1) + " of " + entries.length + " in " + source)));
+    }
+    return keys;
+  }
+
+  private static String readKeyFile(Path file, String what) {
     try {
-      text = Files.readString(file, StandardCharsets.US_ASCII);
+      return Files.readString(file, StandardCharsets.US_ASCII);
     } catch (IOException e) {
       // The path is not secret; the content is never read into the message.
-      throw new IllegalStateException("cannot read the noise key file " + file + ": " + e.getClass().getSimpleName());
+      throw new IllegalStateException("cannot read the " + what + " " + file + ": " + e.getClass().getSimpleName());
     }
-    return new NoiseKey(decode(text, "the noise key file " + file));
   }
 
   private static byte[] decode(String text, String source) {

@@ -34,8 +34,13 @@ public final class NoiseStream {
   public static final long MAX_EPOCH = 0xFFFF_FFFFL;
 
   private final Cipher cipher;
+  /** Null, or the stream of every epoch after {@link #lastEpoch} (a state handing over to the primary key). */
+  private final NoiseStream successor;
+  private final long lastEpoch;
 
   NoiseStream(byte[] aesKey) {
+    this.successor = null;
+    this.lastEpoch = MAX_EPOCH;
     try {
       cipher = Cipher.getInstance("AES/ECB/NoPadding");
       cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(aesKey, "AES"));
@@ -44,6 +49,17 @@ public final class NoiseStream {
     } finally {
       Arrays.fill(aesKey, (byte) 0);
     }
+  }
+
+  private NoiseStream(NoiseStream own, long lastEpoch, NoiseStream successor) {
+    this.cipher = own.cipher;
+    this.lastEpoch = lastEpoch;
+    this.successor = successor;
+  }
+
+  /** This stream for the epochs up to {@code lastEpoch}, {@code successor} for every later one. */
+  NoiseStream handingOverAfter(long lastEpoch, NoiseStream successor) {
+    return new NoiseStream(this, lastEpoch, successor);
   }
 
   /**
@@ -59,6 +75,9 @@ public final class NoiseStream {
     }
     if (index < 0) {
       throw new IllegalArgumentException("index must be non-negative: " + index);
+    }
+    if (successor != null && epoch > lastEpoch) {
+      return successor.at(epoch, index);
     }
     return new CounterBits(epoch, index);
   }

@@ -12,7 +12,8 @@ import org.dpstream.bandit.release.ReleasedBandit;
  * every arm at the same step. The arms' releases have different keys and so may sit in different
  * partitions of dp.releases and arrive in any interleaving; the assembler keeps the recent steps of each
  * arm and offers the newest step that every arm has reached (with the extras the rule needs at that
- * step). Steps only move forward. Not thread-safe: one follower thread feeds it.
+ * step). Steps only move forward within a noise generation; a bandit started again in a later generation starts at
+ * step 1 with a new assembler. Not thread-safe: one follower thread feeds it.
  */
 final class ReleaseAssembler {
 
@@ -23,14 +24,21 @@ final class ReleaseAssembler {
   private final DecisionRule rule;
   private final int arms;
   private final int dimension;
+  private final int generation;
   private final NavigableMap<Long, double[]>[] recent;
   private final Map<String, Extra> extras = new HashMap<>();
   private long assembledStep = -1;
 
   private record Extra(long step, double[][] vectors) {}
 
-  @SuppressWarnings("unchecked")
   ReleaseAssembler(String banditId, DecisionRule rule, int arms, int dimension) {
+    this(banditId, rule, arms, dimension, 0);
+  }
+
+  /** The assembler of the bandit's releases in noise generation {@code generation}. */
+  @SuppressWarnings("unchecked")
+  ReleaseAssembler(String banditId, DecisionRule rule, int arms, int dimension, int generation) {
+    this.generation = generation;
     this.banditId = banditId;
     this.rule = rule;
     this.arms = arms;
@@ -39,6 +47,16 @@ final class ReleaseAssembler {
     for (int i = 0; i < arms; i++) {
       recent[i] = new TreeMap<>();
     }
+  }
+
+  /** The noise generation whose releases this assembles. */
+  int generation() {
+    return generation;
+  }
+
+  /** The same bandit's assembler for a later noise generation, before any of its releases. */
+  ReleaseAssembler next(int laterGeneration) {
+    return new ReleaseAssembler(banditId, rule, arms, dimension, laterGeneration);
   }
 
   /** The state before any release: step 0, every arm at its start (theta = 0), no extras. */

@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Release keys are {@code banditId/arm-i} (arm i's parameters) and {@code banditId/NAME} (an extra the
  * rule may read, all arms' vectors concatenated); anything else, a release of an unconfigured bandit, or
- * of another algorithm than the bandit's rule, is skipped.
+ * of another algorithm than the bandit's rule, is skipped. A release of a later noise generation (its ledger says
+ * so) starts the bandit's assembly again from its start; releases of an earlier one are skipped.
  */
 public final class ReleaseFollower implements AutoCloseable {
 
@@ -151,6 +152,17 @@ public final class ReleaseFollower implements AutoCloseable {
       return;
     }
     ModelRelease release = ok.value();
+    Integer stated = release.getLedger().getGeneration();
+    int generation = stated == null ? 0 : stated;
+    if (generation < assembler.generation()) {
+      return; // a release of a generation the bandit has left
+    }
+    if (generation > assembler.generation()) {
+      // The bandit started again in a new noise generation, at step 1: decisions start again from its start.
+      assembler = assembler.next(generation);
+      assemblers.put(banditId, assembler);
+      released.restart(assembler.initial());
+    }
     String algorithm = release.getAlgorithm();
     int family = algorithm.indexOf('/');
     if (!(family < 0 ? algorithm : algorithm.substring(0, family)).equals(rules.get(banditId).algorithm())) {

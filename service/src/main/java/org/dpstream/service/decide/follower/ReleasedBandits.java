@@ -19,6 +19,14 @@ public final class ReleasedBandits {
     latest.merge(released.banditId(), released, (old, now) -> now.step() > old.step() ? now : old);
   }
 
+  /**
+   * Replaces the bandit's release with {@code initial}, whatever its step: the bandit started again in a new noise
+   * generation, whose steps count from 1 again.
+   */
+  public void restart(ReleasedBandit initial) {
+    latest.put(initial.banditId(), initial);
+  }
+
   /** The latest release of a bandit, empty if it is not configured. */
   public Optional<ReleasedBandit> latest(String banditId) {
     return Optional.ofNullable(latest.get(banditId));
