@@ -165,7 +165,7 @@ class OperationsIT {
         "identity", 1.0, "inf", 2L, 1, 1e-5, 1_000, 1.0, 1.0, "5m", "drop", null, 1);
     ServiceConfig config = ItModels.serviceConfig(name, models, kafka.bootstrapServers(), work.toString())
         .withBandits(List.of(bandit))
-        .withDecider(org.dpstream.service.config.DeciderConfig.deciders(0, true))
+        .withDecider(org.dpstream.service.config.DeciderConfig.deciders(0, true).withAuthentication("none", null))
         .withMetrics(org.dpstream.service.config.MetricsConfig.raw(raw));
     Topics topics = kafka.createTopics(config.topics());
     List<SampleRow> rows = SyntheticStream.generate(models, 30, 4L);
