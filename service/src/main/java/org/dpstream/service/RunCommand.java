@@ -10,9 +10,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.streams.KafkaStreams;
+import org.dpstream.service.acl.AccessCheck;
+import org.dpstream.service.acl.AccessFailures;
+import org.dpstream.service.acl.RequiredAcls;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.service.config.ConfigLoader;
 import org.dpstream.service.config.ServiceConfig;
@@ -23,6 +28,7 @@ import org.dpstream.service.metrics.MetricsServer;
 import org.dpstream.service.streams.DpstreamService;
 import org.dpstream.service.streams.RoutingTopicCheck;
 import org.dpstream.service.streams.StreamsSettings;
+import org.dpstream.service.streams.TopologyTopics;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,8 +43,8 @@ import picocli.CommandLine.Option;
     description = {
       "Run the service against an existing Kafka cluster; missing topics are created (createTopics in the config).",
       "The noise key is read from DPSTREAM_NOISE_KEY or the file named by DPSTREAM_NOISE_KEY_FILE.",
-      "Exit codes: 0 stopped by SIGTERM/Ctrl-C, 1 Kafka unreachable or a topic not creatable,"
-          + " 2 bad config, Kafka setting or noise key."
+      "Exit codes: 0 stopped by SIGTERM/Ctrl-C, 1 Kafka unreachable, a topic not creatable or access denied (an ACL"
+          + " missing: `dpstream acls` lists them), 2 bad config, Kafka setting or noise key."
     })
 public final class RunCommand implements Callable<Integer> {
 
@@ -67,6 +73,7 @@ public final class RunCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     ServiceConfig serviceConfig;
     NoiseKey key;
+    AccessFailures access;
     try {
       serviceConfig = ConfigLoader.load(config);
       if (instanceId != null) {
@@ -74,24 +81,37 @@ public final class RunCommand implements Callable<Integer> {
       }
       StreamsSettings.validate(serviceConfig);
       key = NoiseKey.fromEnvironment(environment);
+      access = new AccessFailures(RequiredAcls.forService(serviceConfig), ". `dpstream acls --config " + config
+          + " --principal <its principal>` lists every ACL the service needs");
     } catch (IllegalArgumentException | IllegalStateException e) {
       return fail(err, BAD_CONFIG, e.getMessage());
     } catch (ConfigException e) {
       return fail(err, BAD_CONFIG, "kafka settings: " + e.getMessage());
     }
     try {
-      createMissingTopics(serviceConfig, err);
+      createMissingTopics(serviceConfig, err, access);
     } catch (IllegalArgumentException e) {
       return fail(err, BAD_CONFIG, e.getMessage());
     } catch (IllegalStateException | KafkaException e) {
+      if (access.report("run", e)) {
+        return fail(err, KAFKA_FAILED, ACCESS_DENIED + access.fatal().orElseThrow());
+      }
       return fail(err, e instanceof ConfigException ? BAD_CONFIG : KAFKA_FAILED, e.getMessage());
+    }
+    if (access.fatal().isPresent()) {
+      return fail(err, KAFKA_FAILED, ACCESS_DENIED + access.fatal().get());
     }
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     DpstreamService service;
     try {
-      service = DpstreamService.start(serviceConfig, key, registry);
+      service = DpstreamService.start(serviceConfig, key, registry, access);
     } catch (ConfigException e) {
       return fail(err, BAD_CONFIG, "kafka settings: " + e.getMessage());
+    } catch (RuntimeException e) {
+      if (access.fatal().isPresent()) {
+        return fail(err, KAFKA_FAILED, ACCESS_DENIED + access.fatal().get());
+      }
+      throw e;
     }
     MetricsServer metrics = null;
     if (serviceConfig.metricsPort() > 0) {
@@ -111,9 +131,10 @@ public final class RunCommand implements Callable<Integer> {
         ? java.util.Optional.of(d.httpPort().getAsInt()) : java.util.Optional.empty())
         .ifPresent(port -> err.printf("decision API at http://localhost:%d/v1/bandits/{id}/decide and /reward%n", port));
     err.flush();
-    awaitShutdown(service, metrics);
-    return 0;
+    return awaitShutdown(service, metrics, serviceConfig, access, err);
   }
+
+  private static final String ACCESS_DENIED = "access denied: ";
 
   private static int fail(PrintWriter err, int exitCode, String message) {
     err.println("run: " + message);
@@ -121,7 +142,12 @@ public final class RunCommand implements Callable<Integer> {
     return exitCode;
   }
 
-  private static void createMissingTopics(ServiceConfig config, PrintWriter err) throws InterruptedException {
+  /**
+   * Creates the missing topics, checks the routing topics, then asks the cluster whether the service's principal
+   * may do what it needs ({@link AccessCheck}); a refusal is recorded in {@code access}.
+   */
+  private static void createMissingTopics(ServiceConfig config, PrintWriter err, AccessFailures access)
+      throws InterruptedException {
     TopicCreation creation = config.createTopics();
     List<TopicSpec> specs = creation.specs(config.topics(), !config.bandits().isEmpty());
     Admin admin = Admin.create(TopicProvisioner.adminSettings(config.kafka()));
@@ -132,19 +158,44 @@ public final class RunCommand implements Callable<Integer> {
             created.configs().isEmpty() ? "" : ", " + created.configs());
       }
       RoutingTopicCheck.verify(admin, config);
+      List<String> missing = new AccessCheck(access.acls()).missing(admin, TopologyTopics.of(config).internal());
+      if (!missing.isEmpty()) {
+        access.deny("the cluster's ACLs do not allow " + String.join("; ", missing));
+      }
     } finally {
       admin.close(ADMIN_CLOSE); // not the default unbounded wait for calls still retrying an unreachable broker
     }
   }
 
   /**
-   * The JVM waits for shutdown hooks, so closing here (not in the main thread) is what makes SIGTERM and
-   * Ctrl-C a clean stop: the open transaction is committed or aborted, the state checkpointed and the
-   * consumer group left, instead of every stop looking like a crash.
+   * Runs until SIGTERM or Ctrl-C (exit code 0) or until the cluster refuses the service something (exit code 1,
+   * one line naming the missing ACL). The shutdown hook waits until the service is closed, since the JVM waits
+   * for hooks: that is what makes SIGTERM and Ctrl-C a clean stop (the open transaction committed or aborted, the
+   * state checkpointed, the consumer group left) instead of every stop looking like a crash. Once Kafka Streams
+   * runs, its internal topics (created by then) are checked like the others were before the start.
    */
-  private static void awaitShutdown(DpstreamService service, MetricsServer metrics) throws InterruptedException {
+  private static int awaitShutdown(DpstreamService service, MetricsServer metrics, ServiceConfig config,
+      AccessFailures access, PrintWriter err) throws InterruptedException {
+    CountDownLatch stopRequested = new CountDownLatch(1);
     CountDownLatch closed = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+    Thread hook = new Thread(() -> {
+      stopRequested.countDown();
+      try {
+        closed.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "dpstream-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    boolean internalTopicsChecked = false;
+    try {
+      while (!stopRequested.await(WATCH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS) && access.fatal().isEmpty()) {
+        if (!internalTopicsChecked && service.state() == KafkaStreams.State.RUNNING) {
+          internalTopicsChecked = true;
+          checkInternalTopics(config, access);
+        }
+      }
+    } finally {
       System.err.println("dpstream stopping");
       service.close();
       System.err.println("dpstream stopped: " + service.state());
@@ -152,7 +203,34 @@ public final class RunCommand implements Callable<Integer> {
         metrics.close();
       }
       closed.countDown();
-    }, "dpstream-shutdown"));
-    closed.await();
+    }
+    if (stopRequested.getCount() == 0) {
+      return 0;
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // a SIGTERM came meanwhile: the hook finds the service closed
+    }
+    return fail(err, KAFKA_FAILED, ACCESS_DENIED + access.fatal().orElseThrow());
+  }
+
+  private static final Duration WATCH_INTERVAL = Duration.ofMillis(200);
+
+  /** The internal topics' ACLs, once Kafka Streams has created them (a first start could not check them). */
+  private static void checkInternalTopics(ServiceConfig config, AccessFailures access) throws InterruptedException {
+    Admin admin = Admin.create(TopicProvisioner.adminSettings(config.kafka()));
+    try {
+      List<String> missing = new AccessCheck(access.acls()).missingOnTopics(admin, TopologyTopics.of(config).internal());
+      if (!missing.isEmpty()) {
+        access.deny("the cluster's ACLs do not allow " + String.join("; ", missing));
+      }
+    } catch (IllegalStateException | KafkaException e) {
+      if (!access.report("run", e)) {
+        System.err.println("run: could not check the internal topics' ACLs: " + e.getMessage());
+      }
+    } finally {
+      admin.close(ADMIN_CLOSE);
+    }
   }
 }

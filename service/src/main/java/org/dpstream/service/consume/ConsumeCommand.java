@@ -1,7 +1,6 @@
 package org.dpstream.service.consume;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +9,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +22,7 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.dpstream.service.cli.DurationConverter;
+import org.dpstream.service.kafka.ClientPropertiesFile;
 import org.dpstream.service.serde.SchemaCatalog;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -76,8 +75,9 @@ public final class ConsumeCommand implements Callable<Integer> {
       description = "A Kafka consumer setting, e.g. security.protocol=SASL_SSL; repeatable; wins over --consumer-config.")
   Map<String, String> consumerProperties = new LinkedHashMap<>();
 
-  @Option(names = "--consumer-config", paramLabel = "FILE",
-      description = "A properties file of Kafka consumer settings (SASL/SSL and the like).")
+  @Option(names = {"--consumer-config", "--command-config"}, paramLabel = "FILE",
+      description = "A properties file of Kafka client settings (SASL/SSL and the like); --command-config is the"
+          + " Kafka tools' name for it.")
   Path consumerConfig;
 
   /** Records printed so far. */
@@ -196,11 +196,7 @@ public final class ConsumeCommand implements Callable<Integer> {
     settings.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
     settings.put(ConsumerConfig.CLIENT_ID_CONFIG, "dpstream-consume");
     if (consumerConfig != null) {
-      Properties file = new Properties();
-      try (InputStream in = Files.newInputStream(consumerConfig)) {
-        file.load(in);
-      }
-      file.stringPropertyNames().forEach(name -> settings.put(name, file.getProperty(name)));
+      settings.putAll(ClientPropertiesFile.read(consumerConfig));
     }
     settings.putAll(consumerProperties);
     settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServer);

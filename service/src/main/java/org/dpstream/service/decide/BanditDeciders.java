@@ -15,6 +15,7 @@ import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.decide.follower.ReleaseFollower;
 import org.dpstream.service.decide.follower.ReleasedBandits;
 import org.dpstream.service.decide.http.DecisionHttpServer;
+import org.dpstream.service.kafka.ClientFailures;
 import org.dpstream.service.kafka.TopicProvisioner;
 import org.dpstream.service.kafka.Topics;
 
@@ -62,12 +63,22 @@ public final class BanditDeciders implements AutoCloseable {
   /** As {@link #start(ServiceConfig, Topics, KeyedNoiseSource)}, recording {@link DeciderMetrics}. */
   public static BanditDeciders start(ServiceConfig config, Topics topics, KeyedNoiseSource noise,
       DeciderMetrics metrics) {
+    return start(config, topics, noise, metrics, ClientFailures.NONE);
+  }
+
+  /**
+   * As {@link #start(ServiceConfig, Topics, KeyedNoiseSource, DeciderMetrics)}; every client of the deciders
+   * reports its failures to {@code failures}, and the start stops waiting for the releases once one of them
+   * stops the service.
+   */
+  public static BanditDeciders start(ServiceConfig config, Topics topics, KeyedNoiseSource noise,
+      DeciderMetrics metrics, ClientFailures failures) {
     DeciderConfig settings = config.decider();
     BanditRegistry bandits = config.banditRegistry();
     Map<String, Object> client = TopicProvisioner.adminSettings(config.kafka());
     client.remove(CommonClientConfigs.CLIENT_ID_CONFIG);
     ReleasedBandits released = new ReleasedBandits();
-    ReleaseFollower follower = ReleaseFollower.start(client, topics.releases().name(), bandits, released);
+    ReleaseFollower follower = ReleaseFollower.start(client, topics.releases().name(), bandits, released, failures);
     metrics.follow(bandits, released);
     List<DeciderMetrics.Path> paths = new ArrayList<>();
     if (settings.httpPort() >= 0) {
@@ -77,15 +88,27 @@ public final class BanditDeciders implements AutoCloseable {
       paths.add(DeciderMetrics.Path.KAFKA);
     }
     metrics.serve(bandits, paths);
-    DecisionService decisions = DecisionService.start(client, new Decider(bandits, released, noise), topics, bandits,
-        settings.memory(), metrics);
+    DecisionService decisions;
     try {
-      if (!follower.awaitCaughtUp(CATCH_UP)) {
+      decisions = DecisionService.start(client, new Decider(bandits, released, noise), topics, bandits,
+          settings.memory(), metrics, failures);
+    } catch (RuntimeException e) {
+      follower.close();
+      throw e;
+    }
+    try {
+      if (!follower.awaitCaughtUp(CATCH_UP) && failures.fatal().isEmpty()) {
         LOG.warn("the releases on {} were not all read within {}; deciding from those read so far",
             topics.releases().name(), CATCH_UP);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    if (failures.fatal().isPresent()) {
+      // The follower was refused: deciding from the initial parameters would serve a service that is stopping.
+      follower.close();
+      decisions.close();
+      throw new IllegalStateException(failures.fatal().get());
     }
     DecisionHttpServer http = null;
     try {
@@ -98,7 +121,8 @@ public final class BanditDeciders implements AutoCloseable {
       throw new UncheckedIOException("decider.httpPort " + settings.httpPort() + ": " + e.getMessage(), e);
     }
     ContextDecider contexts = settings.contexts()
-        ? ContextDecider.start(client, config.applicationId() + "-decider", topics.contexts().name(), decisions)
+        ? ContextDecider.start(client, ContextDecider.groupId(config.applicationId()), topics.contexts().name(), decisions,
+            failures)
         : null;
     // Ready (/ready) only once warmed up: the first requests no longer meet the JIT compiler and cold metadata.
     DeciderWarmUp warmUp = new DeciderWarmUp(decisions, bandits,

@@ -17,6 +17,7 @@ import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.decide.BanditDeciders;
 import org.dpstream.service.health.HealthCheck;
 import org.dpstream.service.health.KafkaStreamsStatus;
+import org.dpstream.service.kafka.ClientFailures;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.metrics.KafkaClientMetrics;
 import org.dpstream.service.metrics.MicrometerBanditMetrics;
@@ -49,21 +50,44 @@ public final class DpstreamService implements AutoCloseable {
 
   /** Builds and starts the service. The key is used to derive noise and is not kept in any other form. */
   public static DpstreamService start(ServiceConfig config, NoiseKey key, MeterRegistry registry) {
+    return start(config, key, registry, ClientFailures.NONE);
+  }
+
+  /**
+   * As {@link #start(ServiceConfig, NoiseKey, MeterRegistry)}; every client reports its failures to {@code
+   * failures}, and one that stops the service (a refused ACL, for {@code run}) shuts Kafka Streams down
+   * instead of replacing the stream thread, which would meet it again.
+   *
+   * @throws RuntimeException if the deciders cannot start; Kafka Streams is closed again
+   */
+  public static DpstreamService start(ServiceConfig config, NoiseKey key, MeterRegistry registry,
+      ClientFailures failures) {
     Properties properties = StreamsSettings.of(config, registry);
     KeyedNoiseSource noise = new KeyedNoiseSource(key);
     KafkaStreams streams = new KafkaStreams(topology(config, noise, registry), properties);
     KafkaStreamsStatus status = new KafkaStreamsStatus(streams);
     streams.setUncaughtExceptionHandler(exception -> {
       status.recordThreadFailure(Instant.now());
+      if (failures.report("Kafka Streams", exception)) {
+        return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+      }
       LOG.error("stream thread failed; replacing it", exception);
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     });
     KafkaClientMetrics streamsMetrics = KafkaClientMetrics.bind(streams, registry);
     streams.start();
-    BanditDeciders deciders = hasDeciders(config)
-        ? BanditDeciders.start(config, new Topics(config.topics(), config.output().outputFormat()), noise,
-            new org.dpstream.service.decide.DeciderMetrics(registry))
-        : null;
+    BanditDeciders deciders;
+    try {
+      deciders = hasDeciders(config)
+          ? BanditDeciders.start(config, new Topics(config.topics(), config.output().outputFormat()), noise,
+              new org.dpstream.service.decide.DeciderMetrics(registry), failures)
+          : null;
+    } catch (RuntimeException e) {
+      failures.report("the deciders", e);
+      streams.close(Duration.ofSeconds(30));
+      streamsMetrics.close();
+      throw e;
+    }
     DpstreamService service = new DpstreamService(streams, streamsMetrics, status, deciders);
     // /ready as a metric, so an alert rule (deploy/prometheus/alerts.yml) sees what a probe sees.
     HealthCheck health = service.health();
