@@ -93,7 +93,7 @@ public final class RunCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       return fail(err, BAD_CONFIG, e.getMessage());
     } catch (IllegalStateException | KafkaException e) {
-      if (access.report("run", e)) {
+      if (access.report("topic set-up", e)) {
         return fail(err, KAFKA_FAILED, ACCESS_DENIED + access.fatal().orElseThrow());
       }
       return fail(err, e instanceof ConfigException ? BAD_CONFIG : KAFKA_FAILED, e.getMessage());
@@ -226,7 +226,7 @@ public final class RunCommand implements Callable<Integer> {
         access.deny("the cluster's ACLs do not allow " + String.join("; ", missing));
       }
     } catch (IllegalStateException | KafkaException e) {
-      if (!access.report("run", e)) {
+      if (!access.report("internal topic check", e)) {
         System.err.println("run: could not check the internal topics' ACLs: " + e.getMessage());
       }
     } finally {

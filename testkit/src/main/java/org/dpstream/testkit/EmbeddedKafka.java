@@ -140,6 +140,11 @@ public final class EmbeddedKafka implements AutoCloseable {
     securedAccess().grant(acls);
   }
 
+  /** Waits until the broker's authorizer applies {@code acls}, created by someone else (a tool under test). */
+  public void awaitAcls(Collection<AclBinding> acls) {
+    securedAccess().awaitAcls(acls);
+  }
+
   /** Deletes ACLs and returns once the broker's authorizer no longer applies them. */
   public void revoke(Collection<AclBinding> acls) {
     securedAccess().revoke(acls);

@@ -106,6 +106,17 @@ final class SecuredAccess {
     }
   }
 
+  void awaitAcls(Collection<AclBinding> acls) {
+    try (Admin client = adminClient()) {
+      awaitApplied(client, acls, true);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("the broker does not apply the ACLs " + acls, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for ACLs", e);
+    }
+  }
+
   void revoke(Collection<AclBinding> acls) {
     try (Admin client = adminClient()) {
       client.deleteAcls(acls.stream().map(AclBinding::toFilter).toList()).all()

@@ -30,7 +30,9 @@ public final class AccessDenied {
   public static Optional<String> explain(Throwable failure, RequiredAcls acls) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       if (cause instanceof TopicAuthorizationException topics) {
-        return Optional.of(topics(topics.unauthorizedTopics(), acls));
+        Set<String> names = topics.unauthorizedTopics() == null || topics.unauthorizedTopics().isEmpty()
+            ? topicsNamedIn(failure, acls) : topics.unauthorizedTopics();
+        return Optional.of(topics(names, acls));
       }
       if (cause instanceof GroupAuthorizationException group) {
         String id = group.groupId();
@@ -56,6 +58,26 @@ public final class AccessDenied {
   /** The line naming an operation missing on a resource and why it is needed (for the access check). */
   static String missing(Set<AclOperation> operations, ResourceType type, String name, RequiredAcls acls) {
     return names(operations) + " on " + kind(type) + " " + name + " (" + reasons(operations, type, name, acls) + ")";
+  }
+
+  /**
+   * The topics of {@code acls} named in the messages of the chain: some refusals (Kafka Streams creating an
+   * internal topic) carry no topic, but the exception wrapping them names it.
+   */
+  private static Set<String> topicsNamedIn(Throwable failure, RequiredAcls acls) {
+    List<String> known = acls.matching(acl -> acl.resource().resourceType() == ResourceType.TOPIC).stream()
+        .map(acl -> acl.resource().name()).distinct().toList();
+    Set<String> named = new TreeSet<>();
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      String message = cause.getMessage() == null ? "" : cause.getMessage();
+      for (String word : message.split("[\\s,;:()\\[\\]]+")) {
+        String topic = word.endsWith(".") ? word.substring(0, word.length() - 1) : word;
+        if (known.stream().anyMatch(topic::startsWith)) {
+          named.add(topic);
+        }
+      }
+    }
+    return named;
   }
 
   private static String topics(Set<String> topics, RequiredAcls acls) {

@@ -77,36 +77,38 @@ public final class RequiredAcls {
     }
     String internal = streams.internalPrefix();
     acls.prefixedTopic(internal, AclOperation.CREATE,
-        "Kafka Streams creates its internal topics (routing repartition topics, state changelogs)");
-    acls.prefixedTopic(internal, AclOperation.READ, "Kafka Streams reads its routing topics and restores state from"
-        + " its changelogs");
+        "Kafka Streams creates its internal topics: the routing topics and the state changelogs");
+    acls.prefixedTopic(internal, AclOperation.READ,
+        "Kafka Streams reads its routing topics and restores its state from the changelogs");
     acls.prefixedTopic(internal, AclOperation.WRITE, "Kafka Streams writes its routing topics and changelogs");
-    acls.prefixedTopic(internal, AclOperation.DELETE, "Kafka Streams purges the routing topics' consumed records"
-        + " (deleteRecords)");
+    for (String routing : streams.repartition()) {
+      acls.topic(routing, AclOperation.DELETE,
+          "Kafka Streams deletes the routing topic's consumed records, which it keeps without a retention limit");
+    }
     acls.add(new ResourcePattern(ResourceType.GROUP, applicationId, PatternType.LITERAL), AclOperation.READ,
-        "the consumer group of Kafka Streams (the applicationId), offsets committed in its transactions");
+        "the consumer group of Kafka Streams, named by the applicationId, whose offsets its transactions commit");
     acls.add(new ResourcePattern(ResourceType.TRANSACTIONAL_ID, internal, PatternType.PREFIXED), AclOperation.WRITE,
-        "exactly-once: Kafka Streams' transactional producers, <applicationId>-<process>-<thread>");
+        "exactly-once: the transactional producers of Kafka Streams, <applicationId>-<process id>-<thread>");
 
     if (!config.bandits().isEmpty() && !config.decider().inTopology()) {
       acls.topic(names.releases(), AclOperation.READ,
-          "the deciders follow every release (no consumer group) to decide from the released parameters");
+          "the deciders follow every release, without a consumer group, to decide from the released parameters");
       acls.topic(names.decided(), AclOperation.READ,
-          "the deciders restore their decision memory from the decision log (no consumer group)");
+          "the deciders restore their decision memory from the decision log, without a consumer group");
       for (String topic : DecisionService.writtenTopics(topics)) {
         acls.topic(topic, AclOperation.WRITE, "the deciders write " + role(names, topic));
       }
       if (config.decider().contexts()) {
-        acls.topic(names.contexts(), AclOperation.READ, "the context decider reads the contexts (the Kafka path)");
+        acls.topic(names.contexts(), AclOperation.READ, "the context decider reads the contexts: the decisions' Kafka path");
         acls.add(new ResourcePattern(ResourceType.GROUP, ContextDecider.groupId(applicationId), PatternType.LITERAL),
-            AclOperation.READ, "the context decider's consumer group, its offsets");
+            AclOperation.READ, "the consumer group of the context decider, whose offsets it commits");
       }
     }
 
     TopicCreation creation = config.createTopics();
     if (creation.enabled()) {
       for (TopicSpec spec : creation.specs(names, !config.bandits().isEmpty())) {
-        acls.topic(spec.name(), AclOperation.CREATE, "run creates it when it is missing (createTopics.enabled)");
+        acls.topic(spec.name(), AclOperation.CREATE, "run creates it when it is missing, as createTopics.enabled says");
       }
     }
     return acls;
@@ -125,10 +127,10 @@ public final class RequiredAcls {
     RequiredAcls acls = new RequiredAcls();
     String created = "every node creates it when it is missing";
     acls.topic(topics.gossip(), AclOperation.CREATE, created);
-    acls.topic(topics.gossip(), AclOperation.READ, "each node reads its inbox partition (no consumer group)");
+    acls.topic(topics.gossip(), AclOperation.READ, "each node reads its inbox partition, without a consumer group");
     acls.topic(topics.gossip(), AclOperation.WRITE, "each node sends its round messages to its neighbours' inboxes");
     acls.topic(topics.checkpoints(), AclOperation.CREATE, created);
-    acls.topic(topics.checkpoints(), AclOperation.READ, "a restarted node reads its last checkpoint (no consumer group)");
+    acls.topic(topics.checkpoints(), AclOperation.READ, "a restarted node reads its last checkpoint, without a consumer group");
     acls.topic(topics.checkpoints(), AclOperation.WRITE, "each node checkpoints its state");
     acls.topic(topics.models(), AclOperation.CREATE, created);
     acls.topic(topics.models(), AclOperation.WRITE, "each node publishes its final model");

@@ -72,12 +72,11 @@ public final class ConsumeCommand implements Callable<Integer> {
   Duration timeout;
 
   @Option(names = "--consumer-property", paramLabel = "KEY=VALUE",
-      description = "A Kafka consumer setting, e.g. security.protocol=SASL_SSL; repeatable; wins over --consumer-config.")
+      description = "A Kafka consumer setting, e.g. security.protocol=SASL_SSL; repeatable; wins over --command-config.")
   Map<String, String> consumerProperties = new LinkedHashMap<>();
 
-  @Option(names = {"--consumer-config", "--command-config"}, paramLabel = "FILE",
-      description = "A properties file of Kafka client settings (SASL/SSL and the like); --command-config is the"
-          + " Kafka tools' name for it.")
+  @Option(names = {"--command-config", "--consumer-config"}, paramLabel = "FILE",
+      description = "A properties file of Kafka client settings (SASL/SSL and the like), as the Kafka tools take it.")
   Path consumerConfig;
 
   /** Records printed so far. */
@@ -93,13 +92,13 @@ public final class ConsumeCommand implements Callable<Integer> {
       return fail(err, "--timeout must not be negative, got " + timeout);
     }
     if (consumerConfig != null && !Files.isRegularFile(consumerConfig)) {
-      return fail(err, "--consumer-config " + consumerConfig + " is not a file");
+      return fail(err, "--command-config " + consumerConfig + " is not a file");
     }
     Map<String, Object> settings;
     try {
       settings = clientSettings();
     } catch (IOException | IllegalArgumentException e) {
-      return fail(err, "--consumer-config " + consumerConfig + " is not a readable properties file: "
+      return fail(err, "--command-config " + consumerConfig + " is not a readable properties file: "
           + e.getMessage());
     }
     quietenKafkaClientWarnings();
@@ -185,7 +184,7 @@ public final class ConsumeCommand implements Callable<Integer> {
   }
 
   /**
-   * Committed records only, no group, no auto-created topics; --consumer-config, then
+   * Committed records only, no group, no auto-created topics; --command-config, then
    * --consumer-property, may change any of these (SASL, SSL, even the isolation level); the
    * bootstrap servers are the option's.
    */

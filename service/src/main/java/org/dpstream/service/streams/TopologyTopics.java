@@ -20,14 +20,18 @@ import org.dpstream.service.kafka.TopicNames;
  * @param reads configured topics the topology consumes
  * @param writes configured topics the topology produces to
  * @param internal the internal topics' full names, all starting with {@link #internalPrefix}
+ * @param repartition those of the internal topics that are routing (repartition) topics, whose consumed records
+ *     Kafka Streams deletes
  * @param internalPrefix {@code <applicationId>-}
  */
-public record TopologyTopics(Set<String> reads, Set<String> writes, Set<String> internal, String internalPrefix) {
+public record TopologyTopics(Set<String> reads, Set<String> writes, Set<String> internal, Set<String> repartition,
+    String internalPrefix) {
 
   public TopologyTopics {
     reads = Set.copyOf(reads);
     writes = Set.copyOf(writes);
     internal = Set.copyOf(internal);
+    repartition = Set.copyOf(repartition);
   }
 
   /**
@@ -41,14 +45,20 @@ public record TopologyTopics(Set<String> reads, Set<String> writes, Set<String> 
     String prefix = config.applicationId() + "-";
     Set<String> reads = new TreeSet<>();
     Set<String> writes = new TreeSet<>();
-    Set<String> internal = new TreeSet<>();
+    Set<String> repartition = new TreeSet<>();
     for (TopologyDescription.Subtopology subtopology : description.subtopologies()) {
       for (TopologyDescription.Node node : subtopology.nodes()) {
         if (node instanceof TopologyDescription.Source source) {
-          sort(source.topicSet(), configured, reads, internal, prefix);
+          sort(source.topicSet(), configured, reads, repartition, prefix);
         } else if (node instanceof TopologyDescription.Sink sink) {
-          sort(Set.of(sink.topic()), configured, writes, internal, prefix);
-        } else if (node instanceof TopologyDescription.Processor processor) {
+          sort(Set.of(sink.topic()), configured, writes, repartition, prefix);
+        }
+      }
+    }
+    Set<String> internal = new TreeSet<>(repartition);
+    for (TopologyDescription.Subtopology subtopology : description.subtopologies()) {
+      for (TopologyDescription.Node node : subtopology.nodes()) {
+        if (node instanceof TopologyDescription.Processor processor) {
           processor.stores().forEach(store -> internal.add(prefix + store + "-changelog"));
         }
       }
@@ -56,17 +66,20 @@ public record TopologyTopics(Set<String> reads, Set<String> writes, Set<String> 
     if (!description.globalStores().isEmpty()) {
       throw new IllegalStateException("the topology has global stores, which TopologyTopics does not list");
     }
-    return new TopologyTopics(reads, writes, internal, prefix);
+    return new TopologyTopics(reads, writes, internal, repartition, prefix);
   }
 
-  /** A configured topic goes to {@code user}; any other is internal, named by Kafka Streams after the application. */
-  private static void sort(Collection<String> topics, Set<String> configured, Set<String> user, Set<String> internal,
-      String prefix) {
+  /**
+   * A configured topic goes to {@code user}; any other a source or sink names is a repartition topic, named by Kafka
+   * Streams after the application.
+   */
+  private static void sort(Collection<String> topics, Set<String> configured, Set<String> user,
+      Set<String> repartition, String prefix) {
     for (String topic : topics) {
       if (configured.contains(topic)) {
         user.add(topic);
       } else {
-        internal.add(prefix + topic);
+        repartition.add(prefix + topic);
       }
     }
   }

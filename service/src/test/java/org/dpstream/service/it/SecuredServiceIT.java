@@ -38,6 +38,7 @@ import org.dpstream.service.config.ModelConfig;
 import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.kafka.TopicNames;
 import org.dpstream.service.kafka.Topics;
+import org.dpstream.service.streams.TopologyTopics;
 import org.dpstream.testkit.ClientIdentity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -47,7 +48,7 @@ import picocli.CommandLine;
 
 /**
  * The service on a secured broker (SASL_SSL with SCRAM-SHA-512, ACLs enforced, nothing allowed without one)
- * with exactly the ACLs {@code dpstream acls} lists for its config: it creates its topics, learns three models
+ * with exactly the ACLs {@code dpstream acls --apply} creates for its config: it creates its topics, learns three models
  * and a bandit (decided over HTTP and on the Kafka path), is killed mid-stream and restarted, and every model
  * release is committed exactly once, bit for bit as the estimators run directly, every arm's rounds released
  * once each. Then a second principal, authenticated by its certificate (mTLS) and granted only the
@@ -79,8 +80,14 @@ class SecuredServiceIT {
     List<ModelConfig> models = ItModels.models(1);
     ServiceConfig config = SecuredConfigs.service("secured", models, BANDIT, principal,
         work.resolve("state").toString(), port);
-    kafka.broker().grant(RequiredAcls.forService(config).bindings(principal.principal()));
     Path configFile = ConfigFiles.write(config, work.resolve("service.yaml"));
+    // The ACLs as an operator creates them: dpstream acls --apply, with an administrator's client settings.
+    Path admin = new ClientIdentity("User:admin", stringValues(kafka.broker().clientConfig()))
+        .writeProperties(work.resolve("admin.properties"));
+    Run apply = cli("acls", "--config", configFile.toString(), "--principal", principal.principal(), "--apply",
+        "--bootstrap-server", principal.settings().get("bootstrap.servers"), "--command-config", admin.toString());
+    assertEquals(0, apply.exitCode(), apply.err());
+    kafka.broker().awaitAcls(RequiredAcls.forService(config).bindings(principal.principal()));
     Topics topics = new Topics(config.topics());
     List<SampleRow> rows = SyntheticStream.generate(models, SAMPLES_PER_MODEL, 314L);
     Map<String, List<ReleaseFacts>> expected = ReferenceReleases.of(models, rows);
@@ -145,8 +152,8 @@ class SecuredServiceIT {
     try (Admin admin = kafka.broker().admin()) {
       Set<String> internal = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
           .filter(topic -> topic.startsWith(config.applicationId() + "-")).collect(Collectors.toSet());
-      assertTrue(internal.stream().anyMatch(topic -> topic.endsWith("-changelog"))
-          && internal.stream().anyMatch(topic -> topic.endsWith("-repartition")), "internal topics: " + internal);
+      assertEquals(TopologyTopics.of(config).internal(), internal,
+          "the internal topics Kafka Streams created are the ones the ACLs were derived from");
       refused.addAll(internal);
     }
     for (String topic : refused) {
@@ -155,11 +162,11 @@ class SecuredServiceIT {
 
     // consume, as an analyst would run it, with the reader's client settings in a properties file.
     Path properties = reader.writeProperties(work.resolve("reader.properties"));
-    Run releases = consume("--bootstrap-server", reader.settings().get("bootstrap.servers"), "--command-config",
+    Run releases = cli("consume", "--bootstrap-server", reader.settings().get("bootstrap.servers"), "--command-config",
         properties.toString(), "--topic", names.releases(), "--from-beginning", "--max-messages", "5");
     assertEquals(0, releases.exitCode(), releases.err());
     assertEquals(5, releases.out().lines().filter(line -> line.startsWith("{\"key\":")).count(), releases.out());
-    Run samples = consume("--bootstrap-server", reader.settings().get("bootstrap.servers"), "--command-config",
+    Run samples = cli("consume", "--bootstrap-server", reader.settings().get("bootstrap.servers"), "--command-config",
         properties.toString(), "--topic", names.samples(), "--from-beginning", "--timeout", "5s");
     assertEquals(2, samples.exitCode(), samples.err());
     assertTrue(samples.err().contains("Not authorized") && samples.err().contains(names.samples()), samples.err());
@@ -167,16 +174,21 @@ class SecuredServiceIT {
 
   private record Run(int exitCode, String out, String err) {}
 
-  private static Run consume(String... arguments) {
+  /** A dpstream command in this JVM, as an operator types it. */
+  private static Run cli(String... arguments) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine command = ServiceCli.commandLine();
     command.setOut(new PrintWriter(out, true));
     command.setErr(new PrintWriter(err, true));
-    List<String> all = new ArrayList<>(List.of("consume"));
-    all.addAll(List.of(arguments));
-    int exitCode = command.execute(all.toArray(String[]::new));
+    int exitCode = command.execute(arguments);
     return new Run(exitCode, out.toString(), err.toString());
+  }
+
+  private static Map<String, String> stringValues(Map<String, Object> settings) {
+    Map<String, String> strings = new java.util.HashMap<>();
+    settings.forEach((key, value) -> strings.put(key, String.valueOf(value)));
+    return strings;
   }
 
   /** The sum of the topic's end offsets as {@code identity} sees them, or the exception that refused it. */
