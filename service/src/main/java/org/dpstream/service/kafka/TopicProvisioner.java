@@ -28,18 +28,21 @@ public final class TopicProvisioner {
 
   private static final long TIMEOUT_SECONDS = 30;
   private static final String ADMIN_PREFIX = "admin.";
+  private static final String CONFIG_PROVIDERS_PREFIX = "config.providers.";
 
   private TopicProvisioner() {}
 
   /**
    * The admin client's settings out of the service's {@code kafka:} map: the keys an admin client knows
-   * (bootstrap, SASL/SSL, timeouts), with {@code admin.}-prefixed overrides as Kafka Streams reads them.
+   * (bootstrap, SASL/SSL, timeouts), with {@code admin.}-prefixed overrides as Kafka Streams reads them, and the
+   * settings of the config providers ({@code config.providers.<name>.*}), so that a secret such as
+   * {@code sasl.jaas.config} can stay out of the file as {@code ${file:PATH:KEY}}, as Kafka Streams resolves it.
    */
   public static Map<String, Object> adminSettings(Map<String, String> kafka) {
     Set<String> known = AdminClientConfig.configNames();
     Map<String, Object> settings = new HashMap<>();
     kafka.forEach((key, value) -> {
-      if (known.contains(key)) {
+      if (known.contains(key) || key.startsWith(CONFIG_PROVIDERS_PREFIX)) {
         settings.put(key, value);
       }
     });

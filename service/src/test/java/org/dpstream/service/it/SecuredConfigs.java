@@ -1,8 +1,13 @@
 package org.dpstream.service.it;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.DeciderConfig;
 import org.dpstream.service.config.ModelConfig;
@@ -30,4 +35,26 @@ final class SecuredConfigs {
     return new ServiceConfig(plain.applicationId(), plain.topics(), plain.models(), kafka, plain.metricsPort(),
         List.of(bandit), null, null, creation, null, DeciderConfig.deciders(httpPort, true));
   }
+
+  /**
+   * {@code config} with its SASL login moved to a properties file and read through Kafka's FileConfigProvider
+   * ({@code ${file:PATH:sasl.jaas.config}}), as docs/security-and-privacy.md advises: the password is not in the
+   * config file.
+   */
+  static ServiceConfig withLoginInFile(ServiceConfig config, Path file) throws IOException {
+    Map<String, String> kafka = new LinkedHashMap<>(config.kafka());
+    Properties secrets = new Properties();
+    secrets.setProperty(JAAS, kafka.remove(JAAS));
+    try (OutputStream out = Files.newOutputStream(file)) {
+      secrets.store(out, "the service's Kafka login");
+    }
+    kafka.put("config.providers", "file");
+    kafka.put("config.providers.file.class", "org.apache.kafka.common.config.provider.FileConfigProvider");
+    kafka.put(JAAS, "${file:" + file + ":" + JAAS + "}");
+    return new ServiceConfig(config.applicationId(), config.topics(), config.models(), kafka, config.metricsPort(),
+        config.bandits(), config.routingPartitions(), config.output(), config.createTopics(), config.instanceId(),
+        config.decider());
+  }
+
+  private static final String JAAS = "sasl.jaas.config";
 }

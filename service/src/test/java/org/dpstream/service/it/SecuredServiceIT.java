@@ -48,7 +48,8 @@ import picocli.CommandLine;
 
 /**
  * The service on a secured broker (SASL_SSL with SCRAM-SHA-512, ACLs enforced, nothing allowed without one)
- * with exactly the ACLs {@code dpstream acls --apply} creates for its config: it creates its topics, learns three models
+ * with exactly the ACLs {@code dpstream acls --apply} creates for its config, its password read from a file by
+ * Kafka's config provider rather than written in its config: it creates its topics, learns three models
  * and a bandit (decided over HTTP and on the Kafka path), is killed mid-stream and restarted, and every model
  * release is committed exactly once, bit for bit as the estimators run directly, every arm's rounds released
  * once each. Then a second principal, authenticated by its certificate (mTLS) and granted only the
@@ -78,14 +79,15 @@ class SecuredServiceIT {
     ClientIdentity principal = kafka.broker().scramUser("dpstream");
     int port = freePort();
     List<ModelConfig> models = ItModels.models(1);
-    ServiceConfig config = SecuredConfigs.service("secured", models, BANDIT, principal,
-        work.resolve("state").toString(), port);
+    ServiceConfig config = SecuredConfigs.withLoginInFile(SecuredConfigs.service("secured", models, BANDIT,
+        principal, work.resolve("state").toString(), port), work.resolve("kafka-login.properties"));
     Path configFile = ConfigFiles.write(config, work.resolve("service.yaml"));
     // The ACLs as an operator creates them: dpstream acls --apply, with an administrator's client settings.
-    Path admin = new ClientIdentity("User:admin", stringValues(kafka.broker().clientConfig()))
-        .writeProperties(work.resolve("admin.properties"));
+    ClientIdentity admin = new ClientIdentity("User:admin", stringValues(kafka.broker().clientConfig()));
+    Path adminProperties = admin.writeProperties(work.resolve("admin.properties"));
     Run apply = cli("acls", "--config", configFile.toString(), "--principal", principal.principal(), "--apply",
-        "--bootstrap-server", principal.settings().get("bootstrap.servers"), "--command-config", admin.toString());
+        "--bootstrap-server", admin.settings().get("bootstrap.servers"), "--command-config",
+        adminProperties.toString());
     assertEquals(0, apply.exitCode(), apply.err());
     kafka.broker().awaitAcls(RequiredAcls.forService(config).bindings(principal.principal()));
     Topics topics = new Topics(config.topics());
