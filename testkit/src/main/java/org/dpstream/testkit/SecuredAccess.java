@@ -55,16 +55,9 @@ final class SecuredAccess {
 
   ClientIdentity scramUser(String name) {
     String password = security.newPassword();
-    try (Admin client = adminClient()) {
-      client.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(checked(name),
-          new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, SCRAM_ITERATIONS), password)))
-          .all().get(APPLIED_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("could not create the SCRAM user " + name, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while creating the SCRAM user " + name, e);
-    }
+    asAdmin("create the SCRAM user " + checked(name), client -> client.alterUserScramCredentials(List.of(
+        new UserScramCredentialUpsertion(name, new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, SCRAM_ITERATIONS),
+            password))).all().get(APPLIED_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
     ClientIdentity identity = new ClientIdentity("User:" + name, security.scramClient(name, password, saslBootstrap));
     awaitLogin(identity);
     return identity;
@@ -95,38 +88,38 @@ final class SecuredAccess {
   }
 
   void grant(Collection<AclBinding> acls) {
-    try (Admin client = adminClient()) {
+    asAdmin("create ACLs " + acls, client -> {
       client.createAcls(acls).all().get(APPLIED_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
       awaitApplied(client, acls, true);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("could not create ACLs " + acls, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while creating ACLs", e);
-    }
+    });
   }
 
   void awaitAcls(Collection<AclBinding> acls) {
-    try (Admin client = adminClient()) {
-      awaitApplied(client, acls, true);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("the broker does not apply the ACLs " + acls, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for ACLs", e);
-    }
+    asAdmin("see the ACLs " + acls + " applied", client -> awaitApplied(client, acls, true));
   }
 
   void revoke(Collection<AclBinding> acls) {
-    try (Admin client = adminClient()) {
+    asAdmin("delete ACLs " + acls, client -> {
       client.deleteAcls(acls.stream().map(AclBinding::toFilter).toList()).all()
           .get(APPLIED_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
       awaitApplied(client, acls, false);
+    });
+  }
+
+  /** A call of the administrator's admin client. */
+  private interface AdminCall {
+    void run(Admin client) throws ExecutionException, TimeoutException, InterruptedException;
+  }
+
+  /** Runs {@code call} with a new admin client of the administrator, failing with "could not {@code what}". */
+  private void asAdmin(String what, AdminCall call) {
+    try (Admin client = adminClient()) {
+      call.run(client);
     } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("could not delete ACLs " + acls, e);
+      throw new IllegalStateException("could not " + what, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while deleting ACLs", e);
+      throw new IllegalStateException("interrupted: could not " + what, e);
     }
   }
 

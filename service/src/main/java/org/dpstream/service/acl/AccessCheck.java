@@ -9,6 +9,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
@@ -56,26 +57,8 @@ public final class AccessCheck {
     }
     Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(topics,
         new DescribeTopicsOptions().includeAuthorizedOperations(true)).topicNameValues();
-    List<String> missing = new ArrayList<>();
-    for (String topic : new TreeSet<>(topics)) {
-      Set<AclOperation> needed = new TreeSet<>(acls.topicOperations(topic));
-      needed.remove(AclOperation.CREATE); // it exists: nobody creates it now
-      try {
-        missingOf(needed, described.get(topic).get(TIMEOUT_SECONDS, TimeUnit.SECONDS).authorizedOperations(),
-            ResourceType.TOPIC, topic, missing);
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof TopicAuthorizationException) {
-          missingOf(needed, Set.of(), ResourceType.TOPIC, topic, missing);
-        } else if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-          throw new IllegalStateException("could not describe topic " + topic + ": " + e.getCause().getMessage(),
-              e.getCause());
-        }
-      } catch (TimeoutException e) {
-        throw new IllegalStateException("no answer from Kafka about topic " + topic + " within " + TIMEOUT_SECONDS
-            + " s", e);
-      }
-    }
-    return missing;
+    return missingOn(new Kind<>(ResourceType.TOPIC, "topic", TopicDescription::authorizedOperations,
+        TopicAuthorizationException.class, UnknownTopicOrPartitionException.class), described);
   }
 
   private List<String> missingOnGroups(Admin admin, Collection<String> groups) throws InterruptedException {
@@ -84,22 +67,37 @@ public final class AccessCheck {
     }
     Map<String, KafkaFuture<ConsumerGroupDescription>> described = admin.describeConsumerGroups(groups,
         new DescribeConsumerGroupsOptions().includeAuthorizedOperations(true)).describedGroups();
+    // Not found is answered only to a principal allowed to describe the group; a first start has none yet.
+    return missingOn(new Kind<>(ResourceType.GROUP, "consumer group", ConsumerGroupDescription::authorizedOperations,
+        GroupAuthorizationException.class, GroupIdNotFoundException.class), described);
+  }
+
+  /**
+   * How one kind of resource is described: what the description says is authorised, the error of a resource the
+   * principal may not even describe (nothing is authorised), and the error of one that does not exist (skipped).
+   */
+  private record Kind<D>(ResourceType type, String name, Function<D, Set<AclOperation>> authorized,
+      Class<? extends Exception> denied, Class<? extends Exception> absent) {}
+
+  private <D> List<String> missingOn(Kind<D> kind, Map<String, KafkaFuture<D>> described)
+      throws InterruptedException {
     List<String> missing = new ArrayList<>();
-    for (String group : new TreeSet<>(groups)) {
-      Set<AclOperation> needed = acls.groupOperations(group);
+    for (String name : new TreeSet<>(described.keySet())) {
+      Set<AclOperation> needed = new TreeSet<>(kind.type() == ResourceType.TOPIC ? acls.topicOperations(name)
+          : acls.groupOperations(name));
+      needed.remove(AclOperation.CREATE); // it exists: nobody creates it now
       try {
-        missingOf(needed, described.get(group).get(TIMEOUT_SECONDS, TimeUnit.SECONDS).authorizedOperations(),
-            ResourceType.GROUP, group, missing);
+        missingOf(needed, kind.authorized().apply(described.get(name).get(TIMEOUT_SECONDS, TimeUnit.SECONDS)),
+            kind.type(), name, missing);
       } catch (ExecutionException e) {
-        if (e.getCause() instanceof GroupAuthorizationException) {
-          missingOf(needed, Set.of(), ResourceType.GROUP, group, missing);
-        } else if (!(e.getCause() instanceof GroupIdNotFoundException)) {
-          // Not found is answered only to a principal allowed to describe the group; a first start has none yet.
-          throw new IllegalStateException("could not describe consumer group " + group + ": "
+        if (kind.denied().isInstance(e.getCause())) {
+          missingOf(needed, Set.of(), kind.type(), name, missing);
+        } else if (!kind.absent().isInstance(e.getCause())) {
+          throw new IllegalStateException("could not describe " + kind.name() + " " + name + ": "
               + e.getCause().getMessage(), e.getCause());
         }
       } catch (TimeoutException e) {
-        throw new IllegalStateException("no answer from Kafka about consumer group " + group + " within "
+        throw new IllegalStateException("no answer from Kafka about " + kind.name() + " " + name + " within "
             + TIMEOUT_SECONDS + " s", e);
       }
     }

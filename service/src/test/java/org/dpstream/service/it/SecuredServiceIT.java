@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,13 +31,17 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.dpstream.core.erm.ErmDataset;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.ServiceCli;
 import org.dpstream.service.acl.RequiredAcls;
 import org.dpstream.service.config.BanditConfig;
+import org.dpstream.service.config.ConfigLoader;
 import org.dpstream.service.config.ModelConfig;
 import org.dpstream.service.config.ServiceConfig;
+import org.dpstream.service.dda.DdaNodeConfig;
 import org.dpstream.service.kafka.TopicNames;
+import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.streams.TopologyTopics;
 import org.dpstream.testkit.ClientIdentity;
@@ -54,7 +59,8 @@ import picocli.CommandLine;
  * release is committed exactly once, bit for bit as the estimators run directly, every arm's rounds released
  * once each. Then a second principal, authenticated by its certificate (mTLS) and granted only the
  * releases-reader ACLs, reads the releases (with {@code consume --command-config}) and is refused on every
- * other topic: the raw data, the decisions, the changelogs and routing topics.
+ * other topic: the raw data, the decisions, the changelogs and routing topics. DP-DDA nodes run with exactly the
+ * ACLs of their role too.
  */
 @Timeout(420)
 class SecuredServiceIT {
@@ -132,7 +138,7 @@ class SecuredServiceIT {
         }
         second.terminate(Duration.ofSeconds(60));
         assertTrue(second.logContains("dpstream stopped") && !second.logContains("access denied"), second.logTail());
-        assertTrue(!work.resolve("first.log").toFile().exists() || !java.nio.file.Files.readString(
+        assertTrue(!work.resolve("first.log").toFile().exists() || !Files.readString(
             work.resolve("first.log")).contains("access denied"), "the first instance was refused something");
       }
     } finally {
@@ -141,6 +147,39 @@ class SecuredServiceIT {
 
     assertAReleasesReaderSeesOnlyReleases(config, work);
   }
+
+  /** Two DP-DDA nodes as one SCRAM principal with exactly the dda-node ACLs run to the horizon and publish. */
+  @Test
+  void ddaNodesWithExactlyTheirAclsRunToTheEnd(@TempDir Path work) throws Exception {
+    ClientIdentity principal = kafka.broker().scramUser("dda");
+    List<ErmDataset> shards = DdaRunFiles.syntheticShards(DDA_NODES, 30, 77L);
+    DdaRunFiles.writeShards(shards, work);
+    Path configFile = work.resolve("dda.yaml");
+    Files.writeString(configFile, DdaRunFiles.config("secured-dda", DDA_NODES, DDA_ROUNDS, shards, work, "secured",
+        principal.settings()));
+    DdaNodeConfig config = ConfigLoader.read(configFile, DdaNodeConfig.class);
+    kafka.broker().grant(RequiredAcls.forDdaNode(config.topics()).bindings(principal.principal()));
+    List<ServiceProcess> nodes = new ArrayList<>();
+    try {
+      for (int i = 0; i < DDA_NODES; i++) {
+        nodes.add(ServiceProcess.startCommand(List.of("dda-node", "--node-id", Integer.toString(i), "--config",
+            configFile.toString()), work.resolve("node-" + i + ".log")));
+      }
+      for (ServiceProcess node : nodes) {
+        assertEquals(0, node.awaitExit(Duration.ofMinutes(3)), node.logTail());
+      }
+    } finally {
+      nodes.forEach(ServiceProcess::close);
+    }
+    try (CommittedTopicReader<ModelRelease> models = new CommittedTopicReader<>(kafka.broker().clientConfig(),
+        config.topics().models(), 1, DpSerdes.modelRelease().deserializer())) {
+      models.awaitAtLeast(DDA_NODES, Duration.ofSeconds(30));
+      assertTrue(models.records().stream().allMatch(r -> r.value().getStep() == DDA_ROUNDS), "every node's model");
+    }
+  }
+
+  private static final int DDA_NODES = 2;
+  private static final long DDA_ROUNDS = 20;
 
   /** A certificate principal with the releases-reader ACLs: releases yes, anything else refused. */
   private static void assertAReleasesReaderSeesOnlyReleases(ServiceConfig config, Path work) throws Exception {
