@@ -14,11 +14,11 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.streams.KafkaStreams;
+import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.service.acl.AccessCheck;
 import org.dpstream.service.acl.AccessFailures;
+import org.dpstream.service.acl.InternalTopicWatch;
 import org.dpstream.service.acl.RequiredAcls;
-import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.service.config.ConfigLoader;
 import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.config.TopicCreation;
@@ -158,10 +158,7 @@ public final class RunCommand implements Callable<Integer> {
             created.configs().isEmpty() ? "" : ", " + created.configs());
       }
       RoutingTopicCheck.verify(admin, config);
-      List<String> missing = new AccessCheck(access.acls()).missing(admin, TopologyTopics.of(config).internal());
-      if (!missing.isEmpty()) {
-        access.deny("the cluster's ACLs do not allow " + String.join("; ", missing));
-      }
+      access.denyMissing(new AccessCheck(access.acls()).missing(admin, TopologyTopics.of(config).internal()));
     } finally {
       admin.close(ADMIN_CLOSE); // not the default unbounded wait for calls still retrying an unreachable broker
     }
@@ -171,8 +168,9 @@ public final class RunCommand implements Callable<Integer> {
    * Runs until SIGTERM or Ctrl-C (exit code 0) or until the cluster refuses the service something (exit code 1,
    * one line naming the missing ACL). The shutdown hook waits until the service is closed, since the JVM waits
    * for hooks: that is what makes SIGTERM and Ctrl-C a clean stop (the open transaction committed or aborted, the
-   * state checkpointed, the consumer group left) instead of every stop looking like a crash. Once Kafka Streams
-   * runs, its internal topics (created by then) are checked like the others were before the start.
+   * state checkpointed, the consumer group left) instead of every stop looking like a crash. Until Kafka Streams has
+   * created all its internal topics, those it has are checked like the others were before the start
+   * ({@link InternalTopicWatch}): a refused one would otherwise show only when a client meets it.
    */
   private static int awaitShutdown(DpstreamService service, MetricsServer metrics, ServiceConfig config,
       AccessFailures access, PrintWriter err) throws InterruptedException {
@@ -187,15 +185,14 @@ public final class RunCommand implements Callable<Integer> {
       }
     }, "dpstream-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
-    boolean internalTopicsChecked = false;
+    InternalTopicWatch internal = new InternalTopicWatch(TopicProvisioner.adminSettings(config.kafka()),
+        TopologyTopics.of(config).internal(), access);
     try {
       while (!stopRequested.await(WATCH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS) && access.fatal().isEmpty()) {
-        if (!internalTopicsChecked && service.state() == KafkaStreams.State.RUNNING) {
-          internalTopicsChecked = true;
-          checkInternalTopics(config, access);
-        }
+        internal.checkIfDue();
       }
     } finally {
+      internal.close();
       System.err.println("dpstream stopping");
       service.close();
       System.err.println("dpstream stopped: " + service.state());
@@ -216,21 +213,4 @@ public final class RunCommand implements Callable<Integer> {
   }
 
   private static final Duration WATCH_INTERVAL = Duration.ofMillis(200);
-
-  /** The internal topics' ACLs, once Kafka Streams has created them (a first start could not check them). */
-  private static void checkInternalTopics(ServiceConfig config, AccessFailures access) throws InterruptedException {
-    Admin admin = Admin.create(TopicProvisioner.adminSettings(config.kafka()));
-    try {
-      List<String> missing = new AccessCheck(access.acls()).missingOnTopics(admin, TopologyTopics.of(config).internal());
-      if (!missing.isEmpty()) {
-        access.deny("the cluster's ACLs do not allow " + String.join("; ", missing));
-      }
-    } catch (IllegalStateException | KafkaException e) {
-      if (!access.report("internal topic check", e)) {
-        System.err.println("run: could not check the internal topics' ACLs: " + e.getMessage());
-      }
-    } finally {
-      admin.close(ADMIN_CLOSE);
-    }
-  }
 }
