@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * one, {@code dpstream run} (models and a bandit with both decision paths, so that every client runs) exits
  * with code 1 and one line naming the resource and the operation, instead of hanging, looping or crashing.
  * Most are found by the access check before anything starts; the transactional ids and the internal topics
- * of a first start by Kafka Streams' own refusal or by the check once it runs. An ACL revoked while the service
+ * of a first start by Kafka Streams' own refusal or by the check that follows their creation. An ACL revoked while the service
  * runs stops it the same way, through the client that meets the refusal.
  */
 class MissingAclIT {
