@@ -52,6 +52,9 @@ import org.slf4j.LoggerFactory;
  * hangs, and is idempotent. A JVM shutdown hook closes the broker if the caller never does, so an
  * interrupted demo leaves no directory behind.
  *
+ * <p>{@link Builder#secured()} starts it as production clusters run: TLS, SASL/SCRAM and client certificates,
+ * ACLs enforced (see {@link BrokerSecurity}).
+ *
  * <p>Caveat of running in-process: a fatal fault in the controller makes Kafka halt the JVM, as it
  * would a standalone broker. That is acceptable for a demo and tests; a production cluster is
  * never embedded.
@@ -313,11 +316,12 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /**
      * A broker as production clusters are: TLS on every listener with a CA generated at start, SCRAM-SHA-512
-     * (SASL_SSL, at {@link #bootstrapServers()}) and client certificates (mTLS) for authentication, and
-     * KRaft's StandardAuthorizer denying what no ACL allows ({@code allow.everyone.if.no.acl.found=false}).
-     * The only super users are the broker itself and the test's administrator ({@link #clientConfig()},
-     * {@link #admin()}); clients under test are made with {@link #scramUser} or {@link #certificateUser}
-     * and get what {@link #grant} allows them.
+     * (SASL_SSL, at {@link EmbeddedKafka#bootstrapServers()}) and client certificates (mTLS) for
+     * authentication, and KRaft's StandardAuthorizer denying what no ACL allows
+     * ({@code allow.everyone.if.no.acl.found=false}). The only super users are the broker itself and the test's
+     * administrator ({@link EmbeddedKafka#clientConfig()}, {@link EmbeddedKafka#admin()}); clients under test are
+     * made with {@link EmbeddedKafka#scramUser} or {@link EmbeddedKafka#certificateUser} and get what
+     * {@link EmbeddedKafka#grant} allows them.
      */
     public Builder secured() {
       this.secured = true;
