@@ -5,6 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.BindException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -18,6 +19,7 @@ import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.DeciderConfig;
 import org.dpstream.service.config.ModelConfig;
 import org.dpstream.service.config.ServiceConfig;
+import org.dpstream.service.decide.http.ApiTokens;
 import org.dpstream.service.kafka.TopicNames;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.metrics.MetricsServer;
@@ -77,9 +79,19 @@ final class DemoCluster implements AutoCloseable {
       kafka = EmbeddedKafka.builder().brokerPort(kafkaPort).start();
       log.println("Kafka broker (KRaft, in-process, temporary directory) at " + kafka.bootstrapServers());
       // The deciders decide (decider.inTopology: false, the default): the environment's contexts on the Kafka
-      // path, and the HTTP API on a free port for anyone who wants to try it.
+      // path, and the HTTP API on a free port of this host for anyone who wants to try it, with a token made for
+      // this run (its file, in the run's temporary directory, holds only the token's digest).
+      Path tokens = stateDirectory.path().resolve("api-tokens");
+      String apiToken;
+      try {
+        apiToken = ApiTokens.writeNewTokenFile(tokens, "demo");
+      } catch (IOException e) {
+        throw new UncheckedIOException("could not write the decision API's token file " + tokens, e);
+      }
       ServiceConfig config = serviceConfig(models, horizon, kafka, stateDirectory, metricsPort).withBandits(bandits)
-          .withOutputFormat(outputFormat).withDecider(DeciderConfig.deciders(0, true));
+          .withOutputFormat(outputFormat).withDecider(DeciderConfig.deciders(0, true)
+              .withHttpAddress(InetAddress.getLoopbackAddress().getHostAddress())
+              .withAuthentication("bearer", tokens.toString()));
       Topics topics = new Topics(config.topics());
       kafka.createTopics(topics.newTopics(PARTITIONS));
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -102,7 +114,8 @@ final class DemoCluster implements AutoCloseable {
       service.deciders().flatMap(d -> d.httpPort().isPresent()
           ? java.util.Optional.of(d.httpPort().getAsInt()) : java.util.Optional.empty())
           .ifPresent(port -> log.println("Bandit decisions: the HTTP API is at http://localhost:" + port
-              + "/v1/bandits/{id}/decide and /reward"));
+              + "/v1/bandits/{id}/decide and /reward, for this host only; this run's token (header 'Authorization:"
+              + " Bearer " + apiToken + "') is made anew each run"));
       if (!bandits.isEmpty()) {
         log.println("Bandit decisions: the simulated environment uses the Kafka path: contexts to "
             + topics.contexts().name() + ", decided by the deciders from the released parameters (outside the"

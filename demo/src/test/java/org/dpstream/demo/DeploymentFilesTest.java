@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,22 +17,18 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.dpstream.bandit.Decision;
-import org.dpstream.core.online.StepOutcome;
-import org.dpstream.core.privacy.accounting.PrivacyBudget;
-import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.service.config.ConfigLoader;
 import org.dpstream.service.config.ServiceConfig;
-import org.dpstream.service.metrics.MicrometerBanditMetrics;
-import org.dpstream.service.metrics.MicrometerModelMetrics;
+import org.dpstream.service.metrics.MetricCatalog;
 import org.dpstream.service.testing.RepositoryFiles;
 import org.junit.jupiter.api.Test;
 
 /**
  * Keeps docker-compose.yml and deploy/ consistent with the code without needing Docker (CI has only
  * Java and Maven): every file compose mounts exists, the service's config loads, Prometheus scrapes the
- * port the service serves, and every dpstream metric the Grafana dashboard queries is one the service
- * exports. {@code docker compose config} remains the full check where Docker is installed.
+ * port the service serves, every dpstream metric the Grafana dashboard and the alert rules read is one the
+ * service exports, raw ones only where the panel or rule says it needs raw metrics, and Grafana asks for a
+ * password. {@code docker compose config} remains the full check where Docker is installed.
  */
 class DeploymentFilesTest {
 
@@ -87,45 +81,50 @@ class DeploymentFilesTest {
     }
   }
 
+  /**
+   * Every dpstream metric a panel queries is one the service exports (MetricCatalog, whose families
+   * MetricsExposureTest scrapes), and a panel that reads a raw family says it needs raw metrics, while one that
+   * reads only public families does not: on the default /metrics a raw panel stays empty.
+   */
   @Test
-  void everyMetricOnTheDashboardIsExportedByTheService() throws IOException {
+  void everyMetricOnTheDashboardIsCataloguedAndRawPanelsSaySo() throws IOException {
     JsonNode dashboard = JSON.readTree(root.resolve("deploy/grafana/dashboards/dpstream.json").toFile());
     Set<String> queried = new TreeSet<>();
     for (JsonNode panel : dashboard.get("panels")) {
+      Set<String> read = new TreeSet<>();
       for (JsonNode target : panel.get("targets")) {
         assertEquals("prometheus", target.get("datasource").get("uid").asText(), "provisioned datasource uid");
-        Matcher matcher = METRIC.matcher(target.get("expr").asText());
-        while (matcher.find()) {
-          queried.add(matcher.group(1));
-        }
+        read.addAll(families(target.get("expr").asText()));
       }
+      queried.addAll(read);
+      boolean readsRaw = read.stream().anyMatch(family -> !MetricCatalog.isPublic(family));
+      assertEquals(readsRaw, panel.get("description").asText().contains(NEEDS_RAW),
+          panel.get("title") + " reads " + read + ": a panel says it needs raw metrics exactly when it reads raw ones");
     }
-    Set<String> exported = exportedModelMetrics();
-    Set<String> dpstreamQueried = queried.stream().filter(m -> m.startsWith("dpstream_")).collect(Collectors.toSet());
-    assertFalse(dpstreamQueried.isEmpty());
-    Set<String> missing = new HashSet<>(dpstreamQueried);
-    missing.removeAll(exported);
-    assertTrue(missing.isEmpty(), "queried but not exported: " + missing + "; exported: " + exported);
+    assertCatalogued(queried);
     assertTrue(queried.contains("kafka_stream_thread_process_rate"), "Kafka Streams client metrics on the dashboard");
   }
 
   /**
-   * Every dpstream metric an alert rule reads is one the service exports, and Prometheus loads the rules:
-   * a renamed metric would otherwise leave an alert silently never firing.
+   * Every dpstream metric an alert rule reads is one the service exports, a rule reading a raw family is annotated
+   * as needing raw metrics (and only such a rule), and Prometheus loads the rules: a renamed metric would otherwise
+   * leave an alert silently never firing.
    */
   @Test
-  void everyMetricOfTheAlertRulesIsExportedAndPrometheusLoadsTheRules() throws IOException {
-    String rules = Files.readString(root.resolve("deploy/prometheus/alerts.yml"));
+  void everyMetricOfTheAlertRulesIsCataloguedAndPrometheusLoadsTheRules() throws IOException {
+    JsonNode groups = YAML.readTree(root.resolve("deploy/prometheus/alerts.yml").toFile()).get("groups");
     Set<String> read = new TreeSet<>();
-    Matcher matcher = METRIC.matcher(rules);
-    while (matcher.find()) {
-      read.add(matcher.group(1));
+    for (JsonNode group : groups) {
+      for (JsonNode rule : group.get("rules")) {
+        Set<String> ruleReads = families(rule.get("expr").asText());
+        read.addAll(ruleReads);
+        boolean readsRaw = ruleReads.stream().anyMatch(family -> !MetricCatalog.isPublic(family));
+        assertEquals(readsRaw, "metrics.raw: true".equals(rule.path("annotations").path("requires").asText()),
+            rule.get("alert") + " reads " + ruleReads);
+      }
     }
-    Set<String> exported = exportedModelMetrics();
-    Set<String> missing = read.stream().filter(m -> m.startsWith("dpstream_")).collect(Collectors.toCollection(TreeSet::new));
-    missing.removeAll(exported);
-    assertTrue(missing.isEmpty(), "read by alerts.yml but not exported: " + missing + "; exported: " + exported);
-    assertTrue(read.contains("dpstream_epsilon_budget") && read.contains("dpstream_bandit_decision_latency_seconds_bucket"),
+    assertCatalogued(read);
+    assertTrue(read.contains("dpstream_models_by_budget_spent") && read.contains("dpstream_bandit_decision_latency_seconds"),
         read.toString());
     JsonNode prometheus = YAML.readTree(root.resolve("deploy/prometheus.yml").toFile());
     assertEquals("/etc/prometheus/alerts.yml", prometheus.get("rule_files").get(0).asText());
@@ -133,25 +132,37 @@ class DeploymentFilesTest {
         .contains("./deploy/prometheus/alerts.yml:/etc/prometheus/alerts.yml:ro"), "compose mounts the rules");
   }
 
-  /** The names the Prometheus registry gives the service's model and bandit metrics, by scraping them. */
-  private static Set<String> exportedModelMetrics() {
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    MicrometerModelMetrics metrics = new MicrometerModelMetrics(registry);
-    PrivacyLedger ledger = PrivacyLedger.open(new PrivacyBudget(1, 1e-5), "zcdp", 100);
-    metrics.stepped("m", new StepOutcome(1, 0, true, false), 1_000, ledger);
-    metrics.rejected("m", "UNDECODABLE");
-    metrics.processingError("m");
-    MicrometerBanditMetrics bandits = new MicrometerBanditMetrics(registry);
-    bandits.decided("b", new Decision(0, Decision.Phase.GREEDY, 1), 1_000_000);
-    bandits.rewardHeld("b");
-    Set<String> names = new TreeSet<>();
-    // Registered by DpstreamService itself from its health check (no broker here to start one).
-    names.add("dpstream_ready");
-    for (String line : registry.scrape().split("\n")) {
-      if (!line.startsWith("#") && !line.isBlank()) {
-        names.add(line.split("[{ ]")[0]);
-      }
+  /** Grafana shows data derived from the service: no anonymous access, the admin password from a secret file. */
+  @Test
+  void grafanaHasNoAnonymousAccessAndItsPasswordIsASecret() throws IOException {
+    JsonNode grafana = YAML.readTree(root.resolve("docker-compose.yml").toFile()).get("services").get("grafana");
+    JsonNode environment = grafana.get("environment");
+    assertEquals("false", environment.get("GF_AUTH_ANONYMOUS_ENABLED").asText());
+    assertFalse(environment.has("GF_SECURITY_ADMIN_PASSWORD"), "no password in the compose file");
+    assertEquals("/run/secrets/grafana_admin_password", environment.get("GF_SECURITY_ADMIN_PASSWORD__FILE").asText());
+    assertEquals("grafana_admin_password", grafana.get("secrets").get(0).asText());
+    assertTrue(Files.readString(root.resolve(".gitignore")).contains("deploy/grafana-admin-password"));
+  }
+
+  private static final String NEEDS_RAW = "Needs `metrics.raw: true`";
+
+  /** The catalogued families an expression reads (a histogram's _bucket series are its family's). */
+  private static Set<String> families(String expression) {
+    Set<String> catalogued = new TreeSet<>(MetricCatalog.names(MetricCatalog.PUBLIC));
+    catalogued.addAll(MetricCatalog.names(MetricCatalog.RAW));
+    Set<String> families = new TreeSet<>();
+    Matcher matcher = METRIC.matcher(expression);
+    while (matcher.find()) {
+      families.add(MetricCatalog.familyOfSample(matcher.group(1), catalogued));
     }
-    return names;
+    return families;
+  }
+
+  /** Every dpstream family read is catalogued (public or raw); a Kafka one outside the public list is raw. */
+  private static void assertCatalogued(Set<String> read) {
+    Set<String> missing = read.stream().filter(m -> m.startsWith("dpstream_"))
+        .filter(m -> !MetricCatalog.isPublic(m) && !MetricCatalog.names(MetricCatalog.RAW).contains(m))
+        .collect(Collectors.toCollection(TreeSet::new));
+    assertTrue(missing.isEmpty(), "read but not exported: " + missing);
   }
 }

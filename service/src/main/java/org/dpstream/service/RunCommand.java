@@ -20,6 +20,7 @@ import org.dpstream.service.acl.AccessFailures;
 import org.dpstream.service.acl.InternalTopicWatch;
 import org.dpstream.service.acl.RequiredAcls;
 import org.dpstream.service.config.ConfigLoader;
+import org.dpstream.service.decide.http.ApiSecurity;
 import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.config.TopicCreation;
 import org.dpstream.service.kafka.TopicProvisioner;
@@ -80,6 +81,12 @@ public final class RunCommand implements Callable<Integer> {
         serviceConfig = serviceConfig.withInstanceId(instanceId);
       }
       StreamsSettings.validate(serviceConfig);
+      if (!serviceConfig.bandits().isEmpty() && serviceConfig.decider().servesApi()) {
+        // The decision API's callers: its settings and files are checked now, before anything connects.
+        serviceConfig = serviceConfig.withDecider(
+            ApiSecurity.withTokensFileFromEnvironment(serviceConfig.decider(), environment));
+        ApiSecurity.of(serviceConfig.decider());
+      }
       key = NoiseKey.fromEnvironment(environment);
       access = new AccessFailures(RequiredAcls.forService(serviceConfig), ". `dpstream acls --config " + config
           + " --principal <its principal>` lists every ACL the service needs");
@@ -116,10 +123,13 @@ public final class RunCommand implements Callable<Integer> {
     MetricsServer metrics = null;
     if (serviceConfig.metricsPort() > 0) {
       try {
-        metrics = MetricsServer.start(registry, serviceConfig.metricsPort()).serveHealth(service.health());
+        metrics = MetricsServer.start(registry, serviceConfig.metricsAddress(), serviceConfig.metricsPort())
+            .serveHealth(service.health());
       } catch (IOException e) {
         service.close();
-        return fail(err, BAD_CONFIG, "metricsPort " + serviceConfig.metricsPort() + ": " + e.getMessage());
+        return fail(err, BAD_CONFIG, (serviceConfig.metricsAddress() == null ? "" : "metricsAddress "
+            + serviceConfig.metricsAddress() + ", ") + "metricsPort " + serviceConfig.metricsPort() + ": "
+            + e.getMessage());
       }
     }
     err.printf("dpstream running: %d model(s), %d bandit(s), application %s%s%s%n",
@@ -127,9 +137,11 @@ public final class RunCommand implements Callable<Integer> {
         serviceConfig.instanceId() == null ? "" : ", instance " + serviceConfig.instanceId(),
         metrics == null ? "" : ", metrics, health and readiness at http://localhost:" + metrics.port()
             + "/metrics, /health, /ready");
+    String apiScheme = serviceConfig.decider().tls().enabled() ? "https" : "http";
     service.deciders().flatMap(d -> d.httpPort().isPresent()
         ? java.util.Optional.of(d.httpPort().getAsInt()) : java.util.Optional.empty())
-        .ifPresent(port -> err.printf("decision API at http://localhost:%d/v1/bandits/{id}/decide and /reward%n", port));
+        .ifPresent(port -> err.printf("decision API at %s://localhost:%d/v1/bandits/{id}/decide and /reward%n",
+            apiScheme, port));
     err.flush();
     return awaitShutdown(service, metrics, serviceConfig, access, err);
   }

@@ -130,6 +130,30 @@ class RunCommandTest {
     assertFalse(outcome.err().contains("c2VjcmV0"), outcome.err());
   }
 
+  /** A bandit, whose deciders serve the decision API on its default port. */
+  private static final String WITH_BANDIT = VALID + """
+      bandits:
+        - {id: offers, dimension: 2, arms: 2, link: identity, radius: 1, preSelectionGap: "0.1", epsilon: 1,
+           delta: 1.0e-5, horizon: 1000, contextBound: 1, rewardBound: 1, rewardTimeout: 10s}
+      """;
+
+  @Test
+  void aDecisionApiWithoutAuthenticationSettingsRefusesToStartNamingTheSetting() throws IOException {
+    assertOneLineConfigError(WITH_BANDIT, "decider.authentication is not set");
+    assertOneLineConfigError(WITH_BANDIT + "decider: {authentication: bearer}\n", "needs a token file");
+    assertOneLineConfigError(WITH_BANDIT + "decider: {authentication: bearer, tokensFile: /nonexistent/tokens}\n",
+        "decider.tokensFile: the token file /nonexistent/tokens does not exist");
+    Outcome fromEnvironment = runWith(WITH_BANDIT, Map.of("DPSTREAM_API_TOKENS_FILE", "/nonexistent/env-tokens"));
+    assertEquals(2, fromEnvironment.exitCode(), fromEnvironment.err());
+    assertTrue(fromEnvironment.err().contains("/nonexistent/env-tokens"), fromEnvironment.err());
+    // Without an API (or with authentication: none) it gets as far as the noise key.
+    for (String decider : new String[] {"decider: {httpPort: -1}\n", "decider: {authentication: none}\n"}) {
+      Outcome outcome = runWith(WITH_BANDIT + decider, Map.of());
+      assertEquals(2, outcome.exitCode(), outcome.err());
+      assertTrue(outcome.err().contains("DPSTREAM_NOISE_KEY"), outcome.err());
+    }
+  }
+
   @Test
   void aMissingConfigFileIsOneLine() {
     CommandLine cli = ServiceCli.commandLine();

@@ -65,8 +65,9 @@ public final class ClassificationEnvironment implements BanditEnvironment {
 
   @Override
   public EnvironmentBounds bounds() {
-    // Unit l_inf contexts have ||x||_2 <= sqrt(d); rewards in {0, 1} are 1/2-sub-Gaussian about their mean.
-    return new EnvironmentBounds(Math.sqrt(dimension()), 1.0, 0.5, 1.0);
+    // Unit l_inf contexts have ||x||_2 <= sqrt(d); rewards in {0, 1} (range [0, 1], midpoint 1/2) are
+    // 1/2-sub-Gaussian about their mean.
+    return new EnvironmentBounds(Math.sqrt(dimension()), 1.0, 0.5, 1.0, 0.5);
   }
 
   @Override

@@ -13,9 +13,10 @@ import org.apache.commons.rng.simple.RandomSource;
  * <ul>
  *   <li>contexts x_t ~ N(0, 0.05^2 I_d), rescaled to unit l_inf norm (so ||x_t||_2 &lt;= sqrt(d)), shared
  *       by the arms;
- *   <li>each arm's theta*_a has {@link #SPARSITY} coordinates chosen uniformly at random set to 1 and
- *       the vector normalised to unit l1 norm (the authors' code sets entries to 1 before normalising;
- *       we follow it, so each support coordinate is 1/5); with d &lt; 5 all coordinates are set;
+ *   <li>each arm's theta*_a has s coordinates chosen uniformly at random set to 1 and the vector
+ *       normalised to unit l1 norm (the authors' code sets entries to 1 before normalising; we follow it, so
+ *       each support coordinate is 1/s); s = {@link #SPARSITY} as in the paper unless given, and all
+ *       coordinates when d &lt; s;
  *   <li>reward r_t = x_t' theta*_{a_t} + N(0, 0.05^2).
  * </ul>
  *
@@ -24,7 +25,7 @@ import org.apache.commons.rng.simple.RandomSource;
  */
 public final class SyntheticLinearEnvironment implements BanditEnvironment {
 
-  /** Non-zero coordinates of each theta*. */
+  /** Non-zero coordinates of each theta* unless given (the paper's). */
   public static final int SPARSITY = 5;
   /** Standard deviation of the context draws (before normalisation) and of the reward noise. */
   public static final double NOISE_SCALE = 0.05;
@@ -40,14 +41,25 @@ public final class SyntheticLinearEnvironment implements BanditEnvironment {
    * @param seed determines theta* and the whole sequence of rounds
    */
   public SyntheticLinearEnvironment(int dimension, int arms, long seed) {
-    if (dimension < 1 || arms < 2) {
-      throw new IllegalArgumentException("need d >= 1 and K >= 2: d=" + dimension + ", K=" + arms);
+    this(dimension, arms, SPARSITY, seed);
+  }
+
+  /**
+   * @param dimension d &gt;= 1
+   * @param arms K &gt;= 2
+   * @param sparsity s &gt;= 1, the non-zero coordinates of each theta*_a (min(s, d) of them)
+   * @param seed determines theta* and the whole sequence of rounds
+   */
+  public SyntheticLinearEnvironment(int dimension, int arms, int sparsity, long seed) {
+    if (dimension < 1 || arms < 2 || sparsity < 1) {
+      throw new IllegalArgumentException("need d >= 1, K >= 2 and s >= 1: d=" + dimension + ", K=" + arms
+          + ", s=" + sparsity);
     }
     this.dimension = dimension;
     this.random = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
     this.gaussian = ZigguratSampler.NormalizedGaussian.of(random);
     this.parameters = new double[arms][];
-    int support = Math.min(SPARSITY, dimension);
+    int support = Math.min(sparsity, dimension);
     CombinationSampler supports = new CombinationSampler(random, dimension, support);
     for (int arm = 0; arm < arms; arm++) {
       parameters[arm] = new double[dimension];

@@ -24,15 +24,15 @@ import org.dpstream.core.state.VersionedState;
  * (Shariff and Sheffet 2018), deciding greedily on per-arm ridge regression.
  *
  * <ul>
- *   <li><b>Learn.</b> A round's (x, r) is scaled jointly so ||x||_2 &lt;= c, the reward clipped to [-B, B],
- *       and (upper(x x'), x r) added to the chosen arm's pending leaf (exact lattice units). Every k
+ *   <li><b>Learn.</b> A round's (x, r - m) is scaled jointly so ||x||_2 &lt;= c, the reward clipped to [-B, B],
+ *       and (svec(x x'), x r) added to the chosen arm's pending leaf (exact lattice units). Every k
  *       rounds every arm's pending leaf (zero for arms not chosen) goes through the arm's prefix-sum
  *       mechanism ({@link DpLinearSpec#plan()}: Gaussian tree or factorization, keyed noise), and theta_k =
  *       (G_k + lambda I)^-1 b_k is solved once from the released G_k, b_k ({@link RidgeWeight}).
  *   <li><b>Decide.</b> {@link LinearDecisionRule#greedyArm} on the cached theta_k: O(K d), reads only the
  *       release and the context.
  *   <li><b>Privacy.</b> Every arm's mechanism is calibrated to the whole budget: one user changes at most
- *       two arms' leaves at one release, by a total l2 norm of at most 2C, which is the sensitivity each
+ *       two arms' leaves at one release, by a total l2 norm of at most Delta, which is the sensitivity each
  *       arm's mechanism is calibrated for (see the package documentation). One ledger accounts the release of
  *       all arms.
  * </ul>
@@ -41,7 +41,7 @@ import org.dpstream.core.state.VersionedState;
  */
 public final class DpLinearPolicy implements PrivateBandit {
 
-  static final byte STATE_VERSION = 1;
+  static final byte STATE_VERSION = 2;
   public static final String NAME = "dp-linear";
 
   /** Contributions are clipped a hair inside C so that lattice rounding keeps them within C. */
@@ -227,7 +227,8 @@ public final class DpLinearPolicy implements PrivateBandit {
       for (int j = 0; j < scaledContext.length; j++) {
         scaledContext[j] = context[j] * scale;
       }
-      double scaledReward = Math.max(-spec.rewardClip(), Math.min(spec.rewardClip(), reward * scale));
+      double scaledReward = Math.max(-spec.rewardClip(), Math.min(spec.rewardClip(),
+          (reward - spec.rewardCenter()) * scale));
       SufficientStatistics.contribution(scaledContext, scaledReward, contribution);
       contributionClipper.clipInPlace(contribution);
     }
@@ -240,7 +241,7 @@ public final class DpLinearPolicy implements PrivateBandit {
   private void releaseStatistics() {
     int d = spec.dimension();
     for (int arm = 0; arm < statistics.length; arm++) {
-      // Exact: the pending sums are integers below 2^53 lattice units.
+      // Exact: the pending sums are integers below 2^52 lattice units (DpLinearSpec bounds refreshEvery so).
       lattice.toValues(pendingUnits[arm], leaf);
       statistics[arm].addAndRelease(leaf, released[arm]);
       Arrays.fill(pendingUnits[arm], 0);
@@ -276,7 +277,7 @@ public final class DpLinearPolicy implements PrivateBandit {
     return theta[arm].clone();
   }
 
-  /** Arm i's last released statistics (upper(G), b), a copy; zeros before the first release and after a restore. */
+  /** Arm i's last released statistics (svec(G), b), a copy; zeros before the first release and after a restore. */
   double[] releasedStatistics(int arm) {
     return released[arm].clone();
   }
@@ -294,8 +295,9 @@ public final class DpLinearPolicy implements PrivateBandit {
 
   /** The mechanism as released, e.g. {@code dp-linear/zcdp-cks20/gaussian(...)/clip(l2, C=...)/k=10}. */
   public String mechanism() {
-    return NAME + "/" + plan.describe() + "/clip(l2, c=" + spec.contextClip() + ", B=" + spec.rewardClip() + ", C="
-        + spec.leafBound() + ")/k=" + spec.refreshEvery();
+    return NAME + "/" + plan.describe() + "/svec/clip(l2, c=" + spec.contextClip() + ", m=" + spec.rewardCenter()
+        + ", B=" + spec.rewardClip()
+        + ", C=" + spec.leafBound() + ", H=" + spec.halfSensitivity() + ")/k=" + spec.refreshEvery();
   }
 
   /** The ridge weight of the current epoch. */

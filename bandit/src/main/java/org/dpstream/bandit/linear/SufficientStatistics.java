@@ -1,11 +1,15 @@
 package org.dpstream.bandit.linear;
 
 /**
- * The layout of one arm's statistics leaf, m = d (d + 1) / 2 + d numbers: the upper triangle of
- * sum x x' row by row (i &lt;= j), then sum x r. Released leaves are read back into a symmetric Gram
- * matrix and a moment vector.
+ * The layout of one arm's statistics leaf, m = d (d + 1) / 2 + d numbers: svec(sum x x'), the upper triangle
+ * row by row (i &lt;= j) with the off-diagonal entries multiplied by sqrt(2), then sum x r. svec is an isometry
+ * (||svec(A)||_2 = ||A||_F), so the Gram part of one contribution has l2 norm ||x x'||_F = ||x||_2^2, and isotropic
+ * release noise of standard deviation s becomes s on the diagonal and s / sqrt(2) off it once read back.
+ * Released leaves are read back into a symmetric Gram matrix and a moment vector.
  */
 final class SufficientStatistics {
+
+  static final double SQRT2 = Math.sqrt(2);
 
   private SufficientStatistics() {}
 
@@ -15,8 +19,9 @@ final class SufficientStatistics {
     int at = 0;
     for (int i = 0; i < d; i++) {
       double xi = x[i];
-      for (int j = i; j < d; j++) {
-        leaf[at++] = xi * x[j];
+      leaf[at++] = xi * xi;
+      for (int j = i + 1; j < d; j++) {
+        leaf[at++] = SQRT2 * (xi * x[j]);
       }
     }
     for (int i = 0; i < d; i++) {
@@ -28,10 +33,11 @@ final class SufficientStatistics {
   static void gram(double[] released, int d, double[] gram) {
     int at = 0;
     for (int i = 0; i < d; i++) {
-      for (int j = i; j < d; j++) {
-        gram[i * d + j] = released[at];
-        gram[j * d + i] = released[at];
-        at++;
+      gram[i * d + i] = released[at++];
+      for (int j = i + 1; j < d; j++) {
+        double value = released[at++] / SQRT2;
+        gram[i * d + j] = value;
+        gram[j * d + i] = value;
       }
     }
   }

@@ -63,6 +63,19 @@ class SyntheticLinearEnvironmentTest {
   }
 
   @Test
+  void aGivenSparsitySetsThatManyCoordinates() {
+    for (int sparsity : new int[] {1, 17, 40}) {
+      SyntheticLinearEnvironment env = new SyntheticLinearEnvironment(40, 3, sparsity, 13);
+      for (int arm = 0; arm < 3; arm++) {
+        long nonZero = java.util.Arrays.stream(env.parameter(arm)).filter(v -> v != 0).count();
+        double l1 = java.util.Arrays.stream(env.parameter(arm)).map(Math::abs).sum();
+        assertEquals(sparsity, nonZero);
+        assertEquals(1.0, l1, 1e-12);
+      }
+    }
+  }
+
+  @Test
   void theSameSeedGivesTheSameRounds() {
     SyntheticLinearEnvironment a = new SyntheticLinearEnvironment(10, 2, 5);
     SyntheticLinearEnvironment b = new SyntheticLinearEnvironment(10, 2, 5);

@@ -42,7 +42,7 @@ class DpLinearAuditTest {
   private static final double[] NEIGHBOUR_X = {-50, 0};
   private static final double OVERSIZED_REWARD = 50;
   private static final double NEIGHBOUR_REWARD = -50;
-  /** b_0, the first moment coordinate, in the leaf layout (upper(G) has 3 entries at d = 2). */
+  /** b_0, the first moment coordinate, in the leaf layout (svec(G) has 3 entries at d = 2). */
   private static final int MOMENT_0 = 3;
 
   /** One run; returns {arm 0's released b_0, arm 0's minus arm 1's released b_0}. */
@@ -73,6 +73,56 @@ class DpLinearAuditTest {
     System.out.println("DP-Linear arms 0 and 1: " + results[1]);
     results[0].assertAtMost(BUDGET.epsilon());
     results[1].assertAtMost(BUDGET.epsilon());
+  }
+
+  /**
+   * The pair of users that attains the sensitivity Delta the mechanism is calibrated for (docs/bandit-privacy.md,
+   * "What one user changes"): c = B = 1, both routed to arm 0, x = (1, 0) and y = (-cos a, sin a) with
+   * cos a = B^2 / (2 c^2) = 1/2, both with reward 1, so ||v - v'||^2 = 2 (1 - 1/4) + 2 (1 + 1/2) = 4.5 = Delta^2,
+   * the Gram part included. Statistic: arm 0's released leaf projected on v - v' (the most powerful statistic for
+   * a Gaussian mechanism). It must pass at epsilon; the same policy on a plan calibrated for Delta / 16 (the plan of
+   * c = B = 1/4; Delta is proportional to c^2 when B = c) must be caught.
+   */
+  @Test
+  void theWorstSameArmPairPassesAndAnUndercalibratedMechanismIsCaught() {
+    DpLinearSpec loose = new DpLinearSpec("audit-sixteenth", 2, 2, 0.25, 0.25, BUDGET, ROUNDS, 1, AccountantChoice.ZCDP,
+        NoiseChoice.CONTINUOUS);
+    AuditResult calibrated = worstPairAudit(PLAN, 40_000, 3);
+    AuditResult undercalibrated = worstPairAudit(loose.plan(), 10_000, 4);
+    System.out.println("DP-Linear worst same-arm pair: " + calibrated);
+    System.out.println("DP-Linear worst same-arm pair, plan for Delta / 16: " + undercalibrated);
+    calibrated.assertAtMost(BUDGET.epsilon());
+    assertThrows(AssertionError.class, () -> undercalibrated.assertAtMost(BUDGET.epsilon()),
+        undercalibrated.toString());
+  }
+
+  private static AuditResult worstPairAudit(PrefixSumPlan plan, int runsPerInput, long seed) {
+    double[] x = {1, 0};
+    double[] y = {-0.5, Math.sqrt(0.75)};
+    double[] v = new double[SPEC.leafDimension()];
+    double[] w = new double[SPEC.leafDimension()];
+    SufficientStatistics.contribution(x, 1, v);
+    SufficientStatistics.contribution(y, 1, w);
+    double[] direction = new double[v.length];
+    for (int i = 0; i < v.length; i++) {
+      direction[i] = v[i] - w[i];
+    }
+    return NeighbouringUsersAudit.audit((neighbour, rng) -> {
+      DpLinearPolicy policy = DpLinearPolicy.start(SPEC, plan, SOURCE.scoped(Long.toHexString(rng.nextLong())), true);
+      for (int round = 0; round < ROUNDS; round++) {
+        if (round == 2) {
+          policy.update(new Decision(0, Decision.Phase.GREEDY, round), neighbour ? y : x, 1);
+        } else {
+          policy.update(policy.decide(ORDINARY_X), ORDINARY_X, ORDINARY_REWARD);
+        }
+      }
+      double[] released = policy.releasedStatistics(0);
+      double projection = 0;
+      for (int i = 0; i < released.length; i++) {
+        projection += released[i] * direction[i];
+      }
+      return new double[] {projection};
+    }, 1, runsPerInput, seed, BUDGET.delta())[0];
   }
 
   @Test

@@ -15,11 +15,13 @@ import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.hdb.TestRandomness;
 import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.NoiseChoice;
+import org.dpstream.core.online.TreeNoisePlan;
 import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.factorization.PrefixSumSquareRoot;
 import org.dpstream.core.privacy.factorization.SqrtFactorizationCalibration;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.tree.Lattice;
 import org.junit.jupiter.api.Test;
 
 class DpLinearPolicyTest {
@@ -32,15 +34,17 @@ class DpLinearPolicyTest {
   }
 
   @Test
-  void theLeafIsTheGramUpperTriangleThenTheMomentAndReadsBack() {
+  void theLeafIsSvecOfTheGramThenTheMomentAndReadsBack() {
     double[] leaf = new double[5];
     SufficientStatistics.contribution(new double[] {1, 2}, 3, leaf);
-    assertArrayEquals(new double[] {1, 2, 4, 3, 6}, leaf);
+    assertArrayEquals(new double[] {1, Math.sqrt(2) * 2, 4, 3, 6}, leaf);
+    // svec is an isometry: the Gram part has l2 norm ||x x'||_F = ||x||^2 = 5.
+    assertEquals(5, Math.sqrt(leaf[0] * leaf[0] + leaf[1] * leaf[1] + leaf[2] * leaf[2]), 1e-12);
     double[] gram = new double[4];
     double[] moment = new double[2];
     SufficientStatistics.gram(leaf, 2, gram);
     SufficientStatistics.moment(leaf, 2, moment);
-    assertArrayEquals(new double[] {1, 2, 2, 4}, gram);
+    assertArrayEquals(new double[] {1, 2, 2, 4}, gram, 1e-15);
     assertArrayEquals(new double[] {3, 6}, moment);
     assertEquals(5, DpLinearSpec.leafDimension(2));
     assertEquals(65, DpLinearSpec.leafDimension(10));
@@ -54,8 +58,117 @@ class DpLinearPolicyTest {
     assertEquals(10, spec.releasesPerEpoch());
     assertEquals(11, new DpLinearSpec("b", 2, 2, 2, 1, new PrivacyBudget(1, 1e-5), 101, 10, AccountantChoice.ZCDP,
         NoiseChoice.CONTINUOUS).releasesPerEpoch());
-    assertEquals(spec.leafBound(), spec.statisticsSpec(1).incrementClipping().threshold());
+    assertEquals(spec.halfSensitivity(), spec.statisticsSpec(1).incrementClipping().threshold());
     assertEquals("b/arm-1/stats", spec.statisticsSpec(1).modelId());
+  }
+
+  /**
+   * Delta^2 = max over s in [0, 1] of 2 c^4 (1 - s^2) + 2 c^2 B^2 (1 + s); checked against the direct maximum of
+   * ||v(x, r) - v(y, r')||^2 over contexts in the c-ball and rewards in [-B, B] (random pairs and a fine grid of the
+   * angle at full norms), which it must bound and attain within 10^-6.
+   */
+  @Test
+  void theSensitivityIsTheLargestChangeOfOneContributionAndHalfOfItCalibratesTheMechanism() {
+    UniformRandomProvider rng = TestRandomness.bits(11);
+    double[][] clips = {{1, 1}, {1, 1.2}, {2, 0.5}, {1, 3}, {0.5, 0.1}};
+    for (double[] cb : clips) {
+      double c = cb[0];
+      double b = cb[1];
+      double bound = DpLinearSpec.squaredSensitivity(c, b);
+      double largest = 0;
+      double[] v = new double[5];
+      double[] w = new double[5];
+      for (int i = 0; i < 200_000; i++) {
+        double[] x = ball(rng, c);
+        double[] y = ball(rng, c);
+        double r = b * (2 * rng.nextDouble() - 1);
+        double q = i % 2 == 0 ? -r : b * (2 * rng.nextDouble() - 1);
+        SufficientStatistics.contribution(x, r, v);
+        SufficientStatistics.contribution(y, q, w);
+        largest = Math.max(largest, squaredDistance(v, w));
+      }
+      for (int k = 0; k <= 100_000; k++) {
+        double angle = Math.PI / 2 * k / 100_000;
+        SufficientStatistics.contribution(new double[] {c, 0}, b, v);
+        SufficientStatistics.contribution(new double[] {-c * Math.cos(angle), c * Math.sin(angle)}, b, w);
+        largest = Math.max(largest, squaredDistance(v, w));
+      }
+      assertTrue(largest <= bound * (1 + 1e-12), "c=" + c + ", B=" + b + ": " + largest + " > " + bound);
+      assertEquals(bound, largest, 1e-6 * bound, "c=" + c + ", B=" + b);
+      // Different arms: ||v||^2 + ||v'||^2 <= 2 c^4 + 2 c^2 B^2, within the same bound.
+      assertTrue(2 * c * c * (c * c + b * b) <= bound);
+    }
+    DpLinearSpec spec = new DpLinearSpec("h", 2, 2, 1, 1, new PrivacyBudget(1, 1e-5), 100, 10, AccountantChoice.ZCDP,
+        NoiseChoice.CONTINUOUS);
+    assertEquals(4.5, DpLinearSpec.squaredSensitivity(1, 1), 1e-15);
+    assertEquals(Math.sqrt(4.5) / 2 * (1 + 0x1p-12), spec.halfSensitivity(), 1e-15);
+    assertTrue(spec.halfSensitivity() < spec.leafBound(), "H < C: the difference of two is shorter than 2 C");
+  }
+
+  private static double[] ball(UniformRandomProvider rng, double radius) {
+    double angle = 2 * Math.PI * rng.nextDouble();
+    double norm = radius * Math.sqrt(Math.sqrt(rng.nextDouble())); // more mass near the boundary
+    return new double[] {norm * Math.cos(angle), norm * Math.sin(angle)};
+  }
+
+  private static double squaredDistance(double[] a, double[] b) {
+    double sum = 0;
+    for (int i = 0; i < a.length; i++) {
+      sum += (a[i] - b[i]) * (a[i] - b[i]);
+    }
+    return sum;
+  }
+
+  /**
+   * Rewards are centred by the public m before scaling and clipping: with almost no noise, a reward of m adds nothing
+   * to the moment, and a reward of m + 3 is clipped to B = 1 after centring (not before).
+   */
+  @Test
+  void rewardsAreCentredBeforeTheyAreScaledAndClipped() {
+    DpLinearSpec spec = new DpLinearSpec("centre", 2, 1, 1, 1, new PrivacyBudget(1e9, 1e-5), 4, 1,
+        AccountantChoice.FACTORIZATION, NoiseChoice.CONTINUOUS, 0.5);
+    DpLinearPolicy policy = DpLinearPolicy.start(spec, SOURCE);
+    double[] x = {0.6, 0.8};
+    policy.update(policy.decide(x), x, 0.5);
+    // The release noise's standard deviation at epsilon = 1e9 is below 1e-4 (the calibration's sigma times the
+    // factorization's column norm); 1e-3 is more than ten of them, far below the 0.6 and 0.8 tested.
+    double tolerance = 1e-3;
+    assertTrue(RidgeWeight.releaseNoiseStd(spec.plan().calibration(), spec.releasesPerEpoch()) < 1e-4);
+    double[] first = policy.releasedStatistics(0);
+    assertEquals(0, first[3], tolerance);
+    assertEquals(0, first[4], tolerance);
+    policy.update(policy.decide(x), x, 3.5);
+    double[] second = policy.releasedStatistics(0);
+    assertEquals(0.6, second[3], tolerance);
+    assertEquals(0.8, second[4], tolerance);
+    assertThrows(IllegalArgumentException.class, () -> new DpLinearSpec("c", 2, 1, 1, 1, new PrivacyBudget(1, 1e-5),
+        4, 1, AccountantChoice.ZCDP, NoiseChoice.CONTINUOUS, Double.NaN));
+  }
+
+  /**
+   * A pending leaf sums refreshEvery rounds' contributions in lattice units, exactly only below 2^52 units: the
+   * longest period accepted keeps refreshEvery times the largest contribution below it, one round more would not,
+   * and the spec refuses it at construction (config validation).
+   */
+  @Test
+  void refreshEveryIsBoundedSoThePendingSumsStayExact() {
+    PrivacyBudget budget = new PrivacyBudget(1, 1e-5);
+    for (double[] clips : new double[][] {{1, 1}, {1, 1.2}, {3, 0.5}, {0.01, 100}}) {
+      long max = DpLinearSpec.maxRefreshEvery(clips[0], clips[1]);
+      long units = DpLinearSpec.maxUnitsPerContribution(clips[0], clips[1]);
+      assertTrue(units >= 1L << 30 && units <= 0x1p31 * Math.sqrt(2) + 1, "units " + units);
+      assertTrue(max * units < 1L << 52 && (max + 1) * units >= 1L << 52, "tight at " + max);
+      DpLinearSpec longest = new DpLinearSpec("b", 1, 2, clips[0], clips[1], budget, 2 * max, (int) max,
+          AccountantChoice.ZCDP, NoiseChoice.CONTINUOUS);
+      // The policy's lattice holds the largest pending sum exactly, and the tree's rounding takes it back.
+      Lattice lattice = TreeNoisePlan.latticeFor(longest.statisticsSpec(0));
+      assertEquals(max * units, lattice.toUnits(lattice.toValue(max * units)));
+      assertThrows(ArithmeticException.class, () -> lattice.toUnits(lattice.toValue((max + 1) * units)),
+          "one round more is past what the lattice takes");
+      IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> new DpLinearSpec("b", 1,
+          2, clips[0], clips[1], budget, 2 * max + 2, (int) max + 1, AccountantChoice.ZCDP, NoiseChoice.CONTINUOUS));
+      assertTrue(refused.getMessage().startsWith("refreshEvery must be at most " + max), refused.getMessage());
+    }
   }
 
   @Test
@@ -78,7 +191,7 @@ class DpLinearPolicyTest {
     DpLinearSpec spec = spec("ridge", 10, 3, 1, 100_000, 10);
     GaussianTreeCalibration tree = (GaussianTreeCalibration) spec.plan().calibration();
     double s = tree.nodeSigma() * Math.sqrt(tree.tree().depth());
-    double expected = s * (2 * Math.sqrt(10) + 2 * Math.sqrt(Math.log(10_000 / 0.05)));
+    double expected = s * (Math.sqrt(20) + Math.sqrt(2 * Math.log(10_000 / 0.05)));
     assertEquals(expected, RidgeWeight.of(spec, spec.plan(), 0), 1e-9 * expected);
     assertEquals(expected * Math.sqrt(3), RidgeWeight.of(spec, spec.plan(), 2), 1e-9 * expected);
   }
@@ -89,7 +202,7 @@ class DpLinearPolicyTest {
         AccountantChoice.FACTORIZATION, NoiseChoice.CONTINUOUS);
     SqrtFactorizationCalibration calibration = (SqrtFactorizationCalibration) spec.plan().calibration();
     double s = calibration.noiseSigma() * Math.sqrt(PrefixSumSquareRoot.squaredColumnNorm(10));
-    double expected = s * (2 * Math.sqrt(3) + 2 * Math.sqrt(Math.log(10 / 0.05)));
+    double expected = s * (Math.sqrt(6) + Math.sqrt(2 * Math.log(10 / 0.05)));
     assertEquals(expected, RidgeWeight.of(spec, spec.plan(), 0), 1e-9 * expected);
 
     DpLinearPolicy original = DpLinearPolicy.start(spec, SOURCE);

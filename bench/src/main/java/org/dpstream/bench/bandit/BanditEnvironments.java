@@ -52,9 +52,9 @@ final class BanditEnvironments {
     return images == null ? 0 : images.classes();
   }
 
-  BanditEnvironment create(int d, int arms, long seed) {
+  BanditEnvironment create(int d, int arms, int sparsity, long seed) {
     return images == null
-        ? new SyntheticLinearEnvironment(d, arms, seed)
+        ? new SyntheticLinearEnvironment(d, arms, sparsity, seed)
         : new ClassificationEnvironment(FASHION_MNIST, images, pool, seed);
   }
 }

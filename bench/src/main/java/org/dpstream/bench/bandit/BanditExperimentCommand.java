@@ -15,6 +15,7 @@ import org.dpstream.options.ParsingConverter;
 import org.dpstream.options.PrivacyOptions;
 import org.dpstream.options.ProgressBar;
 import org.dpstream.bandit.env.BanditEnvironment;
+import org.dpstream.bandit.env.SyntheticLinearEnvironment;
 import org.dpstream.bench.common.ExperimentKeys;
 import org.dpstream.core.data.MissingDatasetException;
 import org.dpstream.core.online.AccountantChoice;
@@ -57,6 +58,11 @@ public final class BanditExperimentCommand implements Callable<Integer> {
       description = "Number of arms (synthetic; default 2). Fashion-MNIST fixes K = 10.")
   Integer arms;
 
+  @Option(names = "--sparsity", paramLabel = "S",
+      description = "Synthetic: non-zero coordinates of each arm's theta* (the paper's 5 by default; all of them"
+          + " when d < S).")
+  Integer sparsity;
+
   @Option(names = "--T", paramLabel = "T", defaultValue = "10000", description = "Rounds. Default: ${DEFAULT-VALUE}.")
   int horizon;
 
@@ -68,7 +74,8 @@ public final class BanditExperimentCommand implements Callable<Integer> {
 
   @Option(names = "--algorithms", split = ",", paramLabel = "ALG", defaultValue = "random,greedy,dphdb,dpucb,dplinear",
       converter = AlgorithmConverter.class,
-      description = "Algorithms: dphdb, dpucb, dplinear (private); random (uniform arms) and greedy (non-private ridge)"
+      description = "Algorithms: default (the service's default policy for the spec: DP-Linear or DP-HDB), dphdb,"
+          + " dpucb, dplinear (private); random (uniform arms) and greedy (non-private ridge)"
           + " as references. Default: ${DEFAULT-VALUE}.")
   List<BanditAlgorithm> algorithms;
 
@@ -129,6 +136,9 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     int dValue = resolve(d, 50, environments.fixedDimension(), "--d");
     int kValue = resolve(arms, 2, environments.fixedArms(), "--K");
     validateNumbers(dValue, kValue);
+    require(sparsity == null || environments.fixedDimension() == 0, "--sparsity: only for --env synthetic");
+    int sparsityValue = sparsity == null ? SyntheticLinearEnvironment.SPARSITY : sparsity;
+    require(sparsityValue >= 1, "--sparsity: must be >= 1, got " + sparsityValue);
     double deltaValue = privacy.delta(1.0 / horizon);
     BanditPolicies.Options options = new BanditPolicies.Options(parseGap(), linearAccountant, linearReleases);
     require(linearReleases >= 2, "--dplinear-releases: need at least 2, got " + linearReleases);
@@ -144,7 +154,7 @@ public final class BanditExperimentCommand implements Callable<Integer> {
       for (BanditAlgorithm algorithm : algorithmList) {
         BanditRunSpec run = new BanditRunSpec(algorithm, environments.name(), dValue, kValue, horizon, privacy.epsilon(),
             deltaValue, seed);
-        BanditEnvironment environment = environments.create(dValue, kValue, seed);
+        BanditEnvironment environment = environments.create(dValue, kValue, sparsityValue, seed);
         results.add(BanditRunner.run(run, environment,
             BanditPolicies.create(run, environment.bounds(), ExperimentKeys.forSeed(seed), options)));
         progress.advance(run.label());

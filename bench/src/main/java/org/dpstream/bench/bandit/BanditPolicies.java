@@ -28,6 +28,8 @@ final class BanditPolicies {
 
   static BanditPolicy create(BanditRunSpec run, EnvironmentBounds bounds, KeyedNoiseSource noise, Options options) {
     return switch (run.algorithm()) {
+      case DEFAULT -> create(run.as(BanditAlgorithm.defaultFor(run.d(), run.arms(), run.horizon(), run.epsilon())),
+          bounds, noise, options);
       case DPHDB -> DpHdbFactory.create(run, bounds, noise, options.preSelectionGap());
       case DPUCB -> new DpUcbPolicy(DpUcbSpec.forEnvironment(run.runId(), run.arms(), run.d(), run.horizon(),
           new PrivacyBudget(run.epsilon(), run.delta()), bounds), noise);

@@ -13,6 +13,11 @@ record BanditRunSpec(BanditAlgorithm algorithm, String env, int d, int arms, int
         + "/seed" + seed;
   }
 
+  /** The same run under another algorithm (the default runs as the policy it names). */
+  BanditRunSpec as(BanditAlgorithm other) {
+    return new BanditRunSpec(other, env, d, arms, horizon, epsilon, delta, seed);
+  }
+
   String label() {
     return algorithm.cliName() + " " + env + " d=" + d + " K=" + arms + " T=" + horizon + " eps=" + epsilon
         + " seed=" + seed;

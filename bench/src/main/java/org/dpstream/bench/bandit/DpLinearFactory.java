@@ -18,33 +18,32 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  *       at 1 scales every context onto the unit sphere. The reward is scaled with it, which keeps a linear
  *       model exact and the greedy argmax unchanged; the signal and the noise then both scale with c^2, so
  *       any c at most the smallest context norm gives the same signal-to-noise ratio, and 1 is that scale.
- *   <li>reward clip B = min(r_max, c ||theta*||_2 + 4 R): the scaled mean is at most c ||theta*||_2 and the
- *       R-sub-Gaussian noise exceeds 4 R rarely (a clipped tail, not a privacy issue).
- *   <li>{@value #DEFAULT_RELEASES} releases over the horizon (refresh period k = T / 100) through the
- *       square-root factorization: learning needs an arm's Gram matrix, about T / (K d), to exceed the ridge
- *       weight matched to the release noise ({@code RidgeWeight}); the factorization's per-release noise grows
- *       only like 1 + ln(n) / pi in the number n of releases, while decisions on stale statistics cost at most
- *       the first period's 1 / n of random's regret, so n = 100 keeps that below 1 % and the noise near its
- *       floor; a release then costs O(n m) noise draws, nothing. (The Gaussian tree with k = d, the first
- *       choice, has a 2.5-8 times larger ridge weight; both are in docs/results.md.)
+ *   <li>reward centre m = the midpoint of the environment's reward range (0 on the synthetic environment, 1/2 on
+ *       Fashion-MNIST's {0, 1}) and clip B = min(h, c ||theta*||_2 + |m| + 4 R), h the range's half-width: the
+ *       scaled mean is at most c ||theta*||_2 and the R-sub-Gaussian noise exceeds 4 R rarely (a clipped tail, not a
+ *       privacy matter). As a service user would declare them (rewardCenter, rewardBound).
+ *   <li>the service's defaults for the release schedule: {@link DpLinearSpec#DEFAULT_RELEASES} releases over the
+ *       horizon through {@link DpLinearSpec#DEFAULT_ACCOUNTANT} (the square-root factorization), whose reasoning
+ *       {@code DpLinearSpec} gives; a release then costs O(n m) noise draws.
  * </ul>
  */
 final class DpLinearFactory {
 
   static final double CONTEXT_CLIP = 1.0;
   static final double REWARD_TAIL_SCALES = 4;
-  static final int DEFAULT_RELEASES = 100;
-  static final AccountantChoice DEFAULT_ACCOUNTANT = AccountantChoice.FACTORIZATION;
+  static final int DEFAULT_RELEASES = DpLinearSpec.DEFAULT_RELEASES;
+  static final AccountantChoice DEFAULT_ACCOUNTANT = DpLinearSpec.DEFAULT_ACCOUNTANT;
 
   private DpLinearFactory() {}
 
   static DpLinearSpec spec(BanditRunSpec run, EnvironmentBounds bounds, AccountantChoice accountant, int releases) {
-    double rewardClip = Math.min(bounds.reward(),
-        CONTEXT_CLIP * bounds.parameterL2() + REWARD_TAIL_SCALES * bounds.rewardNoiseScale());
+    double center = bounds.rewardMidpoint();
+    double rewardClip = Math.min(bounds.rewardHalfRange(),
+        CONTEXT_CLIP * bounds.parameterL2() + Math.abs(center) + REWARD_TAIL_SCALES * bounds.rewardNoiseScale());
     int refreshEvery = (int) Math.max(1, Math.min(run.horizon() / 2, (run.horizon() + releases - 1) / releases));
     return new DpLinearSpec(run.runId(), run.d(), run.arms(), CONTEXT_CLIP, rewardClip,
         new PrivacyBudget(run.epsilon(), run.delta()), run.horizon(), refreshEvery, accountant,
-        NoiseChoice.CONTINUOUS);
+        NoiseChoice.CONTINUOUS, center);
   }
 
   static BanditPolicy create(BanditRunSpec run, EnvironmentBounds bounds, KeyedNoiseSource noise,

@@ -18,6 +18,7 @@ import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.DeciderConfig;
 import org.dpstream.service.config.ServiceConfig;
+import org.dpstream.service.decide.http.ApiTokens;
 import org.dpstream.service.kafka.TopicNames;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.streams.DpstreamService;
@@ -154,13 +155,17 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
         EmbeddedKafka kafka = EmbeddedKafka.start()) {
       Topics topics = Topics.defaults();
       kafka.createTopics(topics.newTopics(1));
+      // The client authenticates as any client of the API must: a token made for this run, whose file (in the run's
+      // temporary directory) holds only its digest; the client gets it in its environment.
+      java.nio.file.Path tokens = state.path().resolve("api-tokens");
+      String apiToken = ApiTokens.writeNewTokenFile(tokens, "bench-client");
       ServiceConfig config = new ServiceConfig("bench-bandit", TopicNames.defaults(), List.of(), Map.of(
           StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
           StreamsConfig.STATE_DIR_CONFIG, state.path().toString(),
           StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Integer.toString(commitIntervalMs)), 0,
           bandits())
           .withDecider(switch (chosen) {
-            case HTTP -> DeciderConfig.deciders(0, false);
+            case HTTP -> DeciderConfig.deciders(0, false).withAuthentication("bearer", tokens.toString());
             case KAFKA -> DeciderConfig.deciders(-1, true);
             case TOPOLOGY -> DeciderConfig.decidingInTopology();
           });
@@ -182,6 +187,7 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
             BanditLoadClient.arguments(this, chosen, BANDIT,
                 chosen == Path.HTTP ? service.deciders().orElseThrow().httpPort().orElseThrow() : -1,
                 kafka.bootstrapServers()),
+            Map.of(BanditLoadClient.TOKEN_ENVIRONMENT_VARIABLE, apiToken),
             BanditLoadClient.SERVICE_WARMED_UP, () -> {
               awaitWarmUpLearnt(registry, out);
               loadStart.set(BrokerTraffic.read());
@@ -204,6 +210,7 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
     try (StandInApi api = StandInApi.start(Runtime.getRuntime().availableProcessors())) {
       print(out, ClientProcess.run(BanditLoadClient.class,
           BanditLoadClient.arguments(this, Path.HTTP, BANDIT, api.port(), ""),
+          Map.of(BanditLoadClient.TOKEN_ENVIRONMENT_VARIABLE, ApiTokens.newToken()), // the stand-in checks none
           BanditLoadClient.SERVICE_WARMED_UP, () -> { },
           BanditLoadClient.LOAD_ENDED, () -> "learnt: nothing (a stand-in)"));
     }

@@ -102,10 +102,24 @@ public final class BanditLoadClient implements Callable<Integer> {
   /** Offers a workload to a bandit over the path (Kafka: with {@code kafka}); over HTTP, returns the client's line. */
   private String offer(Workload workload, String bandit, KafkaLoad kafka) throws Exception {
     if (path == BanditEndToEndCommand.Path.HTTP) {
-      return HttpLoad.run(workload, port, bandit, connections, rewardConnections) + System.lineSeparator();
+      return HttpLoad.run(workload, port, bandit, apiToken(), connections, rewardConnections) + System.lineSeparator();
     }
     kafka.run(workload, bandit, workload.rate() > 0 ? 0 : window);
     return "";
+  }
+
+  /**
+   * The environment variable that hands the client its bearer token: not an argument, which every user of the machine
+   * can read in the process list.
+   */
+  static final String TOKEN_ENVIRONMENT_VARIABLE = "DPSTREAM_BENCH_API_TOKEN";
+
+  private static String apiToken() {
+    String token = System.getenv(TOKEN_ENVIRONMENT_VARIABLE);
+    if (token == null || token.isEmpty()) {
+      throw new IllegalStateException(TOKEN_ENVIRONMENT_VARIABLE + " is not set: the decision API needs a token");
+    }
+    return token;
   }
 
   /** The arguments that make the client offer {@code command}'s load to a service at {@code port}/{@code bootstrap}. */

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -27,16 +28,19 @@ final class ClientProcess {
 
   static <T> Report<T> run(Class<?> main, String[] arguments, String marker, Supplier<T> atMarker)
       throws IOException, InterruptedException {
-    return run(main, arguments, null, () -> { }, marker, atMarker);
+    return run(main, arguments, Map.of(), null, () -> { }, marker, atMarker);
   }
 
-  static <T> Report<T> run(Class<?> main, String[] arguments, String pause, Runnable beforeResuming, String marker,
-      Supplier<T> atMarker) throws IOException, InterruptedException {
+  /** @param environment variables the process gets besides this one's (secrets: not in its arguments) */
+  static <T> Report<T> run(Class<?> main, String[] arguments, Map<String, String> environment, String pause,
+      Runnable beforeResuming, String marker, Supplier<T> atMarker) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), main.getName()));
     command.addAll(List.of(arguments));
-    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+    builder.environment().putAll(environment);
+    Process process = builder.start();
     List<String> before = new ArrayList<>();
     List<String> after = new ArrayList<>();
     T result = null;

@@ -17,6 +17,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
+import org.dpstream.service.decide.http.ApiTokens;
 import org.dpstream.service.kafka.TopicNames;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.serde.DpSerdes;
@@ -44,8 +45,9 @@ final class ClientWarmUp {
   /** Runs the warm-up over HTTP with the real run's shape (dimension, arms, connections). */
   static void http(int dimension, int arms, long seed, int connections, int rewardConnections) throws Exception {
     try (StandInApi standIn = StandInApi.start(1)) {
-      HttpLoad.run(new Workload(dimension, arms, REQUESTS, ~seed, RATE), standIn.port(), "warm-up", connections,
-          rewardConnections);
+      // A token of the same length as the client's (the stand-in does not check it): the same requests' bytes.
+      HttpLoad.run(new Workload(dimension, arms, REQUESTS, ~seed, RATE), standIn.port(), "warm-up",
+          ApiTokens.newToken(), connections, rewardConnections);
     }
   }
 

@@ -85,23 +85,24 @@ final class HttpLoad implements ClientConnection.Listener {
   private int mostRewardsWaiting;
   private boolean paceScheduled;
 
-  private HttpLoad(Workload workload, String banditId, int connections, int rewardConnections) {
+  private HttpLoad(Workload workload, String banditId, String token, int connections, int rewardConnections) {
     this.workload = workload;
     this.connections = connections;
     this.rewardConnections = rewardConnections;
-    this.posts = new JsonPosts(banditId);
+    this.posts = new JsonPosts(banditId, token);
     this.rewardQueue = new int[workload.size()];
     this.decidedArm = new int[workload.size()];
     this.sendDelay = new long[workload.size()];
   }
 
   /**
-   * Offers the workload to the decision API on localhost:{@code port} and returns a line about the client
-   * (transport, connections, how late requests were sent); throws if any answer was not 200.
+   * Offers the workload to the decision API on localhost:{@code port}, authenticated with the bearer {@code token},
+   * and returns a line about the client (transport, connections, how late requests were sent); throws if any answer
+   * was not 200.
    */
-  static String run(Workload workload, int port, String banditId, int connections, int rewardConnections)
-      throws Exception {
-    return new HttpLoad(workload, banditId, connections, rewardConnections)
+  static String run(Workload workload, int port, String banditId, String token, int connections,
+      int rewardConnections) throws Exception {
+    return new HttpLoad(workload, banditId, token, connections, rewardConnections)
         .drive(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
   }
 

@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
  * whole request (head and JSON body), with no String per request: the body is appended to one reused
  * StringBuilder, whose {@code append(double)} writes {@link Double#toString(double)}'s digits (what the server
  * parses, and the bodies' bytes of the old client) without allocating, then copied into the buffer. Not
- * thread-safe: one per event loop.
+ * thread-safe: one per event loop. Each request carries the client's bearer token, as any client of the API must.
  */
 final class JsonPosts {
 
@@ -19,14 +19,15 @@ final class JsonPosts {
   private final byte[] rewardHead;
   private final StringBuilder json = new StringBuilder(4096);
 
-  JsonPosts(String banditId) {
-    decideHead = head("/v1/bandits/" + banditId + "/decide");
-    rewardHead = head("/v1/bandits/" + banditId + "/reward");
+  /** POSTs to {@code banditId}'s API, authenticated with the bearer {@code token}. */
+  JsonPosts(String banditId, String token) {
+    decideHead = head("/v1/bandits/" + banditId + "/decide", token);
+    rewardHead = head("/v1/bandits/" + banditId + "/reward", token);
   }
 
-  private static byte[] head(String path) {
-    return ("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ")
-        .getBytes(StandardCharsets.UTF_8);
+  private static byte[] head(String path, String token) {
+    return ("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAuthorization: Bearer "
+        + token + "\r\nContent-Length: ").getBytes(StandardCharsets.UTF_8);
   }
 
   /** {@code {"requestId":"<index>","context":[...]}}. */

@@ -98,7 +98,7 @@ public final class BanditLearningCommand implements Callable<Integer> {
           StreamsConfig.STATE_DIR_CONFIG, state.path().toString()), 0,
           List.of(new BanditConfig(BANDIT, dimension, arms, "identity", 1.0, "0.1", null, 1, 1e-5,
               Math.max(rounds, 2L * arms), 1.0, 1.2, "1h", "drop", null, releaseEvery)))
-          .withDecider(DeciderConfig.deciders(0, false));
+          .withDecider(DeciderConfig.deciders(-1, false)); // learning only: no API, no Kafka path
       SimpleMeterRegistry registry = new SimpleMeterRegistry();
       long start = System.nanoTime();
       try (DpstreamService service = DpstreamService.start(config, NoiseKey.random(), registry)) {

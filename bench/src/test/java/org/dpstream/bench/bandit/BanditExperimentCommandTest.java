@@ -84,6 +84,34 @@ class BanditExperimentCommandTest {
     assertTrue(!Files.exists(dir.resolve("results.csv")));
   }
 
+  /**
+   * {@code default} runs the service's default policy for the spec (DP-Linear at d = 5) with that policy's noise keys,
+   * so its regret equals dplinear's seed by seed; {@code --sparsity} sets theta*'s support on the synthetic
+   * environment only.
+   */
+  @Test
+  void theDefaultRunsAsThePolicyTheRuleNamesAndSparsityIsSyntheticOnly(@TempDir Path dir) throws IOException {
+    BenchRun outcome = run("bandit", "--env", "synthetic", "--d", "5", "--sparsity", "1", "--K", "3", "--T", "400",
+        "--seeds", "2", "--algorithms", "default,dplinear", "--out", dir.resolve("a").toString());
+    assertEquals(0, outcome.exitCode(), outcome.err());
+    List<String> rows = Files.readAllLines(dir.resolve("a").resolve("results.csv"));
+    assertEquals(5, rows.size(), rows.toString());
+    for (int seed = 0; seed < 2; seed++) {
+      String[] byDefault = rows.get(1 + 2 * seed).split(",");
+      String[] linear = rows.get(2 + 2 * seed).split(",");
+      assertEquals("default", byDefault[0]);
+      assertEquals("dplinear", linear[0]);
+      assertEquals(linear[7], byDefault[7], "same regret, seed " + (seed + 1));
+    }
+    String summary = Files.readString(dir.resolve("a").resolve("summary.txt"));
+    assertTrue(summary.lines().anyMatch(l -> l.startsWith("default ") && l.contains("dp-linear/")), summary);
+
+    BenchRun refused = run("bandit", "--env", "fashion-mnist", "--data-dir", tinyFashionMnist(dir).toString(),
+        "--sparsity", "2", "--T", "10", "--algorithms", "random", "--out", dir.resolve("b").toString());
+    assertEquals(2, refused.exitCode(), refused.err());
+    assertTrue(refused.err().contains("--sparsity: only for --env synthetic"), refused.err());
+  }
+
   /** A stand-in for Fashion-MNIST's training split: 8 images of 2x2 pixels, labels 0..3 (so K = 4, d = 4). */
   private static Path tinyFashionMnist(Path dir) throws IOException {
     Path data = Files.createDirectories(dir.resolve("fmnist"));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -44,7 +45,7 @@ class ClientProcessTest {
       System.out.flush();
       ClientProcess.awaitResume(new java.io.BufferedReader(new java.io.InputStreamReader(System.in)));
       System.out.println("MARK");
-      System.out.println("resumed");
+      System.out.println("resumed with " + System.getenv("CHILD_SECRET"));
       System.out.flush();
     }
   }
@@ -52,13 +53,13 @@ class ClientProcessTest {
   @Test
   void aPausedChildGoesOnOnlyOnceTheBenchHasRunWhatComesBeforeResuming() throws Exception {
     List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
-    ClientProcess.Report<String> report = ClientProcess.run(PausingChild.class, new String[0], "PAUSE",
-        () -> order.add("before resuming"), "MARK", () -> {
+    ClientProcess.Report<String> report = ClientProcess.run(PausingChild.class, new String[0],
+        Map.of("CHILD_SECRET", "s3cret"), "PAUSE", () -> order.add("before resuming"), "MARK", () -> {
           order.add("at the marker");
           return "read";
         });
     assertEquals(List.of("before resuming", "at the marker"), order);
-    assertEquals(List.of("resumed"), report.lines());
+    assertEquals(List.of("resumed with s3cret"), report.lines(), "its environment has the variables given");
   }
 
   @Test

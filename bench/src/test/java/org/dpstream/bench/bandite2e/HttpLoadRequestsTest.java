@@ -28,7 +28,7 @@ class HttpLoadRequestsTest {
       123456789.123, Double.MIN_VALUE, Double.MIN_NORMAL, Double.MAX_VALUE, -Double.MAX_VALUE, 4.35, 0.3,
       2.2250738585072014E-308, 5e-324, 1.7976931348623157E308, 100.0, 1e21, 1e-21};
 
-  private final JsonPosts posts = new JsonPosts("bench-bandit");
+  private final JsonPosts posts = new JsonPosts("bench-bandit", "t0ken");
 
   @Test
   void aDecisionIsAPostOfItsRequestIdAndContextWithEachNumberAsDoubleToString() {
@@ -39,6 +39,7 @@ class HttpLoadRequestsTest {
     assertEquals(HttpMethod.POST, request.method());
     assertEquals("/v1/bandits/bench-bandit/decide", request.uri());
     assertEquals("application/json", request.headers().get(HttpHeaderNames.CONTENT_TYPE));
+    assertEquals("Bearer t0ken", request.headers().get(HttpHeaderNames.AUTHORIZATION), "it authenticates");
     String body = request.content().toString(StandardCharsets.UTF_8);
     assertEquals("{\"requestId\":\"41\",\"context\":["
         + DoubleStream.of(context).mapToObj(Double::toString).collect(Collectors.joining(",")) + "]}", body);

@@ -55,7 +55,7 @@ class HttpLoadTest {
     int connections = 8;
     Workload workload = new Workload(3, ARMS, requests, 7, rate);
 
-    String client = HttpLoad.run(workload, api.port(), BANDIT, connections, 3);
+    String client = HttpLoad.run(workload, api.port(), BANDIT, "t0ken", connections, 3);
 
     assertEquals(requests, workload.decisions());
     assertEquals(requests, api.decideBodies.size());
@@ -87,7 +87,7 @@ class HttpLoadTest {
     // 20 ms each, so request i is answered no earlier than 20 (i + 1) ms after the start.
     Workload workload = new Workload(3, ARMS, requests, 7, 1000);
 
-    HttpLoad.run(workload, api.port(), BANDIT, 1, 1);
+    HttpLoad.run(workload, api.port(), BANDIT, "t0ken", 1, 1);
 
     for (int i = 0; i < requests; i++) {
       long atLeast = (20L * (i + 1) - i) * 1_000_000L;
@@ -101,7 +101,7 @@ class HttpLoadTest {
     api.decideStatus = 503;
     Workload workload = new Workload(3, ARMS, 50, 7, 0);
 
-    IOException failure = assertThrows(IOException.class, () -> HttpLoad.run(workload, api.port(), BANDIT, 4, 2));
+    IOException failure = assertThrows(IOException.class, () -> HttpLoad.run(workload, api.port(), BANDIT, "t0ken", 4, 2));
 
     assertTrue(failure.getMessage().contains("decide answered 503: {\"error\":\"stub says no\"}"),
         failure.getMessage());
@@ -112,7 +112,7 @@ class HttpLoadTest {
     api.rewardStatus = 400;
     Workload workload = new Workload(3, ARMS, 50, 7, 0);
 
-    IOException failure = assertThrows(IOException.class, () -> HttpLoad.run(workload, api.port(), BANDIT, 4, 2));
+    IOException failure = assertThrows(IOException.class, () -> HttpLoad.run(workload, api.port(), BANDIT, "t0ken", 4, 2));
 
     assertTrue(failure.getMessage().contains("reward answered 400: {\"error\":\"stub says no\"}"),
         failure.getMessage());
@@ -124,7 +124,7 @@ class HttpLoadTest {
     int connections = 3;
     Workload workload = new Workload(3, ARMS, 90, 7, 0);
 
-    HttpLoad.run(workload, api.port(), BANDIT, connections, 3);
+    HttpLoad.run(workload, api.port(), BANDIT, "t0ken", connections, 3);
 
     assertEquals(90, workload.decisions());
     // Never more than one request per connection (no pipelining), and all of them busy at once.

@@ -27,7 +27,7 @@ class StandInApiTest {
   void theClientsWholeWorkloadIsAnsweredWithArmZero() throws Exception {
     Workload workload = new Workload(4, 3, 500, 11, 0);
     try (StandInApi api = StandInApi.start(2)) {
-      HttpLoad.run(workload, api.port(), "b", 8, 4);
+      HttpLoad.run(workload, api.port(), "b", "t0ken", 8, 4);
     }
     assertEquals(500, workload.decisions());
     assertTrue(workload.describe().contains("decisions per arm {0=500}"), workload.describe());

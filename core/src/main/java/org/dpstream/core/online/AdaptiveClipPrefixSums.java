@@ -47,6 +47,7 @@ final class AdaptiveClipPrefixSums implements PrivatePrefixSums {
   private AdaptiveClipPlan.Block live;
   private PrivatePrefixSums liveSums;
   private double pendingNorm = Double.NaN;
+  private double releasedClipRate = Double.NaN;
   private double memoRho = Double.NaN;
   private PrivacyBudget memoSpent;
 
@@ -199,6 +200,7 @@ final class AdaptiveClipPrefixSums implements PrivatePrefixSums {
       }
     }
     histogram.releaseBlock(histogramBits.at(epoch, block));
+    releasedClipRate = histogram.lastBlockShareAbove(threshold);
     threshold = histogram.threshold();
     block = (block + 1) % schedule.blockCount();
     blockEpoch = block == 0 ? epoch + 1 : epoch;
@@ -219,6 +221,15 @@ final class AdaptiveClipPrefixSums implements PrivatePrefixSums {
   @Override
   public long totalSteps() {
     return totalSteps;
+  }
+
+  /**
+   * The clipping rate of the last finished block as its released histogram tells it: the noisy share of its
+   * increments' norms above the threshold the block clipped to (NaN until a block finishes in this instance). Public:
+   * a function of a released histogram, the block's length and threshold, unlike the exact count of clipped samples.
+   */
+  double releasedClipRate() {
+    return releasedClipRate;
   }
 
   /** The histograms released so far, pooled (test seam). */

@@ -142,7 +142,7 @@ public final class DpTofw implements OnlineEstimator {
     steps = t;
     ledger = reserved;
     return new StepOutcome(t, prefixSums.epoch(), clippedIncrement.gradientClipped(), clippedIncrement.differenceClipped(),
-        clippedIncrement.sampleClipped());
+        clippedIncrement.sampleClipped(), adaptive != null ? adaptive.releasedClipRate() : Double.NaN);
   }
 
   /**
@@ -156,7 +156,7 @@ public final class DpTofw implements OnlineEstimator {
     steps = t;
     ledger = reserved;
     return new StepOutcome(t, prefixSums.epoch(), clippedIncrement.gradientClipped(), false,
-        clippedIncrement.sampleClipped());
+        clippedIncrement.sampleClipped(), adaptive.releasedClipRate());
   }
 
   @Override

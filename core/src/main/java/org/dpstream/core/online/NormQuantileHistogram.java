@@ -51,6 +51,13 @@ final class NormQuantileHistogram {
   private final double[] pooled;
   private long pooledSamples;
   private final double[] draw = new double[BINS];
+  /**
+   * The last released block's noisy histogram (counts plus that block's noise) and its number of samples (public:
+   * the block's length). Not stored: it is what the block released, kept for the clipping-rate metric until the next
+   * block's release; after a restore it is unknown until then.
+   */
+  private final double[] lastBlock = new double[BINS];
+  private long lastBlockSamples;
 
   private NormQuantileHistogram(double initialThreshold, double quantile, double sigma, NoiseChoice sampling,
       double[] pooled, long pooledSamples) {
@@ -104,10 +111,12 @@ final class NormQuantileHistogram {
     }
     long samples = 0;
     for (int j = 0; j < BINS; j++) {
-      pooled[j] += blockCounts[j] + draw[j];
+      lastBlock[j] = blockCounts[j] + draw[j];
+      pooled[j] += lastBlock[j];
       samples += blockCounts[j];
     }
     pooledSamples += samples;
+    lastBlockSamples = samples;
     Arrays.fill(blockCounts, 0);
   }
 
@@ -127,6 +136,29 @@ final class NormQuantileHistogram {
       cumulative += pooled[j];
     }
     return upperEdge(BINS - 1);
+  }
+
+  /**
+   * The share of the last released block's norms that its noisy histogram puts above {@code threshold}, in [0, 1]
+   * (interpolated geometrically within the bin that holds the threshold, as {@link #threshold()} does); NaN before
+   * the first release of this instance. A function of a released histogram and public values: post-processing.
+   */
+  double lastBlockShareAbove(double threshold) {
+    if (lastBlockSamples == 0) {
+      return Double.NaN;
+    }
+    double mass = 0;
+    // The last bin, [0, C_0 2^-OCTAVES], is never above a threshold: threshold() returns at least its upper edge.
+    for (int j = 0; j < BINS - 1; j++) {
+      double upper = upperEdge(j);
+      double lower = upperEdge(j + 1);
+      if (lower >= threshold) {
+        mass += lastBlock[j];
+      } else if (upper > threshold) {
+        mass += lastBlock[j] * StrictMath.log(upper / threshold) / StrictMath.log(upper / lower);
+      }
+    }
+    return Math.max(0, Math.min(1, mass / lastBlockSamples));
   }
 
   long pooledSamples() {

@@ -48,7 +48,8 @@ final class ScaledOnlineEstimator implements OnlineEstimator {
     boolean clamped = scaling.scale(features, x);
     StepOutcome outcome = scaled.step(x, label);
     return clamped && !outcome.sampleClipped()
-        ? new StepOutcome(outcome.step(), outcome.epoch(), outcome.gradientClipped(), outcome.differenceClipped(), true)
+        ? new StepOutcome(outcome.step(), outcome.epoch(), outcome.gradientClipped(), outcome.differenceClipped(), true,
+            outcome.releasedClipRate())
         : outcome;
   }
 

@@ -74,7 +74,12 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
 
   /** Every coordinate of a clipped increment is at most its clip bound: |g_i| <= ||g||_q, ||g||_2. */
   public static Lattice latticeFor(OnlineModelSpec spec) {
-    return Lattice.forScale(clipBound(spec), LATTICE_BITS);
+    return latticeForBound(clipBound(spec));
+  }
+
+  /** The lattice of increments clipped to {@code clipBound} (what {@link #latticeFor} gives a spec of that bound). */
+  public static Lattice latticeForBound(double clipBound) {
+    return Lattice.forScale(clipBound, LATTICE_BITS);
   }
 
   public static TreeNoisePlan choose(OnlineModelSpec spec) {

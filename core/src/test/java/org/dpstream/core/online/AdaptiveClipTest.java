@@ -32,6 +32,11 @@ class AdaptiveClipTest {
     return data.spec("adaptive", 1.5, 2, 1, horizon, accountant).withIncrementClipping(IncrementClipping.ADAPTIVE);
   }
 
+  /** Adaptive clipping at epsilon 1000 over an epoch of 4096: blocks of 128, 128, 256, ..., 2048. */
+  private static OnlineModelSpec nearlyNoiseless(OnlineTestData data) {
+    return data.spec("adaptive", 1.5, 2, 1000, 4096, AccountantChoice.ZCDP).withIncrementClipping(IncrementClipping.ADAPTIVE);
+  }
+
   @Test
   void blocksArePowersOfTwoFromAboutOneThirtySecondOfTheHorizon() {
     ClipBlockSchedule schedule = ClipBlockSchedule.forHorizon(10_000);
@@ -81,6 +86,64 @@ class AdaptiveClipTest {
     histogram.releaseBlock(null);
     // 8 samples, 4 above: bins 0 and 2 hold 3, bin 4 (upper edge 2) holds the fourth, all of it.
     assertEquals(2 * Math.pow(2, -0.5), histogram.threshold(), 1e-15);
+  }
+
+  @Test
+  void theClipRateIsTheLastReleasedBlocksShareAboveAThreshold() {
+    NormQuantileHistogram histogram = NormQuantileHistogram.start(8, 0.5, 0);
+    histogram.record(7); // bin 0
+    assertTrue(Double.isNaN(histogram.lastBlockShareAbove(4)), "nothing released yet");
+    for (double norm : new double[] {3.5, 3.5, 1.5}) { // bins 2, 2, 4
+      histogram.record(norm);
+    }
+    histogram.releaseBlock(null);
+    assertEquals(0, histogram.lastBlockShareAbove(8));
+    assertEquals(0.25, histogram.lastBlockShareAbove(4)); // bins 0 and 1 lie above 4
+    assertEquals(0.75, histogram.lastBlockShareAbove(2)); // bins 0 to 3
+    // Half-way (geometrically) into bin 2, (2 sqrt 2, 4]: half of its two samples, as threshold() interpolates.
+    assertEquals(0.5, histogram.lastBlockShareAbove(4 * Math.pow(2, -0.25)), 1e-15);
+    for (int i = 0; i < 4; i++) {
+      histogram.record(0);
+    }
+    histogram.releaseBlock(null);
+    assertEquals(0, histogram.lastBlockShareAbove(8 * Math.pow(2, -16)), "only the last block counts");
+  }
+
+  /**
+   * The model's released clipping rate is NaN until a block's histogram is released, then follows the share of the
+   * finished block's increments clipped at its threshold. At epsilon 1000 the histogram's noise (sigma_h about 3
+   * per bin) on the ten or so bins above the threshold of the smallest block (128 samples) has a standard deviation
+   * of about sqrt(10) 3 / 128 = 0.074 on the share: the tolerance is under three of them, which also covers the
+   * interpolation within the half-octave bin that holds the threshold.
+   */
+  @Test
+  void theReleasedClipRateFollowsTheShareOfEachFinishedBlockClipped() {
+    OnlineTestData data = new OnlineTestData(5, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(6));
+    OnlineModelSpec spec = nearlyNoiseless(data);
+    DpTofw model = DpTofw.start(spec, SOURCE);
+    ClipBlockSchedule schedule = ((AdaptiveClipPlan) model.plan()).schedule();
+    int clippedInBlock = 0;
+    int block = 0;
+    for (long t = 1; t <= 4096; t++) {
+      double[] x = data.features();
+      StepOutcome outcome = model.step(x, data.label(x));
+      if (outcome.gradientClipped()) {
+        clippedInBlock++;
+      }
+      boolean lastOfBlock = t == schedule.start(block) + schedule.length(block);
+      if (block == 0 && !lastOfBlock) {
+        assertTrue(Double.isNaN(outcome.releasedClipRate()), "step " + t);
+      }
+      if (lastOfBlock) {
+        double exact = (double) clippedInBlock / schedule.length(block);
+        assertTrue(outcome.releasedClipRate() >= 0 && outcome.releasedClipRate() <= 1);
+        if (block > 0) {
+          assertEquals(exact, outcome.releasedClipRate(), 0.2, "block " + block);
+        }
+        clippedInBlock = 0;
+        block++;
+      }
+    }
   }
 
   @Test
@@ -251,8 +314,7 @@ class AdaptiveClipTest {
   @Test
   void theThresholdFollowsTheNormsAfterTheWarmUp() {
     OnlineTestData data = new OnlineTestData(5, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(4));
-    OnlineModelSpec spec = data.spec("adaptive", 1.5, 2, 1000, 4096, AccountantChoice.ZCDP)
-        .withIncrementClipping(IncrementClipping.ADAPTIVE);
+    OnlineModelSpec spec = nearlyNoiseless(data);
     DpTofw model = DpTofw.start(spec, SOURCE);
     AdaptiveClipPrefixSums sums = (AdaptiveClipPrefixSums) ((AdaptiveClipPlan) model.plan()).start(spec, SOURCE);
     double initial = ((AdaptiveClipPlan) model.plan()).initialThreshold();

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -50,12 +49,13 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@value BanditTopology#STATE_STORE}: bandit id -&gt; DP-HDB state ({@link ServedBandit#writeState}),
  *       written after every round;
- *   <li>{@value BanditTopology#PENDING_STORE}: {@code banditId NUL requestId} -&gt; {@link PendingRequest}:
+ *   <li>{@value BanditTopology#PENDING_STORE}: the request's key ({@link RequestKey}: the bandit, the caller and
+ *       the request id) -&gt; {@link PendingRequest}:
  *       the decision and the user's context until the reward comes or the request expires, then a
  *       completion marker (no context) until its purge time, so a duplicate or late reward is rejected;
  *       with deciders, also a reward that came before its decision ({@link HeldReward}) until the decision comes
  *       or the reward timeout passes;
- *   <li>{@value BanditTopology#DEADLINES_STORE}: {@code banditId NUL hex(time) NUL requestId}: an index of
+ *   <li>{@value BanditTopology#DEADLINES_STORE}: {@code banditId NUL hex(time)} and the request ({@link RequestKey}): an index of
  *       every request's next due time (deadline while pending, purge time after), scanned in time order;
  *   <li>{@value BanditTopology#CLOCK_STORE}: bandit id -&gt; the bandit's stream time, the largest
  *       record timestamp of its contexts and rewards so far.
@@ -83,7 +83,6 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private static final Logger LOG = LoggerFactory.getLogger(BanditProcessor.class);
   private static final char SEPARATOR = '\u0000';
   private static final byte[] PRESENT = {1};
-  private static final HexFormat HEX = HexFormat.of();
 
   private final BanditRegistry bandits;
   private final int routingPartitions;
@@ -207,7 +206,8 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       return;
     }
     DecisionRequest request = ((DecodeResult.Decoded<DecisionRequest>) decoded).value();
-    CheckedRequest checked = checkedRequest(record, banditId, bandit, request.getRequestId(), request.getContext());
+    CheckedRequest checked = checkedRequest(record, banditId, bandit, request.getCaller(), request.getRequestId(),
+        request.getContext());
     if (checked == null) {
       return;
     }
@@ -218,9 +218,10 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         .setArm(decision.arm())
         .setPhase(decision.phase() == Decision.Phase.WARM_UP ? DecisionPhase.WARM_UP : DecisionPhase.GREEDY)
         .setModelStep(decision.round())
+        .setCaller(request.getCaller())
         .build();
     context.forward(new Record<String, Object>(banditId, response, record.timestamp()));
-    keepPending(record, banditId, bandit, request.getRequestId(), decision, checked);
+    keepPending(record, banditId, bandit, checked.request(), decision, checked);
   }
 
   /**
@@ -236,7 +237,8 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     }
     DecidedRequest decided = ((DecodeResult.Decoded<DecidedRequest>) decoded).value();
     DecisionResponse response = decided.getDecision();
-    CheckedRequest checked = checkedRequest(record, banditId, bandit, response.getRequestId(), decided.getContext());
+    CheckedRequest checked = checkedRequest(record, banditId, bandit, response.getCaller(), response.getRequestId(),
+        decided.getContext());
     if (checked == null) {
       return;
     }
@@ -251,17 +253,24 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     Decision decision = new Decision(response.getArm(),
         response.getPhase() == DecisionPhase.WARM_UP ? Decision.Phase.WARM_UP : Decision.Phase.GREEDY,
         response.getModelStep());
-    keepPending(record, banditId, bandit, response.getRequestId(), decision, checked);
+    keepPending(record, banditId, bandit, checked.request(), decision, checked);
   }
 
-  /** A request fit to be decided: its context as a vector, and the reward that came before it, if one did. */
-  private record CheckedRequest(double[] context, HeldReward heldReward) {}
+  /**
+   * A request fit to be decided: its key (caller, request id), its context as a vector, and the reward that came
+   * before it, if one did.
+   */
+  private record CheckedRequest(RequestKey request, double[] context, HeldReward heldReward) {}
 
-  /** The request, or null once the record was rejected (no request id, wrong size, a duplicate). */
-  private CheckedRequest checkedRequest(Record<String, byte[]> record, String banditId, Live bandit, String requestId,
-      List<Double> values) {
+  /** The request, or null once the record was rejected (no request id, a bad caller, wrong size, a duplicate). */
+  private CheckedRequest checkedRequest(Record<String, byte[]> record, String banditId, Live bandit, String callerName,
+      String requestId, List<Double> values) {
     if (requestId == null || requestId.isEmpty()) {
       reject(record, banditId, BanditRejection.MISSING_REQUEST_ID.name(), "a decision request needs a request id");
+      return null;
+    }
+    RequestKey key = requestKey(record, banditId, callerName, requestId);
+    if (key == null) {
       return null;
     }
     int dimension = bandit.entry.spec().dimension();
@@ -278,17 +287,37 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         return null;
       }
     }
-    byte[] stored = pending.get(pendingKey(banditId, requestId));
+    byte[] stored = pending.get(key.pendingKey(banditId));
     if (stored != null && !HeldReward.isHeld(stored)) {
       reject(record, banditId, BanditRejection.DUPLICATE_REQUEST.name(),
           "request " + requestId + " was already decided by bandit " + banditId);
       return null;
     }
-    return new CheckedRequest(x, stored == null ? null : HeldReward.decode(stored));
+    long deadline = saturatedAdd(Math.max(0, record.timestamp()), bandit.entry.rewardTimeout().toMillis());
+    if (deadline <= bandit.clock) {
+      // No reward can join it any more (expiry runs before a reward is handled), and the completion marker of its
+      // request, had it been learnt already, may have been purged: a context decided again after the decider group
+      // lost its offsets would be learnt a second time (imputed, or joined with a reward held meanwhile).
+      reject(record, banditId, BanditRejection.STALE_DECISION.name(), "request " + requestId + " of " + record.timestamp()
+          + " reached bandit " + banditId + " at stream time " + bandit.clock + ", past its reward deadline "
+          + deadline + "; it is not learnt");
+      return null;
+    }
+    return new CheckedRequest(key, x, stored == null ? null : HeldReward.decode(stored));
+  }
+
+  /** The request's key in the bandit's stores, or null once the record was rejected for its caller. */
+  private RequestKey requestKey(Record<String, byte[]> record, String banditId, String callerName, String requestId) {
+    try {
+      return new RequestKey(Caller.ofRecord(callerName), requestId);
+    } catch (IllegalArgumentException e) {
+      reject(record, banditId, BanditRejection.INVALID_CALLER.name(), e.getMessage());
+      return null;
+    }
   }
 
   /** Keeps the decision pending until its reward comes, or joins the reward that came first. */
-  private void keepPending(Record<String, byte[]> record, String banditId, Live bandit, String requestId,
+  private void keepPending(Record<String, byte[]> record, String banditId, Live bandit, RequestKey request,
       Decision decision, CheckedRequest checked) {
     double[] x = checked.context();
     long timestamp = Math.max(0, record.timestamp());
@@ -296,14 +325,14 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     long deadline = saturatedAdd(timestamp, timeout);
     PendingRequest decided = new PendingRequest(PendingRequest.Status.PENDING, decision.arm(), decision.phase(),
         decision.round(), timestamp, deadline, saturatedAdd(deadline, timeout), x);
-    pending.put(pendingKey(banditId, requestId), decided.encode());
-    index(banditId, bandit, deadline, requestId);
+    pending.put(request.pendingKey(banditId), decided.encode());
+    index(banditId, bandit, deadline, request);
     metrics.decided(banditId, decision, (System.currentTimeMillis() - record.timestamp()) * 1_000_000L);
     HeldReward held = checked.heldReward();
     if (held != null) {
       // As if the reward had come right after its decision: the same checks, the same round.
-      deadlines.delete(indexKey(banditId, held.dueAt(), requestId));
-      joinReward(banditId, bandit, requestId, decided, held.reward(), record.timestamp(),
+      deadlines.delete(request.indexKey(banditId, held.dueAt()));
+      joinReward(banditId, bandit, request, decided, held.reward(), record.timestamp(),
           (reason, message) -> rejectHeld(banditId, held, reason, message));
     }
   }
@@ -320,11 +349,14 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       reject(record, banditId, BanditRejection.MISSING_REQUEST_ID.name(), "a reward needs a request id");
       return;
     }
-    String pendingKey = pendingKey(banditId, requestId);
-    byte[] stored = pending.get(pendingKey);
+    RequestKey request = requestKey(record, banditId, reward.getCaller(), requestId);
+    if (request == null) {
+      return;
+    }
+    byte[] stored = pending.get(request.pendingKey(banditId));
     if (stored == null) {
       if (holdEarlyRewards) {
-        hold(record, banditId, bandit, requestId, reward.getReward());
+        hold(record, banditId, bandit, request, reward.getReward());
       } else {
         reject(record, banditId, BanditRejection.UNKNOWN_REQUEST.name(),
             "bandit " + banditId + " has no pending request " + requestId);
@@ -336,8 +368,8 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
           "request " + requestId + " already has a reward waiting for its decision");
       return;
     }
-    PendingRequest request = PendingRequest.decode(stored);
-    switch (request.status()) {
+    PendingRequest decided = PendingRequest.decode(stored);
+    switch (decided.status()) {
       case JOINED -> {
         reject(record, banditId, BanditRejection.DUPLICATE_REWARD.name(),
             "request " + requestId + " already has its reward");
@@ -350,7 +382,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       }
       case PENDING -> { }
     }
-    joinReward(banditId, bandit, requestId, request, reward.getReward(), record.timestamp(),
+    joinReward(banditId, bandit, request, decided, reward.getReward(), record.timestamp(),
         (reason, message) -> reject(record, banditId, reason, message));
   }
 
@@ -361,7 +393,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   }
 
   /** A pending request's reward: one round learnt and the request completed, or the reward refused. */
-  private void joinReward(String banditId, Live bandit, String requestId, PendingRequest request, double r,
+  private void joinReward(String banditId, Live bandit, RequestKey key, PendingRequest request, double r,
       long timestamp, Refusal refusal) {
     try {
       bandit.entry.spec().requireReward(r);
@@ -375,7 +407,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       refusal.reject(BanditRejection.BUDGET_EXHAUSTED.name(), e.getMessage());
       return;
     }
-    complete(banditId, bandit, requestId, request, PendingRequest.Status.JOINED);
+    complete(banditId, bandit, key, request, PendingRequest.Status.JOINED);
     metrics.joined(banditId, r, bandit.policy.rounds(), bandit.policy.privacySpent());
   }
 
@@ -384,7 +416,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
    * reward timeout, with the rejection it gets if its decision never comes. A reward the bandit cannot learn
    * whatever its decision is refused now.
    */
-  private void hold(Record<String, byte[]> record, String banditId, Live bandit, String requestId, double r) {
+  private void hold(Record<String, byte[]> record, String banditId, Live bandit, RequestKey request, double r) {
     try {
       bandit.entry.spec().requireReward(r);
     } catch (IllegalArgumentException e) {
@@ -393,12 +425,12 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     }
     long dueAt = saturatedAdd(Math.max(0, record.timestamp()), bandit.entry.rewardTimeout().toMillis());
     RejectedRecord rejection = Rejections.of(context, record.headers(), BanditRejection.UNKNOWN_REQUEST.name(),
-        noDecisionFor(banditId, bandit, requestId), RoutedInput.originalKey(record.key(), record.headers()),
+        noDecisionFor(banditId, bandit, request.requestId()), RoutedInput.originalKey(record.key(), record.headers()),
         record.value());
     HeldReward held = new HeldReward(r, record.timestamp(), dueAt,
         RoutedInput.rejectionKey(record.key(), record.headers()), rejections.encode(rejection));
-    pending.put(pendingKey(banditId, requestId), held.encode());
-    index(banditId, bandit, dueAt, requestId);
+    pending.put(request.pendingKey(banditId), held.encode());
+    index(banditId, bandit, dueAt, request);
     metrics.rewardHeld(banditId);
   }
 
@@ -426,12 +458,12 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   }
 
   /** The pending request becomes a completion marker (context dropped), due for purging at its purge time. */
-  private void complete(String banditId, Live bandit, String requestId, PendingRequest request,
+  private void complete(String banditId, Live bandit, RequestKey key, PendingRequest request,
       PendingRequest.Status outcome) {
-    deadlines.delete(indexKey(banditId, request.dueAt(), requestId));
+    deadlines.delete(key.indexKey(banditId, request.dueAt()));
     PendingRequest done = request.completed(outcome);
-    pending.put(pendingKey(banditId, requestId), done.encode());
-    index(banditId, bandit, done.dueAt(), requestId);
+    pending.put(key.pendingKey(banditId), done.encode());
+    index(banditId, bandit, done.dueAt(), key);
   }
 
   /** Advances the bandit's stream time and handles everything due by then. */
@@ -449,8 +481,8 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       // it, and RocksDB steps over the tombstones of every request completed since its last compaction, so
       // a scan from the first key cost time proportional to the requests in flight on every record
       // (docs/bandit-decider.md, "The bandit slowed the models").
-      try (KeyValueIterator<String, byte[]> it = deadlines.range(indexPrefix(banditId, bandit.nextDue),
-          indexPrefix(banditId, bandit.clock) + '\u0001')) {
+      try (KeyValueIterator<String, byte[]> it = deadlines.range(RequestKey.indexPrefix(banditId, bandit.nextDue),
+          RequestKey.indexEnd(banditId, bandit.clock))) {
         while (it.hasNext()) {
           due.add(it.next().key);
         }
@@ -462,8 +494,8 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         break;
       }
       for (String key : due) {
-        String requestId = key.substring(key.indexOf(SEPARATOR, banditId.length() + 1) + 1);
-        String pendingKey = pendingKey(banditId, requestId);
+        RequestKey request = RequestKey.ofIndexKey(banditId, key);
+        String pendingKey = request.pendingKey(banditId);
         byte[] stored = pending.get(pendingKey);
         if (stored == null) {
           deadlines.delete(key);
@@ -472,14 +504,14 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         if (HeldReward.isHeld(stored)) {
           HeldReward held = HeldReward.decode(stored);
           rejectHeld(banditId, held, BanditRejection.UNKNOWN_REQUEST.name(),
-              noDecisionFor(banditId, bandit, requestId));
+              noDecisionFor(banditId, bandit, request.requestId()));
           deadlines.delete(key);
           pending.delete(pendingKey);
           continue;
         }
-        PendingRequest request = PendingRequest.decode(stored);
-        if (request.status() == PendingRequest.Status.PENDING) {
-          expire(banditId, bandit, requestId, request, timestamp);
+        PendingRequest decided = PendingRequest.decode(stored);
+        if (decided.status() == PendingRequest.Status.PENDING) {
+          expire(banditId, bandit, request, decided, timestamp);
         } else {
           deadlines.delete(key);
           pending.delete(pendingKey);
@@ -489,7 +521,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   }
 
   /** The missing-reward policy: drop (no round) or impute (one round with the public default reward). */
-  private void expire(String banditId, Live bandit, String requestId, PendingRequest request, long timestamp) {
+  private void expire(String banditId, Live bandit, RequestKey key, PendingRequest request, long timestamp) {
     boolean imputed = false;
     if (bandit.entry.missingReward() == BanditConfig.MissingReward.IMPUTE) {
       try {
@@ -499,12 +531,12 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         // No budget for the imputed round: the decision is dropped instead (counted as such).
       }
     }
-    complete(banditId, bandit, requestId, request, PendingRequest.Status.EXPIRED);
+    complete(banditId, bandit, key, request, PendingRequest.Status.EXPIRED);
     metrics.expired(banditId, imputed, bandit.policy.rounds(), bandit.policy.privacySpent());
   }
 
-  private void index(String banditId, Live bandit, long dueAt, String requestId) {
-    deadlines.put(indexKey(banditId, dueAt, requestId), PRESENT);
+  private void index(String banditId, Live bandit, long dueAt, RequestKey request) {
+    deadlines.put(request.indexKey(banditId, dueAt), PRESENT);
     bandit.nextDue = Math.min(bandit.nextDue, dueAt);
   }
 
@@ -557,24 +589,6 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
 
   private String position() {
     return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
-  }
-
-  static String pendingKey(String banditId, String requestId) {
-    return banditId + SEPARATOR + requestId;
-  }
-
-  /**
-   * {@code banditId NUL} and the time as 16 lowercase hex digits (negative times as 0), so that keys sort by
-   * time. HexFormat, not String.format: this runs two or three times per bandit record, and String.format's
-   * parsing of the pattern was a tenth of the learning thread's time at 2,000 rounds/s
-   * (docs/bandit-decider.md, "Learning at 2,000 rounds/s"). The keys are the same.
-   */
-  static String indexPrefix(String banditId, long time) {
-    return banditId + SEPARATOR + HEX.toHexDigits(Math.max(0, time));
-  }
-
-  static String indexKey(String banditId, long time, String requestId) {
-    return indexPrefix(banditId, time) + SEPARATOR + requestId;
   }
 
   private static long saturatedAdd(long a, long b) {

@@ -12,10 +12,18 @@ public enum BanditRejection {
   UNKNOWN_BANDIT,
   /** An empty request id. */
   MISSING_REQUEST_ID,
+  /** A record naming an empty caller, or one with NUL (a record that names none is in the default scope). */
+  INVALID_CALLER,
   /** A context whose length is not the bandit's dimension. */
   WRONG_DIMENSION,
   /** A context whose request id this bandit has already decided (pending or recently completed). */
   DUPLICATE_REQUEST,
+  /**
+   * A decision (or, deciding in the topology, a context) whose reward deadline ({@code timestamp + rewardTimeout})
+   * the bandit's stream time has already passed: no reward could join it, and its request may have been learnt
+   * before (a replay of old contexts), so it is not learnt.
+   */
+  STALE_DECISION,
   /** A reward for a request id the bandit has no record of (never seen, or completed long ago). */
   UNKNOWN_REQUEST,
   /** A reward for a request that has already expired (its timeout passed in stream time). */

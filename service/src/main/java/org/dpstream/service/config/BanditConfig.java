@@ -3,6 +3,7 @@ package org.dpstream.service.config;
 import java.time.Duration;
 import java.util.Locale;
 import org.dpstream.bandit.BanditSpec;
+import org.dpstream.bandit.DefaultPolicy;
 import org.dpstream.bandit.hdb.DpHdbPolicy;
 import org.dpstream.bandit.hdb.DpHdbSpec;
 import org.dpstream.bandit.linear.DpLinearPolicy;
@@ -22,15 +23,16 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     {@code id/arm-i}
  * @param dimension d, the context dimension
  * @param arms K
- * @param link {@code identity} (squared loss) or {@code logistic} (rewards in [0, 1])
+ * @param link DP-HDB: {@code identity} (squared loss, the default) or {@code logistic} (rewards in [0, 1])
  * @param radius of the l1 ball every arm's parameters live in; default 1
- * @param preSelectionGap h_sub &gt; 0 of Assumption 4.1 ({@code inf} pre-selects every arm)
+ * @param preSelectionGap h_sub &gt; 0 of Assumption 4.1; {@code inf} (the default) pre-selects every arm
  * @param t0 forced-sampling rounds per arm; null: the authors' ln(d T) ln(T) / eps^2
  * @param epsilon budget of the release of all arms' parameters w.r.t. one user's (context, reward)
  * @param delta budget
  * @param horizon T, the rounds the arms' calibration is made for (past it a new epoch starts)
  * @param contextBound declared ||x||_inf bound (the dual norm of l1); default 1
- * @param rewardBound declared |r| bound
+ * @param rewardBound declared |r| bound (DP-Linear: the bound on |r - rewardCenter|, the reward range's
+ *     half-width)
  * @param rewardTimeout how long (in stream time, i.e. record timestamps) a decision waits for its
  *     reward, e.g. {@code 30s}, {@code 500ms}, {@code 5m}
  * @param missingReward what an expired decision does: {@code drop} (no round) or {@code impute}
@@ -38,14 +40,20 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param defaultReward the public reward imputed for an expired decision (required with impute)
  * @param releaseEvery publish the arms' parameters every k-th round; default 1 (DP-HDB; DP-Linear
  *     publishes each of its releases, every {@code refreshEvery} rounds)
- * @param policy {@code dp-hdb} (default) or {@code dp-linear} (docs/bandit-service.md); DP-Linear ignores
- *     link, radius, preSelectionGap, t0 and contextBound
+ * @param policy {@code dp-linear} or {@code dp-hdb} (docs/bandit-service.md); DP-Linear ignores link, radius,
+ *     preSelectionGap, t0 and contextBound. Default: {@link DefaultPolicy#nameFor} of (d, K, horizon, epsilon),
+ *     DP-Linear wherever its statistics fit (docs/design/bandit-default-protocol.md)
  * @param contextClip DP-Linear: contexts are scaled (with their rewards) to ||x||_2 &lt;= this; default 1
- * @param refreshEvery DP-Linear: statistics released and ridge solutions refreshed every k rounds; default d
- * @param accountant DP-Linear: {@code zcdp} (Gaussian tree, default) or {@code factorization}
+ * @param refreshEvery DP-Linear: statistics released and ridge solutions refreshed every k rounds; default
+ *     ceil(horizon / 100) ({@link DpLinearSpec#defaultRefreshEvery})
+ * @param accountant DP-Linear: {@code factorization} (the square-root factorization, default) or {@code zcdp}
+ *     (Gaussian tree)
  * @param noise {@code discrete} (the default where it applies: DP-HDB's arms, DP-Linear under zcdp; no
  *     floating-point noise) or {@code continuous} (DP-HDB: Gumbel-max; DP-Linear: the Ziggurat Gaussian, the only
- *     choice under factorization)
+ *     choice under factorization, so DP-Linear's default)
+ * @param rewardCenter DP-Linear: m, a public constant subtracted from every reward before it is scaled and clipped to
+ *     [-rewardBound, rewardBound]; declare the midpoint of the reward range and its half-width as rewardBound
+ *     (rewards in [0, 1]: rewardCenter 0.5, rewardBound 0.5). Default 0
  */
 public record BanditConfig(
     String id,
@@ -68,7 +76,18 @@ public record BanditConfig(
     Double contextClip,
     Integer refreshEvery,
     String accountant,
-    String noise) {
+    String noise,
+    Double rewardCenter) {
+
+  /** A bandit with uncentred rewards (the fields before {@code rewardCenter}). */
+  public BanditConfig(String id, int dimension, int arms, String link, Double radius, String preSelectionGap, Long t0,
+      double epsilon, double delta, long horizon, Double contextBound, double rewardBound, String rewardTimeout,
+      String missingReward, Double defaultReward, Integer releaseEvery, String policy, Double contextClip,
+      Integer refreshEvery, String accountant, String noise) {
+    this(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon, contextBound, rewardBound,
+        rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip, refreshEvery, accountant, noise,
+        null);
+  }
 
   /** A bandit with the default noise (the fields before {@code noise}). */
   public BanditConfig(String id, int dimension, int arms, String link, Double radius, String preSelectionGap, Long t0,
@@ -76,7 +95,8 @@ public record BanditConfig(
       String missingReward, Double defaultReward, Integer releaseEvery, String policy, Double contextClip,
       Integer refreshEvery, String accountant) {
     this(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon, contextBound, rewardBound,
-        rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip, refreshEvery, accountant, null);
+        rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip, refreshEvery, accountant, null,
+        null);
   }
 
   /** A DP-HDB bandit (the fields before {@code policy}). */
@@ -84,15 +104,26 @@ public record BanditConfig(
       double epsilon, double delta, long horizon, Double contextBound, double rewardBound, String rewardTimeout,
       String missingReward, Double defaultReward, Integer releaseEvery) {
     this(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon, contextBound, rewardBound,
-        rewardTimeout, missingReward, defaultReward, releaseEvery, null, null, null, null);
+        rewardTimeout, missingReward, defaultReward, releaseEvery, DpHdbPolicy.NAME, null, null, null);
   }
 
   public BanditConfig {
-    policy = policy == null ? DpHdbPolicy.NAME : policy;
+    policy = policy == null ? defaultPolicy(dimension, arms, horizon, epsilon) : policy;
+    link = link == null ? "identity" : link;
+    preSelectionGap = preSelectionGap == null ? "inf" : preSelectionGap;
     radius = radius == null ? 1.0 : radius;
     contextBound = contextBound == null ? 1.0 : contextBound;
     missingReward = missingReward == null ? "drop" : missingReward;
     releaseEvery = releaseEvery == null ? 1 : releaseEvery;
+  }
+
+  /** The default rule's policy, or DP-Linear's name when the spec is invalid (toEntry then says why). */
+  private static String defaultPolicy(int dimension, int arms, long horizon, double epsilon) {
+    try {
+      return DefaultPolicy.nameFor(dimension, arms, horizon, epsilon);
+    } catch (IllegalArgumentException e) {
+      return DpLinearPolicy.NAME;
+    }
   }
 
   /** What happens to a decision whose reward did not come within the timeout. */
@@ -107,8 +138,9 @@ public record BanditConfig(
   public BanditRegistry.Entry toEntry() {
     try {
       String banditId = require(id, "id");
-      if (banditId.indexOf('\u0000') >= 0) {
-        throw new IllegalArgumentException("id must not contain NUL");
+      if (banditId.indexOf('\u0000') >= 0 || banditId.indexOf('\u0001') >= 0) {
+        // They separate the parts of the bandit's store keys (RequestKey).
+        throw new IllegalArgumentException("id must not contain NUL or U+0001");
       }
       PrivacyBudget budget = new PrivacyBudget(epsilon, delta);
       String policyName = policy.strip().toLowerCase(Locale.ROOT);
@@ -164,8 +196,9 @@ public record BanditConfig(
 
   private DpLinearSpec linearSpec(String banditId, PrivacyBudget budget) {
     double clip = contextClip == null ? 1.0 : contextClip;
-    int period = refreshEvery == null ? Math.max(1, dimension) : refreshEvery;
-    AccountantChoice choice = switch (accountant == null ? "zcdp" : accountant.strip().toLowerCase(Locale.ROOT)) {
+    int period = refreshEvery == null ? DpLinearSpec.defaultRefreshEvery(horizon) : refreshEvery;
+    String accountantName = accountant == null ? "factorization" : accountant.strip().toLowerCase(Locale.ROOT);
+    AccountantChoice choice = switch (accountantName) {
       case "zcdp" -> AccountantChoice.ZCDP;
       case "factorization" -> AccountantChoice.FACTORIZATION;
       default -> throw new IllegalArgumentException("accountant must be zcdp or factorization for dp-linear, got "
@@ -181,7 +214,8 @@ public record BanditConfig(
           + " noise has real coefficients); use noise: continuous");
     }
     try {
-      return new DpLinearSpec(banditId, dimension, arms, clip, rewardBound, budget, horizon, period, choice, sampling);
+      return new DpLinearSpec(banditId, dimension, arms, clip, rewardBound, budget, horizon, period, choice, sampling,
+          rewardCenter == null ? 0 : rewardCenter);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(e.getMessage().replace("rewardClip", "rewardBound"), e);
     }

@@ -37,6 +37,7 @@ public final class ConfigLoader {
     config.registry(); // validates every model now rather than at the first sample
     config.banditRegistry(); // and every bandit
     config.output().outputFormat(); // and output.format
+    config.modelsWithSeries(); // and the models metrics.models names
     return config;
   }
 

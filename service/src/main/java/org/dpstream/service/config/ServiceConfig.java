@@ -23,6 +23,10 @@ import org.dpstream.service.serde.OutputFormat;
  * @param createTopics how {@code run} creates missing topics (default: 3 partitions, broker's replication)
  * @param instanceId this instance's static group membership id ({@code group.instance.id}); null: dynamic
  * @param decider how the bandits decide (the {@code decider:} section; default: deciders with the HTTP API)
+ * @param metrics what /metrics exports (the {@code metrics:} section; default: public series only, per-model series
+ *     up to 100 models)
+ * @param metricsAddress the address /metrics (with /health and /ready) listens on, a host name or IP address;
+ *     default: every interface
  */
 public record ServiceConfig(
     String applicationId,
@@ -35,7 +39,9 @@ public record ServiceConfig(
     OutputConfig output,
     TopicCreation createTopics,
     String instanceId,
-    DeciderConfig decider) {
+    DeciderConfig decider,
+    MetricsConfig metrics,
+    String metricsAddress) {
 
   /** Port of /metrics when the file does not say. */
   public static final int DEFAULT_METRICS_PORT = 9400;
@@ -61,6 +67,30 @@ public record ServiceConfig(
     createTopics = createTopics == null ? TopicCreation.defaults() : createTopics;
     instanceId = InstanceIds.checked(instanceId, kafka);
     decider = decider == null ? DeciderConfig.DEFAULT : decider;
+    metrics = metrics == null ? MetricsConfig.DEFAULT : metrics;
+    if (metricsAddress != null && metricsAddress.isBlank()) {
+      throw new IllegalArgumentException("metricsAddress must name a host or address (leave it out for every"
+          + " interface)");
+    }
+  }
+
+  /** A configuration with the default {@code metrics:} section and /metrics on every interface. */
+  public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
+      Integer metricsPort, List<BanditConfig> bandits, Integer routingPartitions, OutputConfig output,
+      TopicCreation createTopics, String instanceId, DeciderConfig decider) {
+    this(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output, createTopics,
+        instanceId, decider, null, null);
+  }
+
+  /** The same configuration with this {@code metrics:} section. */
+  public ServiceConfig withMetrics(MetricsConfig newMetrics) {
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
+        createTopics, instanceId, decider, newMetrics, metricsAddress);
+  }
+
+  /** The ids of the models that have per-model series on /metrics ({@link MetricsConfig#modelsWithSeries}). */
+  public java.util.Set<String> modelsWithSeries() {
+    return metrics.modelsWithSeries(models.stream().map(ModelConfig::id).toList());
   }
 
   /** A configuration with the default {@code decider:} section. */
@@ -74,7 +104,7 @@ public record ServiceConfig(
   /** The same configuration with this {@code decider:} section. */
   public ServiceConfig withDecider(DeciderConfig newDecider) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
-        createTopics, instanceId, newDecider);
+        createTopics, instanceId, newDecider, metrics, metricsAddress);
   }
 
   /** A configuration with these bandits, the default routing, Avro outputs, default topic creation and dynamic membership. */
@@ -93,25 +123,26 @@ public record ServiceConfig(
   /** The same configuration with these bandits. */
   public ServiceConfig withBandits(List<BanditConfig> newBandits) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits, routingPartitions, output,
-        createTopics, instanceId, decider);
+        createTopics, instanceId, decider, metrics, metricsAddress);
   }
 
   /** The same configuration with another routing partition count. */
   public ServiceConfig withRoutingPartitions(int partitions) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, partitions, output,
-        createTopics, instanceId, decider);
+        createTopics, instanceId, decider, metrics, metricsAddress);
   }
 
   /** The same configuration with its outputs in this format. */
   public ServiceConfig withOutputFormat(OutputFormat format) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions,
-        new OutputConfig(format.name().toLowerCase(Locale.ROOT)), createTopics, instanceId, decider);
+        new OutputConfig(format.name().toLowerCase(Locale.ROOT)), createTopics, instanceId, decider, metrics,
+        metricsAddress);
   }
 
   /** The same configuration with this static membership id (null: dynamic membership). */
   public ServiceConfig withInstanceId(String newInstanceId) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
-        createTopics, newInstanceId, decider);
+        createTopics, newInstanceId, decider, metrics, metricsAddress);
   }
 
   /** The models' specs by id, each checked; duplicate ids are refused. */

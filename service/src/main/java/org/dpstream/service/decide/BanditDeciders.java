@@ -14,6 +14,7 @@ import org.dpstream.service.config.DeciderConfig;
 import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.decide.follower.ReleaseFollower;
 import org.dpstream.service.decide.follower.ReleasedBandits;
+import org.dpstream.service.decide.http.ApiSecurity;
 import org.dpstream.service.decide.http.DecisionHttpServer;
 import org.dpstream.service.kafka.ClientFailures;
 import org.dpstream.service.kafka.TopicProvisioner;
@@ -63,17 +64,21 @@ public final class BanditDeciders implements AutoCloseable {
   /** As {@link #start(ServiceConfig, Topics, KeyedNoiseSource)}, recording {@link DeciderMetrics}. */
   public static BanditDeciders start(ServiceConfig config, Topics topics, KeyedNoiseSource noise,
       DeciderMetrics metrics) {
-    return start(config, topics, noise, metrics, ClientFailures.NONE);
+    return start(config, topics, noise, metrics,
+        config.decider().servesApi() ? ApiSecurity.of(config.decider()) : null, ClientFailures.NONE);
   }
 
   /**
-   * As {@link #start(ServiceConfig, Topics, KeyedNoiseSource, DeciderMetrics)}; every client of the deciders
-   * reports its failures to {@code failures}, and the start stops waiting for the releases once one of them
-   * stops the service.
+   * As {@link #start(ServiceConfig, Topics, KeyedNoiseSource, DeciderMetrics)}, with the API's security resolved
+   * already (null when no API is served); every client of the deciders reports its failures to {@code failures},
+   * and the start stops waiting for the releases once one of them stops the service.
    */
   public static BanditDeciders start(ServiceConfig config, Topics topics, KeyedNoiseSource noise,
-      DeciderMetrics metrics, ClientFailures failures) {
+      DeciderMetrics metrics, ApiSecurity apiSecurity, ClientFailures failures) {
     DeciderConfig settings = config.decider();
+    if (settings.servesApi() && apiSecurity == null) {
+      throw new IllegalArgumentException("the decision API needs its security (decider.authentication)");
+    }
     BanditRegistry bandits = config.banditRegistry();
     Map<String, Object> client = TopicProvisioner.adminSettings(config.kafka());
     client.remove(CommonClientConfigs.CLIENT_ID_CONFIG);
@@ -113,12 +118,14 @@ public final class BanditDeciders implements AutoCloseable {
     DecisionHttpServer http = null;
     try {
       if (settings.httpPort() >= 0) {
-        http = DecisionHttpServer.start(decisions, settings.httpPort(), settings.httpThreads());
+        http = DecisionHttpServer.start(decisions, apiSecurity, settings.httpAddress(), settings.httpPort(),
+            settings.httpThreads());
       }
     } catch (IOException e) {
       follower.close();
       decisions.close();
-      throw new UncheckedIOException("decider.httpPort " + settings.httpPort() + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("decider.httpAddress " + (settings.httpAddress() == null ? "(every interface)"
+          : settings.httpAddress()) + ", decider.httpPort " + settings.httpPort() + ": " + e.getMessage(), e);
     }
     ContextDecider contexts = settings.contexts()
         ? ContextDecider.start(client, ContextDecider.groupId(config.applicationId()), topics.contexts().name(), decisions,
@@ -126,7 +133,8 @@ public final class BanditDeciders implements AutoCloseable {
         : null;
     // Ready (/ready) only once warmed up: the first requests no longer meet the JIT compiler and cold metadata.
     DeciderWarmUp warmUp = new DeciderWarmUp(decisions, bandits,
-        http == null ? OptionalInt.empty() : OptionalInt.of(http.port()), contexts != null, WARM_UP_DECISIONS,
+        http == null ? OptionalInt.empty() : OptionalInt.of(http.port()), apiSecurity, contexts != null,
+        WARM_UP_DECISIONS,
         WARM_UP_HTTP_REQUESTS,
         WARM_UP_BUDGET_MILLIS).startInBackground();
     return new BanditDeciders(follower, decisions, http, contexts, warmUp);

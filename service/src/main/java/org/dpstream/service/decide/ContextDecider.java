@@ -25,6 +25,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.service.bandit.BanditRejection;
+import org.dpstream.service.bandit.Caller;
 import org.dpstream.service.kafka.ClientFailures;
 import org.dpstream.service.serde.DecodeResult;
 import org.dpstream.service.serde.DpSerdes;
@@ -42,6 +43,9 @@ import org.slf4j.LoggerFactory;
  * the uncommitted suffix is decided again too, and since the decision log restores the decision memory, a replayed request gets the
  * decision it had (sent to dp.decisions again: readers deduplicate by request id). Bad input goes to
  * dp.rejected with its reason; nothing stops the loop. Consumer group {@code <applicationId>-decider}.
+ *
+ * <p>A context that names a {@code caller} is that caller's request (the producers of dp.contexts are trusted, under
+ * the topic's ACLs, to name callers); one that names none is in the default scope ({@link Caller}).
  */
 public final class ContextDecider implements AutoCloseable {
 
@@ -248,7 +252,13 @@ public final class ContextDecider implements AutoCloseable {
         return reject(record, rejected.reason().name(), rejected.message());
       }
       DecisionRequest request = ((DecodeResult.Decoded<DecisionRequest>) decoded).value();
-      return decisions.decide(banditId, request.getRequestId(), request.getContext(), record.timestamp(), true)
+      Caller caller;
+      try {
+        caller = Caller.ofRecord(request.getCaller());
+      } catch (IllegalArgumentException e) {
+        return reject(record, BanditRejection.INVALID_CALLER.name(), e.getMessage());
+      }
+      return decisions.decide(banditId, caller, request.getRequestId(), request.getContext(), record.timestamp(), true)
           .thenApply(decision -> {
             long millis = System.currentTimeMillis() - record.timestamp();
             decisions.metrics().decided(banditId, DeciderMetrics.Path.KAFKA, decision.getPhase(),

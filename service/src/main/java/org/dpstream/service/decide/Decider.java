@@ -11,6 +11,7 @@ import org.dpstream.bandit.release.ReleasedBandit;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseStream;
 import org.dpstream.service.bandit.BanditRejection;
+import org.dpstream.service.bandit.Caller;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.decide.follower.ReleasedBandits;
 
@@ -21,9 +22,15 @@ import org.dpstream.service.decide.follower.ReleasedBandits;
  */
 public final class Decider {
 
-  /** The noise of request r of bandit b is the stream (purpose {@value #NOISE_PURPOSE}, id b NUL r) of this scope. */
+  /**
+   * The noise of request r of bandit b in the default scope is the stream (purpose {@value #NOISE_PURPOSE}, id b NUL
+   * r) of this scope, as before callers existed; that of caller c's request r is the stream (purpose
+   * {@value #CALLER_NOISE_PURPOSE}, id c NUL b NUL r). Neither a caller nor a bandit id holds NUL, so no two
+   * requests share a stream.
+   */
   static final String NOISE_SCOPE = "decider";
   static final String NOISE_PURPOSE = "decision";
+  static final String CALLER_NOISE_PURPOSE = "caller-decision";
 
   private final Map<String, BanditRegistry.Entry> bandits = new HashMap<>();
   private final Map<String, DecisionRule> rules = new HashMap<>();
@@ -57,13 +64,18 @@ public final class Decider {
     return Optional.ofNullable(banditId == null ? null : bandits.get(banditId));
   }
 
+  /** The decision for one request of the default scope ({@link Caller#DEFAULT}). */
+  public Decision decide(String banditId, String requestId, List<Double> context) throws Refused {
+    return decide(banditId, Caller.DEFAULT, requestId, context);
+  }
+
   /**
-   * The decision for one request.
+   * The decision for one request of {@code caller}.
    *
    * @throws Refused for an unknown bandit, an empty request id, a context of the wrong size or with a
    *     non-finite value
    */
-  public Decision decide(String banditId, String requestId, List<Double> context) throws Refused {
+  public Decision decide(String banditId, Caller caller, String requestId, List<Double> context) throws Refused {
     BanditRegistry.Entry entry = bandit(banditId).orElseThrow(
         () -> new Refused(BanditRejection.UNKNOWN_BANDIT.name(), "no bandit '" + banditId + "' is configured"));
     if (requestId == null || requestId.isEmpty()) {
@@ -83,7 +95,9 @@ public final class Decider {
       x[j] = v;
     }
     ReleasedBandit latest = released.latest(banditId).orElseThrow();
-    Supplier<NoiseStream> requestNoise = () -> noise.forStream(NOISE_PURPOSE, banditId + '\u0000' + requestId);
+    Supplier<NoiseStream> requestNoise = caller.isDefault()
+        ? () -> noise.forStream(NOISE_PURPOSE, banditId + '\u0000' + requestId)
+        : () -> noise.forStream(CALLER_NOISE_PURPOSE, caller.name() + '\u0000' + banditId + '\u0000' + requestId);
     return rules.get(banditId).decide(latest, x, requestNoise);
   }
 }

@@ -9,6 +9,7 @@ import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.decide.http.ApiSecurity;
 import org.dpstream.service.decide.http.DecisionHttpServer;
 import org.dpstream.service.decide.http.MiniHttpClient;
 import org.dpstream.service.serde.DpSerdes;
@@ -27,6 +28,10 @@ import org.slf4j.LoggerFactory;
  * refuses with 404 after parsing them like any other. In the first seconds of a bench run at 2,000
  * requests/s the JIT compiler took most of a core while requests queued behind it (docs/benchmarks.md).
  *
+ * <p>The API authenticates its callers: the warm-up calls it with a token of its own ({@link
+ * ApiSecurity#startWarmUp}), random, held only in memory and refused once the warm-up ends. Under TLS or client
+ * certificates the API phase is left out (the decisions are still rehearsed).
+ *
  * <p>Privacy: the synthetic decisions draw the keyed noise of request ids starting with NUL, and their results
  * are dropped. A client may send such an id (JSON allows it) and get a decision from the same noise stream; that
  * reveals nothing, since the synthetic decision was never seen and the noise source holds no state, so nothing a
@@ -44,6 +49,7 @@ final class DeciderWarmUp {
   private final DecisionService decisions;
   private final BanditRegistry bandits;
   private final OptionalInt httpPort;
+  private final ApiSecurity security;
   private final boolean kafkaPath;
   private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
   private final int decisionsPerBandit;
@@ -59,14 +65,16 @@ final class DeciderWarmUp {
    *     API's), and the decide path is compiled for the lists it will meet (a warm-up on the API's lists alone
    *     left C2 recompiling the decide path under the Kafka path's first requests)
    * @param decisionsPerBandit synthetic decisions per configured bandit
+   * @param security the API's, which gives the warm-up its credential (ignored without an API)
    * @param httpRequests synthetic requests through the API (if it is served)
    * @param budgetMillis time after which each phase stops early (a slow machine gets ready anyway)
    */
-  DeciderWarmUp(DecisionService decisions, BanditRegistry bandits, OptionalInt httpPort, boolean kafkaPath,
-      int decisionsPerBandit, int httpRequests, long budgetMillis) {
+  DeciderWarmUp(DecisionService decisions, BanditRegistry bandits, OptionalInt httpPort, ApiSecurity security,
+      boolean kafkaPath, int decisionsPerBandit, int httpRequests, long budgetMillis) {
     this.decisions = decisions;
     this.bandits = bandits;
     this.httpPort = httpPort;
+    this.security = security;
     this.kafkaPath = kafkaPath;
     this.decisionsPerBandit = decisionsPerBandit;
     this.httpRequests = httpRequests;
@@ -94,14 +102,18 @@ final class DeciderWarmUp {
     try {
       decisions.fetchMetadata();
       rehearsed = rehearse();
-      if (httpPort.isPresent()) {
-        int[] counts = throughTheApi(httpPort.getAsInt());
+      String token = httpPort.isPresent() ? security.startWarmUp() : null;
+      if (token != null) {
+        int[] counts = throughTheApi(httpPort.getAsInt(), token.isEmpty() ? null : "Bearer " + token);
         answered = counts[0];
         unexpected = counts[1];
       }
     } catch (Exception e) {
       LOG.warn("deciders' warm-up stopped early ({}); serving anyway", e.toString());
     } finally {
+      if (httpPort.isPresent()) {
+        security.endWarmUp();
+      }
       collectStartUpGarbage();
       done.countDown();
     }
@@ -152,7 +164,7 @@ final class DeciderWarmUp {
   }
 
   /** {answered with 404 as expected, answered otherwise}. */
-  private int[] throughTheApi(int port) throws IOException {
+  private int[] throughTheApi(int port, String authorization) throws IOException {
     int d = bandits.all().isEmpty() ? 1 : bandits.all().iterator().next().spec().dimension();
     long deadline = System.nanoTime() + budgetNanos;
     int answered = 0;
@@ -167,7 +179,7 @@ final class DeciderWarmUp {
           if (client != null) {
             client.close();
           }
-          client = new MiniHttpClient(port);
+          client = new MiniHttpClient(port, authorization);
         }
         StringBuilder body = new StringBuilder(24 * d + 40).append("{\"requestId\":\"warm-up-").append(i)
             .append("\",\"context\":[");

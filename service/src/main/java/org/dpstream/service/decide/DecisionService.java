@@ -26,6 +26,7 @@ import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.RejectedRecord;
 import org.dpstream.schemas.Reward;
 import org.dpstream.service.bandit.BanditRejection;
+import org.dpstream.service.bandit.Caller;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.decide.memory.DecisionMemory;
 import org.dpstream.service.decide.memory.Digest128;
@@ -39,10 +40,14 @@ import org.dpstream.service.serde.SchemaSerde;
  * context decider: the decision with its context to the decision log (learning's input), the decision
  * alone to dp.decisions, rewards to dp.rewards, all with one idempotent producer (acks=all).
  *
- * <p><b>Same request, same decision.</b> A decision is remembered by (bandit, request id) with a digest
+ * <p><b>Requests are scoped to their caller.</b> A request is (caller, bandit, request id): two callers using the
+ * same request id make two requests, each decided with its own noise, remembered, logged and rewarded on its own,
+ * so nothing this service answers one caller depends on another caller's requests ({@link Caller}).
+ *
+ * <p><b>Same request, same decision.</b> A decision is remembered by (caller, bandit, request id) with a digest
  * of its context for the bandits' longest reward timeout; the request decided again gets the remembered
- * decision. The same request id with another context is refused ({@code DUPLICATE_REQUEST}): the
- * remembered decision is a function of the first caller's context, not to be handed to another caller. The memory is restored on start from the decision log, so a request replayed
+ * decision. The same request with another context is refused ({@code DUPLICATE_REQUEST}): that tells the caller
+ * only about its own earlier request. The memory is restored on start from the decision log, so a request replayed
  * after a restart (the context decider's at-least-once) gets the decision it got before.
  *
  * <p><b>A log write that fails</b> (the producer's delivery timeout passed): {@link #decide}'s future fails
@@ -134,9 +139,9 @@ public final class DecisionService implements AutoCloseable {
    * @return completes with the decision once both records are acknowledged
    * @throws Decider.Refused on bad input; nothing is written
    */
-  public CompletableFuture<DecisionResponse> decide(String banditId, String requestId, List<Double> context,
-      long timestamp, boolean alwaysResend) throws Decider.Refused {
-    Handed handed = decideAndHand(banditId, requestId, context, timestamp, alwaysResend);
+  public CompletableFuture<DecisionResponse> decide(String banditId, Caller caller, String requestId,
+      List<Double> context, long timestamp, boolean alwaysResend) throws Decider.Refused {
+    Handed handed = decideAndHand(banditId, caller, requestId, context, timestamp, alwaysResend);
     return handed.written().thenApply(done -> handed.response());
   }
 
@@ -152,34 +157,40 @@ public final class DecisionService implements AutoCloseable {
    *
    * @throws Decider.Refused on bad input; nothing is written
    */
-  public Handed decideAndHand(String banditId, String requestId, List<Double> context, long timestamp,
+  public Handed decideAndHand(String banditId, Caller caller, String requestId, List<Double> context, long timestamp,
       boolean alwaysResend) throws Decider.Refused {
-    Decision decision = decider.decide(banditId, requestId, context);
+    Decision decision = decider.decide(banditId, caller, requestId, context);
     // Built outside the memory's lock, and written after it: the lock is shared by every request of the
     // instance, and holding it across an encode and producer.send (which may wait for metadata or buffer
     // space) queued every other request behind this one.
-    DecisionResponse response = response(requestId, decision);
+    DecisionResponse response = response(requestId, caller, decision);
     DecisionMemory.Logged candidate = new DecisionMemory.Logged(response.getArm(), response.getModelStep(),
         response.getPhase(), timestamp, Digest128.ofContext(context));
     byte[] logValue = decided.encode(DecidedRequest.newBuilder().setDecision(response).setContext(context).build());
-    DecisionMemory.Found found = memory.rememberIfAbsent(Digest128.ofRequest(banditId, requestId), candidate,
+    DecisionMemory.Found found = memory.rememberIfAbsent(memoryKey(caller, banditId, requestId), candidate,
         logValue, System.currentTimeMillis(), alwaysResend);
     if (found.outcome() == DecisionMemory.Outcome.OTHER_CONTEXT) {
-      // Answering would hand another request's decision, a function of its context, to this caller.
+      // The caller's own request of this id was decided for another context: answering would hand that decision,
+      // a function of the other context, to this one.
       throw new Decider.Refused(BanditRejection.DUPLICATE_REQUEST.name(),
           "request " + requestId + " was already decided by bandit " + banditId + " for another context");
     }
     if (found.write() != null) {
-      makeWrite(banditId, requestId, found.logged(), found.write());
+      makeWrite(banditId, caller, requestId, found.logged(), found.write());
     }
     return new Handed(found.outcome() == DecisionMemory.Outcome.CREATED ? response
-        : response(requestId, found.logged()), found.written());
+        : response(requestId, caller, found.logged()), found.written());
+  }
+
+  /** The decision memory's key of a request: its caller's scope, its bandit, its id. */
+  private static Digest128 memoryKey(Caller caller, String banditId, String requestId) {
+    return Digest128.ofRequest(caller.nameOrNull(), banditId, requestId);
   }
 
   /** Makes a write the memory asked for, tells the memory how it went, then completes the write's future. */
-  private void makeWrite(String banditId, String requestId, DecisionMemory.Logged logged,
+  private void makeWrite(String banditId, Caller caller, String requestId, DecisionMemory.Logged logged,
       DecisionMemory.Write write) {
-    write.after().thenCompose(done -> write(banditId, requestId, logged, write.logValue()))
+    write.after().thenCompose(done -> write(banditId, caller, requestId, logged, write.logValue()))
         .whenComplete((done, failed) -> {
           memory.settle(write, failed == null);
           if (failed == null) {
@@ -195,7 +206,7 @@ public final class DecisionService implements AutoCloseable {
    * (the warm-up, {@link DeciderWarmUp}).
    */
   void rehearse(String banditId, String requestId, List<Double> context) throws Decider.Refused {
-    DecisionResponse response = response(requestId, decider.decide(banditId, requestId, context));
+    DecisionResponse response = response(requestId, Caller.DEFAULT, decider.decide(banditId, requestId, context));
     // The memory's keys and digests, computed and dropped: rehearsed like the rest of the path.
     Digest128.ofRequest(banditId, requestId);
     Digest128.ofContext(context);
@@ -236,11 +247,12 @@ public final class DecisionService implements AutoCloseable {
    * is counted: the decision's ({@code dpstream_decider_rewards_refused_total{reason=DECISION_NOT_LOGGED}}) or
    * the reward's own ({@code dpstream_decider_reward_write_failures_total}).
    *
+   * @param caller whose request this reward is for: it joins only that caller's decision of the request id
    * @throws Decider.Refused for an unknown bandit, an empty request id, a reward the bandit's link
    *     does not admit
    */
-  public CompletableFuture<Void> reward(String banditId, String requestId, double reward, long timestamp)
-      throws Decider.Refused {
+  public CompletableFuture<Void> reward(String banditId, Caller caller, String requestId, double reward,
+      long timestamp) throws Decider.Refused {
     BanditRegistry.Entry entry = decider.bandit(banditId).orElseThrow(() -> new Decider.Refused(
         BanditRejection.UNKNOWN_BANDIT.name(), "no bandit '" + banditId + "' is configured"));
     if (requestId == null || requestId.isEmpty()) {
@@ -254,8 +266,9 @@ public final class DecisionService implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new Decider.Refused(BanditRejection.INVALID_REWARD.name(), e.getMessage());
     }
-    byte[] value = rewards.encode(Reward.newBuilder().setRequestId(requestId).setReward(reward).build());
-    return memory.written(Digest128.ofRequest(banditId, requestId)).handle((done, failed) -> failed).thenCompose(failed -> {
+    byte[] value = rewards.encode(Reward.newBuilder().setRequestId(requestId).setReward(reward)
+        .setCaller(caller.nameOrNull()).build());
+    return memory.written(memoryKey(caller, banditId, requestId)).handle((done, failed) -> failed).thenCompose(failed -> {
       if (failed != null) {
         // Learning never saw the decision: the reward could not be joined (it would be UNKNOWN_REQUEST there).
         metrics.rewardRefused(banditId, DecisionNotLogged.REASON);
@@ -281,25 +294,26 @@ public final class DecisionService implements AutoCloseable {
         ((SchemaSerde<RejectedRecord>) topics.rejected().valueSerde()).encode(rejected)));
   }
 
-  private static DecisionResponse response(String requestId, Decision decision) {
+  private static DecisionResponse response(String requestId, Caller caller, Decision decision) {
     return DecisionResponse.newBuilder()
         .setRequestId(requestId)
+        .setCaller(caller.nameOrNull())
         .setArm(decision.arm())
         .setPhase(decision.phase() == Decision.Phase.WARM_UP ? DecisionPhase.WARM_UP : DecisionPhase.GREEDY)
         .setModelStep(decision.round())
         .build();
   }
 
-  private static DecisionResponse response(String requestId, DecisionMemory.Logged logged) {
-    return DecisionResponse.newBuilder().setRequestId(requestId).setArm(logged.arm()).setPhase(logged.phase())
-        .setModelStep(logged.modelStep()).build();
+  private static DecisionResponse response(String requestId, Caller caller, DecisionMemory.Logged logged) {
+    return DecisionResponse.newBuilder().setRequestId(requestId).setCaller(caller.nameOrNull()).setArm(logged.arm())
+        .setPhase(logged.phase()).setModelStep(logged.modelStep()).build();
   }
 
   /**
    * The log record ({@code logValue}, unless null: the log has it already) first, then the decision: once the
    * decision is readable, learning has (or will have) it.
    */
-  private CompletableFuture<Void> write(String banditId, String requestId, DecisionMemory.Logged logged,
+  private CompletableFuture<Void> write(String banditId, Caller caller, String requestId, DecisionMemory.Logged logged,
       byte[] logValue) {
     CompletableFuture<Void> log = CompletableFuture.completedFuture(null);
     if (logValue != null) {
@@ -311,7 +325,7 @@ public final class DecisionService implements AutoCloseable {
       });
     }
     CompletableFuture<Void> decision = send(new ProducerRecord<>(topics.decisions().name(), null, logged.timestamp(),
-        banditId, decisions.encode(response(requestId, logged))));
+        banditId, decisions.encode(response(requestId, caller, logged))));
     return CompletableFuture.allOf(log, decision);
   }
 
@@ -356,7 +370,7 @@ public final class DecisionService implements AutoCloseable {
           if (record.key() != null
               && decided.decode(record.value()) instanceof DecodeResult.Decoded<DecidedRequest> ok) {
             DecisionResponse response = ok.value().getDecision();
-            memory.restore(Digest128.ofRequest(record.key(), response.getRequestId()),
+            memory.restore(Digest128.ofRequest(response.getCaller(), record.key(), response.getRequestId()),
                 new DecisionMemory.Logged(response.getArm(), response.getModelStep(), response.getPhase(),
                     record.timestamp(), Digest128.ofContext(ok.value().getContext())),
                 record.timestamp());

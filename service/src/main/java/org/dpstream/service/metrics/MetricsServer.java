@@ -27,7 +27,13 @@ public final class MetricsServer implements AutoCloseable {
 
   /** Starts serving /metrics on {@code port} (0 picks a free one) on all interfaces, as a scrape target must. */
   public static MetricsServer start(PrometheusMeterRegistry registry, int port) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
+    return start(registry, null, port);
+  }
+
+  /** Starts serving /metrics on {@code address} ({@code metricsAddress}; null: every interface) and {@code port}. */
+  public static MetricsServer start(PrometheusMeterRegistry registry, String address, int port) throws IOException {
+    HttpServer server = HttpServer.create(
+        address == null ? new InetSocketAddress(port) : new InetSocketAddress(address, port), 0);
     server.createContext("/metrics", exchange ->
         respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
     server.start();

@@ -14,11 +14,11 @@ import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.hdb.JointPrivacyLoss;
 
 /**
- * Per-bandit metrics on Micrometer: decisions per arm (and phase), rewards joined, rewards expired (by
- * policy), rejected by reason, decision latency, cumulative reward, rounds learnt and epsilon spent.
- *
- * <p>Cumulative reward is a sum over users' private rewards: like the input, it needs access control
- * (ARCHITECTURE.md 4.6); the epsilon spent and the rounds are public (they are in every release).
+ * Per-bandit metrics on Micrometer. Public: decisions by phase (a function of the released round), rewards joined,
+ * expired (by policy) and held, rejected inputs, rounds learnt and epsilon spent (in every release). Raw, exported
+ * only with {@code metrics.raw: true} ({@link PublicSeriesFilter}): decisions by arm (functions of the users'
+ * contexts), the cumulative reward (its differences are single rewards), rejections by reason and the decision
+ * latency. docs/operations.md classifies each.
  */
 public final class MicrometerBanditMetrics implements BanditMetrics {
 
@@ -31,6 +31,10 @@ public final class MicrometerBanditMetrics implements BanditMetrics {
 
   private final MeterRegistry registry;
   private final Map<String, PerBandit> bandits = new ConcurrentHashMap<>();
+  private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
+  private final Map<BanditReason, Counter> rejectedByReason = new ConcurrentHashMap<>();
+
+  private record BanditReason(String bandit, String reason) {}
 
   public MicrometerBanditMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -38,7 +42,9 @@ public final class MicrometerBanditMetrics implements BanditMetrics {
 
   private final class PerBandit {
     final String bandit;
-    final Map<String, Counter> decisions = new ConcurrentHashMap<>();
+    final Map<Decision.Phase, Counter> decisions = new ConcurrentHashMap<>();
+    final Map<String, Counter> decisionsByArm = new ConcurrentHashMap<>();
+    final Counter held;
     final Counter joined;
     final Counter expiredDropped;
     final Counter expiredImputed;
@@ -56,21 +62,28 @@ public final class MicrometerBanditMetrics implements BanditMetrics {
       expiredImputed = Counter.builder("dpstream.bandit.rewards.expired").tag("bandit", bandit).tag("policy", "impute")
           .description("decisions whose reward did not come within the timeout").register(registry);
       latency = Timer.builder("dpstream.bandit.decision.latency").tag("bandit", bandit)
-          .description("from the context's record timestamp to its decision").publishPercentileHistogram()
+          .description("from the context's record timestamp to its decision (raw data)").publishPercentileHistogram()
           .minimumExpectedValue(DECISION_LATENCY_MIN).maximumExpectedValue(DECISION_LATENCY_MAX).register(registry);
       Gauge.builder("dpstream.bandit.reward.cumulative", cumulativeReward, DoubleAdder::sum).tag("bandit", bandit)
-          .description("sum of the joined rewards").register(registry);
+          .description("sum of the joined rewards (raw data)").register(registry);
+      held = Counter.builder("dpstream.bandit.rewards.held").tag("bandit", bandit)
+          .description("rewards that came before their decision and waited for it (joined or, if it never came,"
+              + " rejected as UNKNOWN_REQUEST)")
+          .register(registry);
       Gauge.builder("dpstream.bandit.epsilon.spent", epsilonSpentMicros, v -> v.get() / 1e6).tag("bandit", bandit)
           .description("joint privacy loss of the arms' releases so far w.r.t. one user").register(registry);
       Gauge.builder("dpstream.bandit.rounds", rounds, AtomicLong::get).tag("bandit", bandit)
           .description("rounds learnt").register(registry);
     }
 
-    Counter decisions(Decision decision) {
-      String key = decision.arm() + "/" + decision.phase();
-      return decisions.computeIfAbsent(key, k -> Counter.builder("dpstream.bandit.decisions").tag("bandit", bandit)
+    void decided(Decision decision) {
+      decisions.computeIfAbsent(decision.phase(), phase -> Counter.builder("dpstream.bandit.decisions")
+          .tag("bandit", bandit).tag("phase", phase.name())
+          .description("decisions made, by phase").register(registry)).increment();
+      decisionsByArm.computeIfAbsent(decision.arm() + "/" + decision.phase(), k -> Counter.builder(
+              "dpstream.bandit.decisions.by.arm").tag("bandit", bandit)
           .tag("arm", Integer.toString(decision.arm())).tag("phase", decision.phase().name())
-          .description("decisions made, by arm and phase").register(registry));
+          .description("decisions made, by arm and phase (raw data)").register(registry)).increment();
     }
 
     void learnt(long round, JointPrivacyLoss spent) {
@@ -86,7 +99,7 @@ public final class MicrometerBanditMetrics implements BanditMetrics {
   @Override
   public void decided(String banditId, Decision decision, long latencyNanos) {
     PerBandit b = bandit(banditId);
-    b.decisions(decision).increment();
+    b.decided(decision);
     b.latency.record(Math.max(0, latencyNanos), TimeUnit.NANOSECONDS);
   }
 
@@ -107,22 +120,19 @@ public final class MicrometerBanditMetrics implements BanditMetrics {
 
   @Override
   public void rejected(String banditId, String reason) {
-    Counter.builder("dpstream.bandit.rejected")
-        .tag("bandit", banditId == null ? UNKNOWN_BANDIT : banditId)
-        .tag("reason", reason)
-        .description("bandit inputs sent to the rejected topic")
-        .register(registry)
+    String bandit = banditId == null ? UNKNOWN_BANDIT : banditId;
+    rejected.computeIfAbsent(bandit, b -> Counter.builder("dpstream.bandit.rejected").tag("bandit", b)
+        .description("bandit inputs sent to the rejected topic, all reasons together").register(registry))
+        .increment();
+    rejectedByReason.computeIfAbsent(new BanditReason(bandit, reason), k -> Counter.builder(
+            "dpstream.bandit.rejected.by.reason").tag("bandit", k.bandit()).tag("reason", k.reason())
+        .description("bandit inputs sent to the rejected topic, by reason (raw data)").register(registry))
         .increment();
   }
 
   @Override
   public void rewardHeld(String banditId) {
-    Counter.builder("dpstream.bandit.rewards.held")
-        .tag("bandit", banditId)
-        .description("rewards that came before their decision and waited for it (joined or, if it never came,"
-            + " rejected as UNKNOWN_REQUEST)")
-        .register(registry)
-        .increment();
+    bandit(banditId).held.increment();
   }
 
   @Override

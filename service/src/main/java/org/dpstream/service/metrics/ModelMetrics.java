@@ -1,5 +1,6 @@
 package org.dpstream.service.metrics;
 
+import java.util.Collection;
 import org.dpstream.core.online.StepOutcome;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 
@@ -14,6 +15,12 @@ public interface ModelMetrics {
 
   /** Processing a record of this model threw; the record went to dp.rejected as PROCESSING_ERROR. */
   default void processingError(String modelId) {}
+
+  /**
+   * This instance no longer runs these models (their task closed, e.g. moved to another instance): their series
+   * go, so that each model is reported by the one instance that runs it.
+   */
+  default void closed(Collection<String> modelIds) {}
 
   /** Metrics that record nothing, for tools and tests that do not look at them. */
   ModelMetrics NONE = new ModelMetrics() {

@@ -3,7 +3,6 @@ package org.dpstream.service.serde;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.avro.specific.SpecificRecord;
 import org.dpstream.schemas.DdaCheckpoint;
@@ -31,8 +30,10 @@ public final class SchemaCatalog {
   private final Map<Long, SchemaSerde<? extends SpecificRecord>> byFingerprint;
 
   private SchemaCatalog(List<SchemaSerde<? extends SpecificRecord>> serdes) {
-    this.byFingerprint = serdes.stream().collect(Collectors.toUnmodifiableMap(SchemaSerde::fingerprint,
-        Function.identity()));
+    // Every version of every schema (a topic may hold records of an older build).
+    this.byFingerprint = serdes.stream()
+        .flatMap(serde -> serde.fingerprints().stream().map(fingerprint -> Map.entry(fingerprint, serde)))
+        .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue));
   }
 
   /** The schemas in schemas/src/main/avro. */
@@ -49,6 +50,6 @@ public final class SchemaCatalog {
 
   /** The full names of the schemas in the catalogue. */
   public List<String> schemaNames() {
-    return byFingerprint.values().stream().map(serde -> serde.schema().getFullName()).sorted().toList();
+    return byFingerprint.values().stream().map(serde -> serde.schema().getFullName()).distinct().sorted().toList();
   }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -54,7 +55,9 @@ public final class SchemaSerde<T extends SpecificRecord> implements Serde<T>, Se
   private final Class<T> type;
   private final OutputFormat written;
   private final Schema schema;
-  private final BinaryMessageEncoder<T> encoder;
+  private final SchemaVersions versions;
+  /** The encoder of each version of the schema, oldest first (see {@link SchemaVersions}). */
+  private final List<BinaryMessageEncoder<T>> encoders;
   private final BinaryMessageDecoder<T> decoder;
   private final JsonRecordReader jsonReader;
   private final JsonRecordWriter jsonWriter;
@@ -67,9 +70,12 @@ public final class SchemaSerde<T extends SpecificRecord> implements Serde<T>, Se
     this.written = written;
     SpecificData model = GeneratedClassModel.of(type);
     this.schema = model.getSchema(type);
-    // The same encoder and decoder as the generated getEncoder() and getDecoder().
-    this.encoder = new BinaryMessageEncoder<>(model, schema);
+    // For the current version, the same encoder and decoder as the generated getEncoder() and getDecoder(); the
+    // decoder also reads every older version of the schema, and a record is written in the oldest that holds it.
+    this.versions = new SchemaVersions(schema);
+    this.encoders = versions.all().stream().map(version -> new BinaryMessageEncoder<T>(model, version)).toList();
     this.decoder = new BinaryMessageDecoder<>(model, schema);
+    versions.all().forEach(decoder::addSchema);
     this.jsonReader = new JsonRecordReader(model, nonFinite);
     this.jsonWriter = new JsonRecordWriter(model);
     this.finiteNumbers = new FiniteNumbers(model);
@@ -100,6 +106,11 @@ public final class SchemaSerde<T extends SpecificRecord> implements Serde<T>, Se
     return SchemaNormalization.parsingFingerprint64(schema);
   }
 
+  /** The fingerprints of every version of the schema this serde reads, oldest first (the last is {@link #fingerprint}). */
+  public List<Long> fingerprints() {
+    return versions.all().stream().map(SchemaNormalization::parsingFingerprint64).toList();
+  }
+
   /**
    * The schema fingerprint of Avro single-object encoded bytes; empty if the bytes do not start
    * with the marker or are too short to hold a fingerprint.
@@ -120,11 +131,14 @@ public final class SchemaSerde<T extends SpecificRecord> implements Serde<T>, Se
     return schema;
   }
 
-  /** The record in Avro single-object encoding. */
+  /**
+   * The record in Avro single-object encoding, in the oldest version of the schema that holds it (a record whose
+   * fields added later are all null is written as an older build wrote it, and an older reader reads it).
+   */
   public byte[] encode(T value) {
     Objects.requireNonNull(value, "value");
     try {
-      ByteBuffer buffer = encoder.encode(value);
+      ByteBuffer buffer = encoders.get(versions.oldestHolding(value) - 1).encode(value);
       byte[] bytes = new byte[buffer.remaining()];
       buffer.get(bytes);
       return bytes;

@@ -15,6 +15,7 @@ import org.dpstream.service.bandit.BanditTopology;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.decide.BanditDeciders;
+import org.dpstream.service.decide.http.ApiSecurity;
 import org.dpstream.service.health.HealthCheck;
 import org.dpstream.service.health.KafkaStreamsStatus;
 import org.dpstream.service.kafka.ClientFailures;
@@ -22,6 +23,7 @@ import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.metrics.KafkaClientMetrics;
 import org.dpstream.service.metrics.MicrometerBanditMetrics;
 import org.dpstream.service.metrics.MicrometerModelMetrics;
+import org.dpstream.service.metrics.PublicSeriesFilter;
 import org.dpstream.service.topology.ContinualReleaseTopology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,7 +50,11 @@ public final class DpstreamService implements AutoCloseable {
     this.deciders = deciders;
   }
 
-  /** Builds and starts the service. The key is used to derive noise and is not kept in any other form. */
+  /**
+   * Builds and starts the service. The key is used to derive noise and is not kept in any other form. The registry
+   * gets only public series unless {@code metrics.raw} is true ({@link PublicSeriesFilter}): give it before anything
+   * registers a meter on it.
+   */
   public static DpstreamService start(ServiceConfig config, NoiseKey key, MeterRegistry registry) {
     return start(config, key, registry, ClientFailures.NONE);
   }
@@ -62,6 +68,10 @@ public final class DpstreamService implements AutoCloseable {
    */
   public static DpstreamService start(ServiceConfig config, NoiseKey key, MeterRegistry registry,
       ClientFailures failures) {
+    // Before anything starts: an API without its authentication settings must not leave threads behind.
+    ApiSecurity apiSecurity = hasDeciders(config) && config.decider().servesApi() ? ApiSecurity.of(config.decider())
+        : null;
+    PublicSeriesFilter.restrict(registry, config.metrics());
     Properties properties = StreamsSettings.of(config, registry);
     KeyedNoiseSource noise = new KeyedNoiseSource(key);
     KafkaStreams streams = new KafkaStreams(topology(config, noise, registry), properties);
@@ -80,7 +90,7 @@ public final class DpstreamService implements AutoCloseable {
     try {
       deciders = hasDeciders(config)
           ? BanditDeciders.start(config, new Topics(config.topics(), config.output().outputFormat()), noise,
-              new org.dpstream.service.decide.DeciderMetrics(registry), failures)
+              new org.dpstream.service.decide.DeciderMetrics(registry), apiSecurity, failures)
           : null;
     } catch (RuntimeException e) {
       failures.report("the deciders", e);
@@ -113,7 +123,7 @@ public final class DpstreamService implements AutoCloseable {
     Topics topics = new Topics(config.topics(), config.output().outputFormat());
     StreamsBuilder builder = new StreamsBuilder();
     ContinualReleaseTopology.addTo(builder, config.registry(), topics, config.routingPartitions(), noise,
-        new MicrometerModelMetrics(registry));
+        new MicrometerModelMetrics(registry, config.modelsWithSeries()::contains));
     BanditRegistry bandits = config.banditRegistry();
     if (!bandits.isEmpty()) {
       BanditTopology.addTo(builder, bandits, topics, config.routingPartitions(), noise,

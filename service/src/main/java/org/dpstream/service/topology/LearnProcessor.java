@@ -7,7 +7,9 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -48,6 +50,8 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
   private final ModelMetrics metrics;
   private final EstimatorFactory estimators;
   private final Map<String, OnlineEstimator> live = new HashMap<>();
+  /** The models this task has reported to the metrics, which forget them when the task closes. */
+  private final Set<String> reported = new HashSet<>();
   private final ByteArrayOutputStream stateBuffer = new ByteArrayOutputStream();
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, byte[]> store;
@@ -99,6 +103,7 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
           + "; this sample arrived in routing partition " + here + ", which dpstream's routing never writes it to");
       return;
     }
+    reported.add(sample.modelId()); // its home: the metrics hear of it from this task
     OnlineEstimator estimator;
     try {
       estimator = live.computeIfAbsent(sample.modelId(), id -> load(entry, home));
@@ -164,5 +169,7 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
   @Override
   public void close() {
     live.clear();
+    metrics.closed(reported);
+    reported.clear();
   }
 }

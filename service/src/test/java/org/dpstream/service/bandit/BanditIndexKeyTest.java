@@ -12,18 +12,23 @@ import org.junit.jupiter.api.Test;
  */
 class BanditIndexKeyTest {
 
+  /** A default-scope request's index key: the keys written before callers existed. */
+  private static String key(String banditId, long time, String requestId) {
+    return new RequestKey(Caller.DEFAULT, requestId).indexKey(banditId, time);
+  }
+
   @Test
   void keysAreTheBanditNulSixteenLowercaseHexDigitsOfTheTimeNulTheRequest() {
-    assertEquals("b\u00000000000000000000\u0000r1", BanditProcessor.indexKey("b", 0, "r1"));
-    assertEquals("b\u00000000000000000abc\u0000r1", BanditProcessor.indexKey("b", 0xabc, "r1"));
-    assertEquals("offers\u000000000195974a8c40\u0000x", BanditProcessor.indexKey("offers", 1_742_000_000_064L, "x"));
-    assertEquals("b\u00007fffffffffffffff\u0000r", BanditProcessor.indexKey("b", Long.MAX_VALUE, "r"));
+    assertEquals("b\u00000000000000000000\u0000r1", key("b", 0, "r1"));
+    assertEquals("b\u00000000000000000abc\u0000r1", key("b", 0xabc, "r1"));
+    assertEquals("offers\u000000000195974a8c40\u0000x", key("offers", 1_742_000_000_064L, "x"));
+    assertEquals("b\u00007fffffffffffffff\u0000r", key("b", Long.MAX_VALUE, "r"));
   }
 
   @Test
   void aNegativeTimeIsIndexedAtZero() {
-    assertEquals("b\u00000000000000000000\u0000r", BanditProcessor.indexKey("b", -1, "r"));
-    assertEquals("b\u00000000000000000000\u0000r", BanditProcessor.indexKey("b", Long.MIN_VALUE, "r"));
+    assertEquals("b\u00000000000000000000\u0000r", key("b", -1, "r"));
+    assertEquals("b\u00000000000000000000\u0000r", key("b", Long.MIN_VALUE, "r"));
   }
 
   /** The format of sessions 4-6 (String.format), as the keys already in users' stores were written. */
@@ -33,7 +38,7 @@ class BanditIndexKeyTest {
         Long.MAX_VALUE - 1, Long.MAX_VALUE, -5};
     for (long time : times) {
       String previous = "bandit\u0000" + String.format(Locale.ROOT, "%016x", Math.max(0, time)) + "\u0000req";
-      assertEquals(previous, BanditProcessor.indexKey("bandit", time, "req"), "time " + time);
+      assertEquals(previous, key("bandit", time, "req"), "time " + time);
     }
   }
 
@@ -41,8 +46,8 @@ class BanditIndexKeyTest {
   void keysSortByTime() {
     long[] increasing = {0, 9, 10, 15, 16, 255, 256, 1_700_000_000_000L, Long.MAX_VALUE};
     for (int i = 1; i < increasing.length; i++) {
-      assertTrue(BanditProcessor.indexKey("b", increasing[i - 1], "z")
-          .compareTo(BanditProcessor.indexKey("b", increasing[i], "a")) < 0, "at " + increasing[i]);
+      assertTrue(key("b", increasing[i - 1], "z")
+          .compareTo(key("b", increasing[i], "a")) < 0, "at " + increasing[i]);
     }
   }
 }

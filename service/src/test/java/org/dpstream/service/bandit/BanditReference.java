@@ -19,7 +19,8 @@ import org.dpstream.service.config.BanditRegistry;
  * What the bandit service must output for one bandit, computed without Kafka: the bandit's policy ({@link ServedBandit}) run
  * directly on the bandit's events in processing order, with the service's documented semantics
  * (stream time = largest timestamp so far, expiry of everything whose deadline has passed before an
- * event is handled, in (deadline, request id) order; completion markers kept until the purge time).
+ * event is handled, in (deadline, request id) order; completion markers kept until the purge time; a context whose
+ * deadline the stream time has passed is refused).
  * Written independently of {@link BanditProcessor} so that the two can be compared.
  */
 public final class BanditReference {
@@ -73,6 +74,9 @@ public final class BanditReference {
     if (event.isContext()) {
       if (event.context().length != entry.spec().dimension() || pending.containsKey(event.requestId())) {
         return;
+      }
+      if (Math.max(0, event.timestamp()) + entry.rewardTimeout().toMillis() <= clock) {
+        return; // stale: its reward deadline has passed in stream time, so it is refused, not learnt
       }
       Decision decision = policy.decide(event.context());
       decisions.add(DecisionResponse.newBuilder().setRequestId(event.requestId()).setArm(decision.arm())

@@ -233,7 +233,8 @@ class BanditTopologyTest {
       List<BanditReference.Event> inOrder = stream(300, 43);
       for (int i = 0; i < inOrder.size(); i++) {
         BanditReference.Event e = inOrder.get(i);
-        // Every 9th event comes 1.5 timeouts late: a context's deadline has passed when it arrives.
+        // Every 9th event comes 1.5 timeouts late: such a context's deadline has passed when it arrives (it is
+        // refused as stale), such a reward finds its request expired or, in time, joins it.
         long timestamp = i % 9 == 4 ? Math.max(0, e.timestamp() - 3 * TIMEOUT_MS / 2) : e.timestamp();
         events.add(new BanditReference.Event(timestamp, e.requestId(), e.context(), e.reward()));
       }
@@ -324,6 +325,35 @@ class BanditTopologyTest {
     }
   }
 
+  /**
+   * A request is learnt at most once: a context decided again long after its request was learnt (its completion
+   * marker purged, as after the decider group re-read dp.contexts) is refused as stale, not imputed a second time. The
+   * boundary: a context whose deadline equals the stream time is stale, one a millisecond later is learnt.
+   */
+  @Test
+  void aContextWhoseDeadlineHasPassedIsRefusedAndNotLearntAgain() {
+    String bandit = IMPUTE.id();
+    try (Fixture fixture = new Fixture(BanditMetrics.NONE)) {
+      fixture.context(bandit, 0, "a", context(1));
+      fixture.context(bandit, TIMEOUT_MS, "b", context(2)); // a expires: imputed, round 1
+      fixture.context(bandit, 3 * TIMEOUT_MS, "c", context(3)); // b imputed (round 2); a's marker purged at 2 T
+      assertEquals(2, lastStep(fixture.releases.readValuesToList()));
+      fixture.context(bandit, 0, "a", context(1)); // a decided again from the start of dp.contexts
+      fixture.context(bandit, 2 * TIMEOUT_MS, "d", context(4)); // deadline 3 T = stream time: stale too
+      assertEquals(List.of("STALE_DECISION", "STALE_DECISION"), fixture.rejectionReasons());
+      fixture.context(bandit, 2 * TIMEOUT_MS + 1, "e", context(5)); // deadline past the stream time: decided
+      assertEquals(List.of("a", "b", "c", "e"),
+          fixture.decisions.readValuesToList().stream().map(DecisionResponse::getRequestId).toList());
+      fixture.context(bandit, 6 * TIMEOUT_MS, "tick", context(6)); // c and e expire: imputed
+      assertEquals(4, lastStep(fixture.releases.readValuesToList()), "a, b, c and e, each once");
+      assertTrue(fixture.rejected.isEmpty());
+    }
+  }
+
+  private static long lastStep(List<ModelRelease> releases) {
+    return releases.stream().mapToLong(ModelRelease::getStep).max().orElse(0);
+  }
+
   @Test
   void duplicatesUnknownIdsAndBadInputAreRejectedAndNothingCountsTwice() {
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -355,11 +385,14 @@ class BanditTopologyTest {
       assertTrue(releases.stream().allMatch(r -> r.getStep() == 1));
       assertEquals(1.0, meters.get("dpstream.bandit.rewards.joined").counter().count());
       assertEquals(0.5, meters.get("dpstream.bandit.reward.cumulative").gauge().value());
-      Map<String, Double> byReason = meters.find("dpstream.bandit.rejected").counters().stream()
+      Map<String, Double> byReason = meters.find("dpstream.bandit.rejected.by.reason").counters().stream()
           .collect(Collectors.toMap(c -> c.getId().getTag("bandit") + ":" + c.getId().getTag("reason"),
               c -> c.count()));
       assertEquals(2.0, byReason.get("drop-bandit:UNKNOWN_REQUEST"));
       assertEquals(1.0, byReason.get(MicrometerBanditMetrics.UNKNOWN_BANDIT + ":UNKNOWN_BANDIT"));
+      double allReasons = byReason.values().stream().mapToDouble(Double::doubleValue).sum();
+      assertEquals(allReasons, meters.find("dpstream.bandit.rejected").counters().stream()
+          .mapToDouble(c -> c.count()).sum(), "the public count is every reason's");
     }
   }
 

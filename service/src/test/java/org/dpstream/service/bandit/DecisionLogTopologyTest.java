@@ -147,16 +147,97 @@ class DecisionLogTopologyTest {
     }
   }
 
+  /** Two callers' requests of one id are two requests: each is decided, rewarded and learnt on its own. */
+  @Test
+  void requestsOfOneIdByTwoCallersAreTwoRequests() {
+    try (DecisionLogFixture log = new DecisionLogFixture(stateDir)) {
+      double[] x = BanditTopologyTest.context(1);
+      log.requests.pipeInput(record(decision("alice", "r", 0, 0, x), 1_000));
+      log.requests.pipeInput(record(decision("bob", "r", 1, 0, x), 1_001));
+      log.requests.pipeInput(record(decision(null, "r", 0, 0, x), 1_002));
+      assertTrue(log.rejected.isEmpty(), "no duplicate: three callers' requests");
+      log.rewards.pipeInput(record(reward("bob", "r", 0.5), 1_003));
+      log.rewards.pipeInput(record(reward("alice", "r", 0.25), 1_004));
+      log.rewards.pipeInput(record(reward(null, "r", 0.75), 1_005));
+      assertEquals(3, log.releases.readValuesToList().stream().mapToLong(ModelRelease::getStep).max().orElse(0));
+      assertTrue(log.rejected.isEmpty());
+      log.rewards.pipeInput(record(reward("alice", "r", 0.25), 1_006));
+      assertEquals(List.of("DUPLICATE_REWARD"), log.rejectionReasons(), "each caller's request has its reward");
+    }
+  }
+
+  /**
+   * A reward of caller B for the id of caller A's decision joins nothing of A's: the releases are those of the run
+   * without B's reward, and B's reward meets the fate it meets when A's request does not exist (held, then
+   * UNKNOWN_REQUEST, the same rejected record).
+   */
+  @Test
+  void aCallersRewardCannotRewardAnotherCallersDecision() {
+    List<ModelRelease> withoutB;
+    try (DecisionLogFixture log = new DecisionLogFixture(stateDir.resolve("without-b"))) {
+      pipe(log, true, false);
+      withoutB = log.releases.readValuesToList();
+      assertEquals(1, withoutB.get(withoutB.size() - 1).getStep(), "A's round");
+      assertTrue(log.rejected.isEmpty());
+    }
+    List<RejectedRecord> rejectedWithA;
+    try (DecisionLogFixture log = new DecisionLogFixture(stateDir.resolve("with-a"))) {
+      pipe(log, true, true);
+      assertEquals(withoutB, log.releases.readValuesToList(), "B's reward changed nothing A's round learnt");
+      rejectedWithA = log.rejected.readValuesToList();
+    }
+    try (DecisionLogFixture log = new DecisionLogFixture(stateDir.resolve("without-a"))) {
+      pipe(log, false, true);
+      assertTrue(log.releases.isEmpty());
+      List<RejectedRecord> rejectedWithoutA = log.rejected.readValuesToList();
+      assertEquals(List.of("UNKNOWN_REQUEST"), rejectedWithoutA.stream().map(RejectedRecord::getReason).toList());
+      assertEquals(rejectedWithoutA, rejectedWithA, "B's reward is rejected alike, whether A's request exists or not");
+    }
+  }
+
+  /**
+   * B's reward for "r" (if asked) at 1000; A's decision "r" and A's reward (if asked) at 1001 and 1002; then a
+   * request past the reward timeout, which moves the bandit's stream time on.
+   */
+  private static void pipe(DecisionLogFixture log, boolean requestOfA, boolean rewardOfB) {
+    double[] x = BanditTopologyTest.context(1);
+    if (rewardOfB) {
+      log.rewards.pipeInput(record(reward("bob", "r", 0.5), 1_000));
+    }
+    if (requestOfA) {
+      log.requests.pipeInput(record(decision("alice", "r", 1, 0, x), 1_001));
+      log.rewards.pipeInput(record(reward("alice", "r", 0.25), 1_002));
+    }
+    log.requests.pipeInput(record(decision("carol", "tick", 0, 0, x), 1_003 + BanditTopologyTest.TIMEOUT_MS));
+  }
+
+  @Test
+  void aRecordNamingAnEmptyCallerIsRejected() {
+    try (DecisionLogFixture log = new DecisionLogFixture(stateDir)) {
+      log.requests.pipeInput(record(decision("", "r", 0, 0, BanditTopologyTest.context(1)), 1_000));
+      log.rewards.pipeInput(record(reward("", "r", 0.5), 1_001));
+      assertEquals(List.of("INVALID_CALLER", "INVALID_CALLER"), log.rejectionReasons());
+    }
+  }
+
   private static byte[] decision(String requestId, int arm, long step, double[] x) {
+    return decision(null, requestId, arm, step, x);
+  }
+
+  private static byte[] decision(String caller, String requestId, int arm, long step, double[] x) {
     List<Double> values = Arrays.stream(x).boxed().toList();
     return DpSerdes.decidedRequest().encode(DecidedRequest.newBuilder()
         .setDecision(DecisionResponse.newBuilder().setRequestId(requestId).setArm(arm).setModelStep(step)
-            .setPhase(DecisionPhase.WARM_UP).build())
+            .setPhase(DecisionPhase.WARM_UP).setCaller(caller).build())
         .setContext(values).build());
   }
 
   private static byte[] reward(String requestId, double r) {
-    return DpSerdes.reward().encode(Reward.newBuilder().setRequestId(requestId).setReward(r).build());
+    return reward(null, requestId, r);
+  }
+
+  private static byte[] reward(String caller, String requestId, double r) {
+    return DpSerdes.reward().encode(Reward.newBuilder().setRequestId(requestId).setReward(r).setCaller(caller).build());
   }
 
   private static TestRecord<byte[], byte[]> record(byte[] value, long timestamp) {

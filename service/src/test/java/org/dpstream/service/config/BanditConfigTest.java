@@ -44,7 +44,8 @@ class BanditConfigTest {
   @Test
   void aBanditIsReadWithDefaultsAndImpute() {
     ServiceConfig config = parse("""
-          - {id: b, dimension: 3, arms: 2, link: logistic, preSelectionGap: inf, t0: 7, epsilon: 2, delta: 1.0e-6,
+          - {id: b, policy: dp-hdb, dimension: 3, arms: 2, link: logistic, preSelectionGap: inf, t0: 7, epsilon: 2,
+             delta: 1.0e-6,
              horizon: 100, rewardBound: 1, rewardTimeout: 500ms, missingReward: impute, defaultReward: 0.5}
         """);
     BanditRegistry.Entry b = config.banditRegistry().find("b").orElseThrow();
@@ -58,24 +59,52 @@ class BanditConfigTest {
     assertEquals(1, b.releaseEvery());
   }
 
+  /**
+   * Without a policy key the default rule decides from (d, K, T, epsilon): DP-Linear where its statistics fit
+   * (d &lt;= 1446), DP-HDB beyond, with DP-HDB's defaults (identity link, pre-selection off, the authors' t0).
+   */
+  @Test
+  void withoutAPolicyTheDefaultRuleDecides() {
+    ServiceConfig config = parse("""
+          - {id: small, dimension: 20, arms: 4, epsilon: 1, delta: 1.0e-5, horizon: 100000, rewardBound: 1.2,
+             rewardTimeout: 30s}
+          - {id: edge, dimension: 1446, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100000, rewardBound: 1,
+             rewardTimeout: 30s}
+          - {id: wide, dimension: 1447, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100000, rewardBound: 1,
+             rewardTimeout: 30s}
+        """);
+    DpLinearSpec small = (DpLinearSpec) config.banditRegistry().find("small").orElseThrow().spec();
+    assertEquals(1000, small.refreshEvery());
+    assertEquals(AccountantChoice.FACTORIZATION, small.accountant());
+    assertEquals("dp-linear", config.banditRegistry().find("edge").orElseThrow().spec().policyName());
+    DpHdbSpec wide = config.banditRegistry().find("wide").orElseThrow().hdb();
+    assertEquals(CanonicalLink.IDENTITY, wide.link());
+    assertEquals(Double.POSITIVE_INFINITY, wide.preSelectionGap());
+    assertEquals(DpHdbSpec.defaultWarmUpRoundsPerArm(1447, 100000, 1), wide.warmUpRoundsPerArm());
+  }
+
   @Test
   void aDpLinearBanditIsReadWithItsDefaults() {
     ServiceConfig config = parse("""
           - {id: lin, policy: dp-linear, dimension: 4, arms: 3, epsilon: 1, delta: 1.0e-5, horizon: 1000,
              rewardBound: 1.5, rewardTimeout: 5s}
           - {id: fac, policy: dp-linear, dimension: 2, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100,
-             rewardBound: 1, rewardTimeout: 5s, contextClip: 2, refreshEvery: 5, accountant: factorization}
+             rewardBound: 1, rewardTimeout: 5s, contextClip: 2, refreshEvery: 5, accountant: factorization,
+             rewardCenter: 0.5}
         """);
     DpLinearSpec lin = (DpLinearSpec) config.banditRegistry().find("lin").orElseThrow().spec();
     assertEquals(1.0, lin.contextClip());
     assertEquals(1.5, lin.rewardClip());
-    assertEquals(4, lin.refreshEvery());
-    assertEquals(AccountantChoice.ZCDP, lin.accountant());
+    assertEquals(10, lin.refreshEvery(), "ceil(horizon / 100)");
+    assertEquals(AccountantChoice.FACTORIZATION, lin.accountant());
+    assertEquals(NoiseChoice.CONTINUOUS, lin.noise());
+    assertEquals(0.0, lin.rewardCenter());
     assertEquals("lin/arm-2", config.banditRegistry().find("lin").orElseThrow().armModelId(2));
     DpLinearSpec fac = (DpLinearSpec) config.banditRegistry().find("fac").orElseThrow().spec();
     assertEquals(2.0, fac.contextClip());
     assertEquals(5, fac.refreshEvery());
     assertEquals(AccountantChoice.FACTORIZATION, fac.accountant());
+    assertEquals(0.5, fac.rewardCenter());
     assertThrows(IllegalStateException.class, () -> config.banditRegistry().find("lin").orElseThrow().hdb());
   }
 
@@ -87,6 +116,8 @@ class BanditConfigTest {
         {ok.replace("dp-linear", "dp-quadratic") + "}", "policy"},
         {ok + ", accountant: paper}", "accountant"},
         {ok + ", refreshEvery: 0}", "refreshEvery"},
+        // Past the period whose pending sums stay exact (DpLinearSpec.maxRefreshEvery, 2^20.5 to 2^22 rounds).
+        {ok.replace("horizon: 1000", "horizon: 100000000") + ", refreshEvery: 4194304}", "refreshEvery must be at most"},
         {ok + ", contextClip: -1}", "contextClip"},
         {ok.replace("rewardBound: 1.5", "rewardBound: 0") + "}", "rewardBound"}};
     for (String[] bad : cases) {
@@ -102,7 +133,7 @@ class BanditConfigTest {
    */
   @Test
   void noiseIsDiscreteByDefaultWhereItAppliesAndContinuousOnRequest() {
-    String hdb = "{id: h, dimension: 3, arms: 2, link: identity, preSelectionGap: inf, t0: 1, epsilon: 1,"
+    String hdb = "{id: h, policy: dp-hdb, dimension: 3, arms: 2, link: identity, preSelectionGap: inf, t0: 1, epsilon: 1,"
         + " delta: 1.0e-5, horizon: 100, rewardBound: 1, rewardTimeout: 5s";
     String lin = "{id: l, policy: dp-linear, dimension: 2, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100,"
         + " rewardBound: 1, rewardTimeout: 5s";
@@ -110,8 +141,10 @@ class BanditConfigTest {
     assertEquals(NoiseChoice.DISCRETE, hdbSpec(parse("  - " + hdb + "}\n")).armSpec(1).noise());
     DpHdbSpec continuous = hdbSpec(parse("  - " + hdb + ", noise: continuous}\n"));
     assertEquals(NoiseChoice.CONTINUOUS, continuous.armSpec(0).noise());
-    assertEquals(NoiseChoice.DISCRETE, linearSpec(parse("  - " + lin + "}\n")).noise());
-    assertEquals(NoiseChoice.CONTINUOUS, linearSpec(parse("  - " + lin + ", noise: continuous}\n")).noise());
+    assertEquals(NoiseChoice.CONTINUOUS, linearSpec(parse("  - " + lin + "}\n")).noise(), "factorization by default");
+    assertEquals(NoiseChoice.DISCRETE, linearSpec(parse("  - " + lin + ", accountant: zcdp}\n")).noise());
+    assertEquals(NoiseChoice.CONTINUOUS,
+        linearSpec(parse("  - " + lin + ", accountant: zcdp, noise: continuous}\n")).noise());
     assertEquals(NoiseChoice.CONTINUOUS, linearSpec(parse("  - " + lin + ", accountant: factorization}\n")).noise());
     for (String bad : new String[] {lin + ", accountant: factorization, noise: discrete}", hdb + ", noise: exact}"}) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse("  - " + bad + "\n"), bad);
@@ -129,8 +162,8 @@ class BanditConfigTest {
 
   @Test
   void badBanditsAreRefusedWithTheirName() {
-    String ok = "{id: b, dimension: 3, arms: 2, link: identity, preSelectionGap: \"0.1\", epsilon: 1, delta: 1.0e-5,"
-        + " horizon: 100, rewardBound: 1, rewardTimeout: 5s";
+    String ok = "{id: b, policy: dp-hdb, dimension: 3, arms: 2, link: identity, preSelectionGap: \"0.1\", epsilon: 1,"
+        + " delta: 1.0e-5, horizon: 100, rewardBound: 1, rewardTimeout: 5s";
     for (String bad : new String[] {
         ok.replace("identity", "probit") + "}",
         ok.replace("5s", "5 parsecs") + "}",

@@ -45,6 +45,23 @@ class ConfigLoaderTest {
     assertEquals(NoiseChoice.DISCRETE, spec.noise());
   }
 
+  /** metrics: public series by default; raw on request; per-model series for every model up to the limit. */
+  @Test
+  void theMetricsSectionChoosesRawSeriesAndTheModelsWithSeries() {
+    String header = "applicationId: a\nkafka:\n  bootstrap.servers: b:9092\n";
+    ServiceConfig defaults = ConfigLoader.parse(header + MODEL, "test");
+    assertEquals(false, defaults.metrics().raw());
+    assertEquals(java.util.Set.of("m"), defaults.modelsWithSeries());
+    ServiceConfig limited = ConfigLoader.parse(header + "metrics:\n  raw: true\n  perModelLimit: 0\n" + MODEL, "test");
+    assertEquals(true, limited.metrics().raw());
+    assertEquals(java.util.Set.of(), limited.modelsWithSeries(), "over the limit, only listed models");
+    assertEquals(java.util.Set.of("m"), ConfigLoader.parse(
+        header + "metrics:\n  perModelLimit: 0\n  models: [m]\n" + MODEL, "test").modelsWithSeries());
+    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+        () -> ConfigLoader.parse(header + "metrics:\n  models: [n]\n" + MODEL, "test"));
+    assertEquals("metrics.models: n is not a configured model", unknown.getMessage());
+  }
+
   @Test
   void noiseIsDiscreteByDefaultWhereItAppliesAndContinuousOnRequest() {
     String header = "applicationId: a\nkafka:\n  bootstrap.servers: b:9092\n";

@@ -31,7 +31,7 @@ class RecordLineTest {
 
   private static final ModelRelease RELEASE = new ModelRelease("lr-p1.5", 12L, 0L, List.of(0.25, -0.5, 1e-300),
       "dp-tofw", Double.POSITIVE_INFINITY, new PrivacyLedger(1.0, 1e-5, "zcdp", 100L, 0L, 0.5, 1e-5));
-  private static final DecisionResponse DECISION = new DecisionResponse("req-1", 2, DecisionPhase.GREEDY, 310L);
+  private static final DecisionResponse DECISION = new DecisionResponse("req-1", 2, DecisionPhase.GREEDY, 310L, null);
 
   private static byte[] utf8(String text) {
     return text.getBytes(StandardCharsets.UTF_8);

@@ -77,8 +77,12 @@ class ContextDeciderCommitTest {
   }
 
   private static ConsumerRecord<String, byte[]> context(long offset) {
-    byte[] value = DpSerdes.decisionRequest()
-        .encode(DecisionRequest.newBuilder().setRequestId("r" + offset).setContext(List.of(0.5, -0.5)).build());
+    return context(offset, "r" + offset, null);
+  }
+
+  private static ConsumerRecord<String, byte[]> context(long offset, String requestId, String caller) {
+    byte[] value = DpSerdes.decisionRequest().encode(DecisionRequest.newBuilder().setRequestId(requestId)
+        .setContext(List.of(0.5, -0.5)).setCaller(caller).build());
     return new ConsumerRecord<>(CONTEXTS.topic(), CONTEXTS.partition(), offset, 1_000L + offset,
         TimestampType.CREATE_TIME, 6, value.length, "offers", value, new RecordHeaders(), Optional.empty());
   }
@@ -128,6 +132,30 @@ class ContextDeciderCommitTest {
           "the replayed context's decision is the same bytes");
       assertTrue(producer.completeNext() && producer.completeNext());
       await(() -> Long.valueOf(2).equals(committed()), "committed past it once its second write is acknowledged");
+    }
+  }
+
+  /**
+   * A context that names a caller is that caller's request: the same request id in the default scope and for a caller
+   * is decided twice, each decision naming its scope; an empty caller is refused with a reason.
+   */
+  @Test
+  void aContextNamingACallerIsThatCallersRequest() throws Exception {
+    try (ContextDecider decider = ContextDecider.start(consumer, CONTEXTS.topic(), decisions())) {
+      consumer.schedulePollTask(() -> {
+        consumer.rebalance(List.of(CONTEXTS));
+        consumer.updateBeginningOffsets(Map.of(CONTEXTS, 0L));
+        consumer.addRecord(context(0, "q", null));
+        consumer.addRecord(context(1, "q", "alice"));
+        consumer.addRecord(context(2, "q", ""));
+      });
+      await(() -> producer.history().size() == 5, "two requests decided (two records each), one rejected");
+      List<String> callers = producer.history().stream().filter(r -> r.topic().equals("dp.decisions"))
+          .map(r -> String.valueOf(DpSerdes.decisionResponse().decodeOrThrow(r.value()).getCaller())).toList();
+      assertEquals(List.of("null", "alice"), callers);
+      assertEquals("INVALID_CALLER", DpSerdes.rejectedRecord().decodeOrThrow(producer.history().get(4).value())
+          .getReason());
+      assertTrue(decider.isAlive());
     }
   }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.apache.kafka.clients.producer.MockProducer;
@@ -15,13 +17,17 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.config.DeciderConfig;
 import org.dpstream.service.decide.follower.ReleaseFollower;
 import org.dpstream.service.decide.follower.ReleasedBandits;
+import org.dpstream.service.decide.http.ApiSecurity;
+import org.dpstream.service.decide.http.ApiTokens;
 import org.dpstream.service.decide.http.DecisionHttpServer;
 import org.dpstream.service.decide.http.MiniHttpClient;
 import org.dpstream.service.kafka.Topics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The deciders' warm-up: it exercises the decide path and the API, and writes, remembers and counts nothing. */
 class DeciderWarmUpTest {
@@ -34,14 +40,20 @@ class DeciderWarmUpTest {
       new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
   private DecisionService service;
   private DecisionHttpServer server;
+  private ApiSecurity security;
+  private final String clientToken = ApiTokens.newToken();
+  @TempDir Path work;
 
   private void start() throws Exception {
+    Path tokens = work.resolve("tokens");
+    Files.writeString(tokens, ApiTokens.fileLine("client", clientToken) + "\n");
+    security = ApiSecurity.of(DeciderConfig.deciders(0, false).withAuthentication("bearer", tokens.toString()));
     ReleasedBandits released = new ReleasedBandits();
     new ReleaseFollower(null, "dp.releases", registry, released);
     Decider decider = new Decider(registry, released,
         new KeyedNoiseSource(NoiseKey.ofBytes(new byte[NoiseKey.MINIMUM_BYTES])));
     service = new DecisionService(decider, Topics.defaults(), producer, 60_000, 1_000, new DeciderMetrics(meters));
-    server = DecisionHttpServer.start(service, 0, 2);
+    server = DecisionHttpServer.start(service, security, null, 0, 2);
   }
 
   @AfterEach
@@ -54,7 +66,8 @@ class DeciderWarmUpTest {
   @Test
   void itDecidesAndCallsTheApiOnSyntheticRequestsAndWritesRemembersAndCountsNothing() throws Exception {
     start();
-    DeciderWarmUp warmUp = new DeciderWarmUp(service, registry, OptionalInt.of(server.port()), true, 300, 50, 60_000);
+    DeciderWarmUp warmUp = new DeciderWarmUp(service, registry, OptionalInt.of(server.port()), security, true, 300, 50,
+        60_000);
     assertFalse(warmUp.done(), "not done before it ran: /ready waits for it");
     DeciderWarmUp.Summary summary = warmUp.run();
     assertTrue(warmUp.done());
@@ -66,12 +79,31 @@ class DeciderWarmUpTest {
     assertTrue(meters.find("dpstream.decider.decisions").meters().isEmpty(), "nothing counted as a decision");
 
     // The synthetic request ids are not a client's: a client's request with the same text is decided afresh.
-    try (MiniHttpClient client = new MiniHttpClient(server.port())) {
+    try (MiniHttpClient client = new MiniHttpClient(server.port(), "Bearer " + clientToken)) {
       MiniHttpClient.Response response = client.post("/v1/bandits/offers/decide",
           "{\"requestId\":\"warm-up-0\",\"context\":[0,0,0]}".getBytes(StandardCharsets.UTF_8));
       assertEquals(200, response.status(), response.body());
     }
     assertEquals(2, producer.history().size());
+  }
+
+  /** The warm-up's credential works only while it runs: afterwards the API refuses it like any unknown token. */
+  @Test
+  void theWarmUpsTokenIsRefusedOnceTheWarmUpIsOver() throws Exception {
+    start();
+    String token = security.startWarmUp();
+    byte[] body = "{\"requestId\":\"r\",\"context\":[0,0,0]}".getBytes(StandardCharsets.UTF_8);
+    try (MiniHttpClient client = new MiniHttpClient(server.port(), "Bearer " + token)) {
+      assertEquals(404, client.post(DeciderWarmUp.SYNTHETIC_PATH, body).status());
+      security.endWarmUp();
+      assertEquals(401, client.post(DeciderWarmUp.SYNTHETIC_PATH, body).status());
+      assertEquals(401, client.post("/v1/bandits/offers/decide", body).status());
+    }
+    new DeciderWarmUp(service, registry, OptionalInt.of(server.port()), security, false, 10, 5, 60_000).run();
+    try (MiniHttpClient client = new MiniHttpClient(server.port(), "Bearer " + token)) {
+      assertEquals(401, client.post(DeciderWarmUp.SYNTHETIC_PATH, body).status(), "an earlier warm-up's token");
+    }
+    assertEquals(0, producer.history().size());
   }
 
   @Test
@@ -81,7 +113,8 @@ class DeciderWarmUpTest {
     service = new DecisionService(new Decider(registry, released,
         new KeyedNoiseSource(NoiseKey.ofBytes(new byte[NoiseKey.MINIMUM_BYTES]))), Topics.defaults(), producer,
         60_000, 1_000);
-    DeciderWarmUp.Summary summary = new DeciderWarmUp(service, registry, OptionalInt.empty(), true, 20, 50, 60_000).run();
+    DeciderWarmUp.Summary summary = new DeciderWarmUp(service, registry, OptionalInt.empty(), null, true, 20, 50,
+        60_000).run();
     assertEquals(20, summary.rehearsed());
     assertEquals(0, summary.httpAnswered());
     assertEquals(0, producer.history().size());
@@ -93,7 +126,7 @@ class DeciderWarmUpTest {
     int port = server.port();
     server.close();
     server = null;
-    DeciderWarmUp warmUp = new DeciderWarmUp(service, registry, OptionalInt.of(port), false, 10, 50, 60_000);
+    DeciderWarmUp warmUp = new DeciderWarmUp(service, registry, OptionalInt.of(port), security, false, 10, 50, 60_000);
     DeciderWarmUp.Summary summary = warmUp.run(); // nothing listens on the port any more
     assertTrue(warmUp.done());
     assertEquals(10, summary.rehearsed());

@@ -14,6 +14,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.schemas.DecisionResponse;
+import org.dpstream.service.bandit.Caller;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.decide.follower.ReleaseFollower;
@@ -47,21 +48,21 @@ class DecisionServiceReplayTest {
 
   @Test
   void aReplayedDecisionIsResentAloneAndIfThatFailsItsRetryNeverWritesTheLogAgain() throws Exception {
-    CompletableFuture<DecisionResponse> first = service.decide("offers", "q1", CONTEXT, 1_000, true);
+    CompletableFuture<DecisionResponse> first = service.decide("offers", Caller.DEFAULT, "q1", CONTEXT, 1_000, true);
     assertEquals(List.of(TOPICS.decided().name(), TOPICS.decisions().name()), topicsSent(0));
     assertEquals(1, service.pendingWrites());
     assertTrue(producer.completeNext() && producer.completeNext());
     DecisionResponse decided = first.get();
     assertEquals(0, service.pendingWrites(), "acknowledged: the memory keeps no object for it");
 
-    CompletableFuture<DecisionResponse> replay = service.decide("offers", "q1", CONTEXT, 2_000, true);
+    CompletableFuture<DecisionResponse> replay = service.decide("offers", Caller.DEFAULT, "q1", CONTEXT, 2_000, true);
     assertEquals(List.of(TOPICS.decisions().name()), topicsSent(2), "the decision alone, with its first timestamp");
     assertEquals(1_000, producer.history().get(2).timestamp());
     assertTrue(producer.errorNext(new RuntimeException("broker gone")));
     assertTrue(replay.isCompletedExceptionally());
     assertEquals(1, service.pendingWrites(), "the failed resend is kept for the next try");
 
-    CompletableFuture<DecisionResponse> retry = service.decide("offers", "q1", CONTEXT, 3_000, false);
+    CompletableFuture<DecisionResponse> retry = service.decide("offers", Caller.DEFAULT, "q1", CONTEXT, 3_000, false);
     assertEquals(List.of(TOPICS.decisions().name()), topicsSent(3), "the log has the record: not written again");
     ProducerRecord<String, byte[]> resent = producer.history().get(3);
     assertNotNull(resent.value());

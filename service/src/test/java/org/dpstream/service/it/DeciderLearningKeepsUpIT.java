@@ -22,6 +22,7 @@ import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.DeciderConfig;
 import org.dpstream.service.config.ModelConfig;
 import org.dpstream.service.config.ServiceConfig;
+import org.dpstream.service.decide.http.ApiTokens;
 import org.dpstream.service.kafka.Topics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -61,6 +62,7 @@ class DeciderLearningKeepsUpIT {
   static final KafkaHarness kafka = KafkaHarness.perClass();
 
   private final HttpClient http = HttpClient.newHttpClient();
+  private String token;
 
   @Test
   void decisionsMoveToNewReleasesWhileRequestsFlow(@TempDir Path work) throws Exception {
@@ -80,7 +82,9 @@ class DeciderLearningKeepsUpIT {
     settings.putAll(kafkaSettings);
     settings.putAll(Map.of("commit.interval.ms", "100"));
     ServiceConfig config = new ServiceConfig(base.applicationId(), base.topics(), base.models(), settings, 0)
-        .withBandits(List.of(BANDIT)).withDecider(DeciderConfig.deciders(port, false));
+        .withBandits(List.of(BANDIT)).withDecider(DeciderConfig.deciders(port, false)
+            .withAuthentication("bearer", work.resolve("api-tokens").toString()));
+    token = ApiTokens.writeNewTokenFile(work.resolve("api-tokens"), "it-client");
     Topics topics = kafka.createTopics(config.topics());
     kafka.produceSamples(topics.samples().name(), SyntheticStream.generate(List.of(BACKLOGGED), BACKLOG, 15));
     String bandit = "http://localhost:" + port + "/v1/bandits/" + BANDIT.id();
@@ -135,6 +139,7 @@ class DeciderLearningKeepsUpIT {
 
   private HttpResponse<String> send(String uri, String body) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(30))
+        .header("Authorization", "Bearer " + token)
         .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
   }
 }

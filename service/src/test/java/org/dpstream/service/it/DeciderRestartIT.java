@@ -21,6 +21,7 @@ import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.DeciderConfig;
 import org.dpstream.service.config.ServiceConfig;
+import org.dpstream.service.decide.http.ApiTokens;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.serde.DpSerdes;
 import org.junit.jupiter.api.Test;
@@ -58,10 +59,12 @@ class DeciderRestartIT {
       port = free.getLocalPort();
     }
     ServiceConfig config = ItModels.serviceConfig("decider-restart", List.of(), kafka.bootstrapServers(),
-        work.resolve("state").toString()).withBandits(List.of(BANDIT)).withDecider(DeciderConfig.deciders(port, true));
+        work.resolve("state").toString()).withBandits(List.of(BANDIT)).withDecider(DeciderConfig.deciders(port, true)
+        .withAuthentication("bearer", work.resolve("api-tokens").toString()));
+    String token = ApiTokens.writeNewTokenFile(work.resolve("api-tokens"), "it-client");
     Path configFile = ConfigFiles.write(config, work.resolve("service.yaml"));
     Topics topics = kafka.createTopics(config.topics());
-    DecisionApiClient api = new DecisionApiClient(port, BANDIT.id());
+    DecisionApiClient api = new DecisionApiClient(port, BANDIT.id(), token);
 
     Map<String, JsonNode> answered = new HashMap<>();
     long stepBeforeCrash;

@@ -12,16 +12,22 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** The decision API of one bandit of a service under test: decide, reward, and wait for it to come up. */
+/**
+ * The decision API of one bandit of a service under test, as one caller: decide, reward, and wait for it to come
+ * up.
+ */
 final class DecisionApiClient {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpClient http = HttpClient.newHttpClient();
   private final String base;
+  private final String token;
 
-  DecisionApiClient(int port, String banditId) {
+  /** @param token the caller's bearer token, or null for an API with {@code authentication: none} */
+  DecisionApiClient(int port, String banditId, String token) {
     this.base = "http://localhost:" + port + "/v1/bandits/" + banditId;
+    this.token = token;
   }
 
   /** Waits until the API answers (a request without a body is refused with 400), failing if the process exits. */
@@ -56,7 +62,11 @@ final class DecisionApiClient {
 
   /** POSTs {@code body} to {@code path} under the bandit. */
   HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
-    return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return http.send(request.POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -10,9 +10,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.dpstream.schemas.DecisionResponse;
@@ -125,6 +127,26 @@ final class KafkaHarness implements AutoCloseable, BeforeAllCallback, AfterAllCa
   List<RecordMetadata> produceTo(String topic, List<PartitionedRecord> records) {
     return sendAll(records.stream()
         .map(r -> new ProducerRecord<>(topic, r.partition(), r.key(), r.value())).toList());
+  }
+
+  /**
+   * Moves the committed offsets of {@code group} on every partition of {@code topic} back to the beginning, as an
+   * operator would with {@code kafka-consumer-groups --reset-offsets --to-earliest}, or as a group whose offsets the
+   * broker expired would start again ({@code auto.offset.reset=earliest}). The group must have no member.
+   */
+  void resetGroupToEarliest(String group, String topic, int partitions) {
+    Map<TopicPartition, OffsetAndMetadata> earliest = new java.util.HashMap<>();
+    for (int p = 0; p < partitions; p++) {
+      earliest.put(new TopicPartition(topic, p), new OffsetAndMetadata(0));
+    }
+    try (Admin admin = kafka.admin()) {
+      admin.alterConsumerGroupOffsets(group, earliest).all().get(60, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("could not reset group " + group, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while resetting a group", e);
+    }
   }
 
   /** Grows {@code topic} to {@code total} partitions, as an operator would with kafka-topics --alter. */

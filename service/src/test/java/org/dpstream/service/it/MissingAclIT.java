@@ -109,7 +109,7 @@ class MissingAclIT {
     kafka.broker().grant(acls.stream().map(acl -> acl.binding(principal.principal())).toList());
     Path log = work.resolve("run.log");
     try (ServiceProcess service = ServiceProcess.start(ConfigFiles.write(config, work.resolve("service.yaml")), log)) {
-      DecisionApiClient api = new DecisionApiClient(port, BANDIT.id());
+      DecisionApiClient api = new DecisionApiClient(port, BANDIT.id(), null);
       api.awaitUp(service, EXIT_TIMEOUT);
       kafka.broker().revoke(acls.stream()
           .filter(acl -> acl.operation() == operation && acl.resource().resourceType() == type

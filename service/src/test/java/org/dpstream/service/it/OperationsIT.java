@@ -50,6 +50,7 @@ import org.dpstream.service.kafka.TopicNames;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.metrics.MetricsServer;
 import org.dpstream.service.metrics.Promtool;
+import org.dpstream.service.metrics.ScrapedFamilies;
 import org.dpstream.service.streams.DpstreamService;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -59,7 +60,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What an operator checks on a real broker: {@code run} creates its missing topics as configured, the
- * service answers {@code /health} and {@code /ready}, {@code /metrics} passes {@code promtool check metrics},
+ * service answers {@code /health} and {@code /ready}, {@code /metrics} exports only public families by default and
+ * passes {@code promtool check metrics},
  * and a stream thread that stalls or dies shows on {@code /ready}.
  */
 @Timeout(180)
@@ -129,10 +131,42 @@ class OperationsIT {
     }
   }
 
+  /**
+   * The default /metrics of a service with a model and a bandit decided by its deciders, after samples and HTTP
+   * decisions and rewards: every family is public (MetricCatalog), the Kafka Streams metrics are bridged, and
+   * promtool finds nothing to fix.
+   */
   @Test
-  void theServiceIsReadyAndItsMetricsPassPromtool(@TempDir Path work) throws Exception {
+  void theServiceIsReadyAndItsMetricsArePublicAndPassPromtool(@TempDir Path work) throws Exception {
+    String scrape = scrapeAfterTraffic(work, "lint", false);
+    assertEquals(java.util.Set.of(), ScrapedFamilies.notPublic(scrape), "raw families on the default /metrics");
+    java.util.Set<String> families = ScrapedFamilies.of(scrape);
+    assertTrue(families.containsAll(List.of("kafka_stream_alive_stream_threads",
+        "kafka_consumer_fetch_manager_records_lag_max", "dpstream_samples_processed_total", "dpstream_models",
+        "dpstream_decider_decisions_total", "dpstream_bandit_rounds", "dpstream_ready")), families.toString());
+    assertLintClean(scrape);
+  }
+
+  /** With metrics.raw: true the raw families appear too, Kafka's included, and still pass promtool. */
+  @Test
+  void withRawMetricsTheRawFamiliesAppear(@TempDir Path work) throws Exception {
+    String scrape = scrapeAfterTraffic(work, "lint-raw", true);
+    java.util.Set<String> raw = ScrapedFamilies.notPublic(scrape);
+    assertTrue(raw.containsAll(List.of("kafka_producer_txn_commit_time_seconds_total",
+        "kafka_consumer_incoming_byte_total", "dpstream_step_latency_seconds", "dpstream_samples_clipped_total",
+        "dpstream_decider_decision_latency_seconds", "dpstream_bandit_decisions_by_arm_total",
+        "dpstream_bandit_reward_cumulative")), raw.toString());
+    assertLintClean(scrape);
+  }
+
+  private String scrapeAfterTraffic(Path work, String name, boolean raw) throws Exception {
     List<ModelConfig> models = ItModels.models(1);
-    ServiceConfig config = ItModels.serviceConfig("lint", models, kafka.bootstrapServers(), work.toString());
+    org.dpstream.service.config.BanditConfig bandit = new org.dpstream.service.config.BanditConfig("ops-bandit", 3, 2,
+        "identity", 1.0, "inf", 2L, 1, 1e-5, 1_000, 1.0, 1.0, "5m", "drop", null, 1);
+    ServiceConfig config = ItModels.serviceConfig(name, models, kafka.bootstrapServers(), work.toString())
+        .withBandits(List.of(bandit))
+        .withDecider(org.dpstream.service.config.DeciderConfig.deciders(0, true))
+        .withMetrics(org.dpstream.service.config.MetricsConfig.raw(raw));
     Topics topics = kafka.createTopics(config.topics());
     List<SampleRow> rows = SyntheticStream.generate(models, 30, 4L);
     kafka.produceSamples(topics.samples().name(), rows);
@@ -144,15 +178,33 @@ class OperationsIT {
       String base = "http://localhost:" + server.port();
       HttpResponse<String> ready = awaitStatus(base + "/ready", 200, Duration.ofSeconds(30), null);
       assertTrue(ready.body().startsWith("ready\nstate RUNNING"), ready.body());
+      String api = "http://localhost:" + service.deciders().orElseThrow().httpPort().getAsInt() + "/v1/bandits/"
+          + bandit.id();
+      for (int i = 0; i < 6; i++) {
+        HttpResponse<String> decided = post(api + "/decide", "{\"requestId\":\"q" + i + "\",\"context\":[0.5,"
+            + 0.1 * i + ",-0.2]}");
+        assertEquals(200, decided.statusCode(), decided.body());
+        assertEquals(200, post(api + "/reward", "{\"requestId\":\"q" + i + "\",\"reward\":0.5}").statusCode());
+      }
+      releases.awaitAtLeast(rows.size() + 2, Duration.ofSeconds(60)); // a bandit round released
       String scrape = get(base + "/metrics").body();
-      assertTrue(scrape.contains("kafka_stream_alive_stream_threads"), "the Kafka Streams metrics are bridged");
-      assertTrue(scrape.contains("kafka_producer_txn_commit_time_seconds_total"), "times in seconds");
-
-      Path promtool = Promtool.find().orElse(null);
-      Assumptions.assumeTrue(promtool != null, Promtool.MISSING);
-      Promtool.Result lint = Promtool.checkMetrics(promtool, scrape);
-      assertTrue(lint.clean(), "promtool check metrics:\n" + lint.output());
+      System.out.printf("/metrics with %s metrics: %d series, %d bytes, %d of them Kafka series%n",
+          raw ? "raw" : "public", ScrapedFamilies.series(scrape), scrape.getBytes(StandardCharsets.UTF_8).length,
+          scrape.lines().filter(line -> line.startsWith("kafka_")).count());
+      return scrape;
     }
+  }
+
+  private static void assertLintClean(String scrape) throws Exception {
+    Path promtool = Promtool.find().orElse(null);
+    Assumptions.assumeTrue(promtool != null, Promtool.MISSING);
+    Promtool.Result lint = Promtool.checkMetrics(promtool, scrape);
+    assertTrue(lint.clean(), "promtool check metrics:\n" + lint.output());
+  }
+
+  private static HttpResponse<String> post(String uri, String body) throws IOException, InterruptedException {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(30))
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   @Test

@@ -33,7 +33,9 @@ final class SecuredConfigs {
     // The service creates its topics (CREATE is among its ACLs), as many partitions as the harness's readers read.
     TopicCreation creation = new TopicCreation(true, ItModels.SAMPLE_PARTITIONS, null, null);
     return new ServiceConfig(plain.applicationId(), plain.topics(), plain.models(), kafka, plain.metricsPort(),
-        List.of(bandit), null, null, creation, null, DeciderConfig.deciders(httpPort, true));
+        List.of(bandit), null, null, creation, null,
+        // These ITs are about the Kafka ACLs; the HTTP API's own callers are tested in the decide package.
+        DeciderConfig.deciders(httpPort, true).withAuthentication("none", null));
   }
 
   /**

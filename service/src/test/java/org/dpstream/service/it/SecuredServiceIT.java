@@ -100,7 +100,7 @@ class SecuredServiceIT {
     List<SampleRow> rows = SyntheticStream.generate(models, SAMPLES_PER_MODEL, 314L);
     Map<String, List<ReleaseFacts>> expected = ReferenceReleases.of(models, rows);
     int half = rows.size() / 2;
-    DecisionApiClient api = new DecisionApiClient(port, BANDIT.id());
+    DecisionApiClient api = new DecisionApiClient(port, BANDIT.id(), null);
 
     ExecutorService liveProducer = Executors.newSingleThreadExecutor();
     try {

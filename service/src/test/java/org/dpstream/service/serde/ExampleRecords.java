@@ -43,14 +43,14 @@ final class ExampleRecords {
   }
 
   static DecisionRequest decisionRequest() {
-    return new DecisionRequest("req-1", List.of(0.3, -0.7, 1.0), 1_700_000_000_123L);
+    return new DecisionRequest("req-1", List.of(0.3, -0.7, 1.0), 1_700_000_000_123L, null);
   }
 
   static DecisionResponse decisionResponse() {
-    return new DecisionResponse("req-1", 2, DecisionPhase.GREEDY, 310L);
+    return new DecisionResponse("req-1", 2, DecisionPhase.GREEDY, 310L, null);
   }
 
   static Reward reward() {
-    return new Reward("req-1", 0.5, null);
+    return new Reward("req-1", 0.5, null, null);
   }
 }

@@ -59,7 +59,8 @@ class OutputFormatSerdeTest {
   @MethodSource("outputs")
   <T extends SpecificRecord> void theFingerprintInTheBytesIsTheSchemas(SchemaSerde<T> serde, T record) {
     byte[] avro = serde.encode(record);
-    assertEquals(OptionalLong.of(serde.fingerprint()), SchemaSerde.singleObjectFingerprint(avro));
+    // The examples hold no field added after a schema's first version, so they are written in that version.
+    assertEquals(OptionalLong.of(serde.fingerprints().get(0)), SchemaSerde.singleObjectFingerprint(avro));
     assertEquals(OptionalLong.empty(), SchemaSerde.singleObjectFingerprint(Arrays.copyOf(avro, 9)));
     assertEquals(OptionalLong.empty(),
         SchemaSerde.singleObjectFingerprint(serde.toJson(record).getBytes(StandardCharsets.UTF_8)));

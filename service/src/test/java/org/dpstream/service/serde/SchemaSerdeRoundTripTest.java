@@ -9,7 +9,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
-import org.apache.avro.SchemaNormalization;
 import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,7 +48,8 @@ class SchemaSerdeRoundTripTest {
   @MethodSource("everyRecordType")
   <T extends SpecificRecord> void avroIsSingleObjectEncodedWithTheSchemaFingerprint(SchemaSerde<T> serde, T record) {
     byte[] bytes = serde.encode(record);
-    long fingerprint = SchemaNormalization.parsingFingerprint64(serde.schema());
+    // The examples hold no field added after a schema's first version (SchemaVersions): written in that version.
+    long fingerprint = serde.fingerprints().get(0);
     ByteBuffer header = ByteBuffer.wrap(bytes, 0, 10).order(ByteOrder.LITTLE_ENDIAN);
 
     assertEquals((byte) 0xC3, header.get());

@@ -167,7 +167,7 @@ class ProcessingErrorTest {
       assertEquals(5, releases.stream().filter(r -> r.getModelId().equals("logistic")).count());
 
       assertEquals(1.0, registry.get("dpstream.processing.errors").tag("model", "linear").counter().count());
-      assertEquals(1.0, registry.get("dpstream.samples.rejected").tag("reason", "PROCESSING_ERROR").counter().count());
+      assertEquals(1.0, registry.get("dpstream.samples.rejected.by.reason").tag("reason", "PROCESSING_ERROR").counter().count());
       assertTrue(registry.find("dpstream.processing.errors").tag("model", "logistic").counters().isEmpty());
     }
   }

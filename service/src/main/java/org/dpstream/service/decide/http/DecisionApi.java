@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.service.bandit.BanditRejection;
+import org.dpstream.service.bandit.Caller;
 import org.dpstream.service.decide.Decider;
 import org.dpstream.service.decide.DeciderMetrics;
 import org.dpstream.service.decide.DecisionService;
@@ -33,16 +34,26 @@ final class DecisionApi {
     this.decisions = decisions;
   }
 
+  /** The answer to a request without valid credentials: always these bytes, whatever the request asked. */
+  static final String UNAUTHENTICATED = "UNAUTHENTICATED";
+  private static final String UNAUTHENTICATED_MESSAGE =
+      "the decision API needs a valid bearer token or client certificate";
+
   /**
    * Answers one request: writes its JSON answer into {@code out} and returns its status.
    *
+   * @param caller the authenticated caller, or null: then 401, before anything else is looked at (the path, the
+   *     bandit, the body), so the answer and the work are the same whatever the request names
    * @param body the request's body, or null when it was over {@link DecisionHttpServer#MAX_BODY_BYTES}
    * @param began when the request arrived ({@link System#nanoTime()}), for the latency metric
    */
-  int answer(HttpMethod method, String uri, ByteBuf body, ByteBuf out, long began) {
+  int answer(Caller caller, HttpMethod method, String uri, ByteBuf body, ByteBuf out, long began) {
+    if (caller == null) {
+      return error(out, 401, UNAUTHENTICATED, UNAUTHENTICATED_MESSAGE);
+    }
     int mark = out.writerIndex();
     try {
-      return route(method, uri, body, out, began);
+      return route(caller, method, uri, body, out, began);
     } catch (RuntimeException e) {
       // Never a stopped server: anything unexpected is this request's 500, the next request is served.
       // The class only: a message could quote the request's data.
@@ -52,7 +63,7 @@ final class DecisionApi {
     }
   }
 
-  private int route(HttpMethod method, String uri, ByteBuf body, ByteBuf out, long began) {
+  private int route(Caller caller, HttpMethod method, String uri, ByteBuf body, ByteBuf out, long began) {
     String path = path(uri);
     if (path == null) {
       return error(out, 400, "BAD_REQUEST", "the request target is not a valid path");
@@ -81,10 +92,10 @@ final class DecisionApi {
     if (!fields.object) {
       return error(out, 400, "BAD_REQUEST", "the body must be a JSON object");
     }
-    return decide ? decide(banditId, fields, out, began) : reward(banditId, fields, out);
+    return decide ? decide(caller, banditId, fields, out, began) : reward(caller, banditId, fields, out);
   }
 
-  private int decide(String banditId, ApiRequestBody body, ByteBuf out, long began) {
+  private int decide(Caller caller, String banditId, ApiRequestBody body, ByteBuf out, long began) {
     String requestId = body.requestId;
     if (requestId == null || !body.hasContext || !body.contextIsArray) {
       return error(out, 400, "BAD_REQUEST", "the body must be {\"requestId\": \"...\", \"context\": [numbers]}");
@@ -95,7 +106,7 @@ final class DecisionApi {
     List<Double> context = body.context;
     DecisionService.Handed decided;
     try {
-      decided = decisions.decideAndHand(banditId, requestId, context, System.currentTimeMillis(), false);
+      decided = decisions.decideAndHand(banditId, caller, requestId, context, System.currentTimeMillis(), false);
     } catch (Decider.Refused refused) {
       return error(out, status(refused), refused.code(), refused.getMessage());
     }
@@ -110,14 +121,14 @@ final class DecisionApi {
     return 200;
   }
 
-  private int reward(String banditId, ApiRequestBody body, ByteBuf out) {
+  private int reward(Caller caller, String banditId, ApiRequestBody body, ByteBuf out) {
     String requestId = body.requestId;
     if (requestId == null || !body.hasReward || !body.rewardIsNumber) {
       return error(out, 400, "BAD_REQUEST", "the body must be {\"requestId\": \"...\", \"reward\": number}");
     }
     CompletableFuture<Void> written;
     try {
-      written = decisions.reward(banditId, requestId, body.reward, System.currentTimeMillis());
+      written = decisions.reward(banditId, caller, requestId, body.reward, System.currentTimeMillis());
     } catch (Decider.Refused refused) {
       return error(out, status(refused), refused.code(), refused.getMessage());
     }

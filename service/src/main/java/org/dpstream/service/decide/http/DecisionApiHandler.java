@@ -6,20 +6,28 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.security.auth.x500.X500Principal;
+import org.dpstream.service.bandit.Caller;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One connection of the decision API, after Netty's request decoder: collects each request's body (up to
- * {@link DecisionHttpServer#MAX_BODY_BYTES}), has {@link DecisionApi} answer it on this event loop, and writes the
- * answer. Requests are answered one after the other as they are read, so pipelined requests are answered in
+ * {@link DecisionHttpServer#MAX_BODY_BYTES}), authenticates its caller ({@link ApiSecurity}: the bearer token of its
+ * {@code Authorization} header, or the connection's client certificate), has {@link DecisionApi} answer it on this
+ * event loop, and writes the answer. Requests are answered one after the other as they are read, so pipelined requests are answered in
  * order; answers are flushed once per read from the socket (several pipelined answers in one write).
  *
  * <ul>
@@ -40,6 +48,10 @@ final class DecisionApiHandler extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(DecisionApiHandler.class);
 
   private final DecisionApi api;
+  private final ApiSecurity security;
+  /** Whether the connection's client certificate was looked up, and its subject (null: none). */
+  private boolean certificateLookedUp;
+  private String certificateSubject;
 
   /** The request whose body is being read, or null between requests. */
   private HttpRequest request;
@@ -52,8 +64,9 @@ final class DecisionApiHandler extends ChannelInboundHandlerAdapter {
   private boolean closing;
   private boolean unflushed;
 
-  DecisionApiHandler(DecisionApi api) {
+  DecisionApiHandler(DecisionApi api, ApiSecurity security) {
     this.api = api;
+    this.security = security;
   }
 
   @Override
@@ -129,7 +142,9 @@ final class DecisionApiHandler extends ChannelInboundHandlerAdapter {
     ByteBuf out = ctx.alloc().buffer(256);
     int status;
     try {
-      status = api.answer(answered.method(), answered.uri(), content, out, began);
+      Caller caller = security.authenticate(answered.headers().get(HttpHeaderNames.AUTHORIZATION),
+          certificateSubject(ctx));
+      status = api.answer(caller, answered.method(), answered.uri(), content, out, began);
     } finally {
       releaseBody();
       tooLarge = false;
@@ -138,6 +153,28 @@ final class DecisionApiHandler extends ChannelInboundHandlerAdapter {
         : answered.protocolVersion().equals(HttpVersion.HTTP_1_0) ? HttpAnswerHead.Connection.KEEP_ALIVE
         : HttpAnswerHead.Connection.DEFAULT;
     write(ctx, status, out, connection, HttpMethod.HEAD.equals(answered.method()));
+  }
+
+  /**
+   * The subject (RFC 2253) of the client certificate the TLS handshake verified, or null (plain HTTP, or a client
+   * without one where certificates are optional). Looked up once per connection: the handshake precedes every request.
+   */
+  private String certificateSubject(ChannelHandlerContext ctx) {
+    if (!certificateLookedUp) {
+      certificateLookedUp = true;
+      SslHandler tls = ctx.pipeline().get(SslHandler.class);
+      if (tls != null) {
+        try {
+          Certificate[] chain = tls.engine().getSession().getPeerCertificates();
+          if (chain.length > 0 && chain[0] instanceof X509Certificate client) {
+            certificateSubject = client.getSubjectX500Principal().getName(X500Principal.RFC2253);
+          }
+        } catch (SSLPeerUnverifiedException e) {
+          // No client certificate: the request must carry a bearer token.
+        }
+      }
+    }
+    return certificateSubject;
   }
 
   private void malformed(ChannelHandlerContext ctx, Throwable cause) {
@@ -152,7 +189,7 @@ final class DecisionApiHandler extends ChannelInboundHandlerAdapter {
   private void write(ChannelHandlerContext ctx, int status, ByteBuf body, HttpAnswerHead.Connection connection,
       boolean head) {
     ByteBuf out = ctx.alloc().buffer(160);
-    HttpAnswerHead.write(out, status, body.readableBytes(), connection);
+    HttpAnswerHead.write(out, status, body.readableBytes(), connection, security.acceptsBearer());
     // Void promises: no future per write (a failed write reaches exceptionCaught, which closes the connection).
     ctx.write(out, ctx.voidPromise());
     ByteBuf last = body;

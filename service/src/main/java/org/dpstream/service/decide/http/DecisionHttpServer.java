@@ -92,15 +92,22 @@ public final class DecisionHttpServer implements AutoCloseable {
   }
 
   /**
-   * Serves on {@code port} (0: any free port) with {@code threadCount} event-loop threads (0: one per available
-   * processor).
+   * Serves on {@code address} (null: every interface) and {@code port} (0: any free port) with {@code threadCount}
+   * event-loop threads (0: one per available processor), its callers authenticated and its connections encrypted as
+   * {@code security} says.
    */
-  public static DecisionHttpServer start(DecisionService decisions, int port, int threadCount) throws IOException {
-    return start(decisions, port, threadCount, Transport.NATIVE_IF_AVAILABLE);
+  public static DecisionHttpServer start(DecisionService decisions, ApiSecurity security, String address, int port,
+      int threadCount) throws IOException {
+    return start(decisions, security, address, port, threadCount, Transport.NATIVE_IF_AVAILABLE);
   }
 
-  static DecisionHttpServer start(DecisionService decisions, int port, int threadCount, Transport transport)
-      throws IOException {
+  /** On every interface, with every request the default scope's over plain HTTP (tests of what the API answers). */
+  static DecisionHttpServer start(DecisionService decisions, int port, int threadCount) throws IOException {
+    return start(decisions, ApiSecurity.none(), null, port, threadCount, Transport.NATIVE_IF_AVAILABLE);
+  }
+
+  static DecisionHttpServer start(DecisionService decisions, ApiSecurity security, String address, int port,
+      int threadCount, Transport transport) throws IOException {
     boolean epoll = transport == Transport.NATIVE_IF_AVAILABLE && Epoll.isAvailable();
     IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
@@ -116,20 +123,26 @@ public final class DecisionHttpServer implements AutoCloseable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel connection) {
+            if (security.tls() != null) {
+              connection.pipeline().addLast(security.tls().newHandler(connection.alloc()));
+            }
             connection.pipeline().addLast(new IdleStateHandler(IDLE_SECONDS, 0, 0), new HttpRequestDecoder(DECODER),
-                new DecisionApiHandler(api));
+                new DecisionApiHandler(api, security));
           }
         })
-        .bind(new InetSocketAddress(port)).awaitUninterruptibly();
+        .bind(address == null ? new InetSocketAddress(port) : new InetSocketAddress(address, port))
+        .awaitUninterruptibly();
     if (!bound.isSuccess()) {
       loops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
       if (bound.cause() instanceof IOException failed) {
         throw failed; // port in use, no permission
       }
-      throw new IOException("cannot listen on port " + port, bound.cause());
+      throw new IOException("cannot listen on " + (address == null ? "" : address + ", ") + "port " + port,
+          bound.cause());
     }
     DecisionHttpServer server = new DecisionHttpServer(loops, bound.channel());
-    LOG.info("decision API on port {}: {} event-loop threads, {}", server.port(), threads, epoll ? "epoll" : "NIO");
+    LOG.info("decision API on {}port {}{}: {} event-loop threads, {}", address == null ? "" : address + ", ",
+        server.port(), security.tls() == null ? "" : " (TLS)", threads, epoll ? "epoll" : "NIO");
     return server;
   }
 

@@ -33,6 +33,7 @@ final class HttpAnswerHead {
   static final byte[] CONTINUE = JsonAnswers.ascii("HTTP/1.1 100 Continue\r\n\r\n");
   private static final byte[] CONTENT = JsonAnswers.ascii("content-type: application/json\r\ncontent-length: ");
   private static final byte[] ALLOW_POST = JsonAnswers.ascii("allow: POST\r\n");
+  private static final byte[] BEARER_CHALLENGE = JsonAnswers.ascii("www-authenticate: Bearer realm=\"dpstream\"\r\n");
   private static final byte[] CRLF = JsonAnswers.ascii("\r\n");
   private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US)
       .withZone(ZoneOffset.UTC);
@@ -44,8 +45,12 @@ final class HttpAnswerHead {
 
   private HttpAnswerHead() {}
 
-  /** Writes the head of an answer of {@code status} with a JSON body of {@code contentLength} bytes. */
-  static void write(ByteBuf out, int status, int contentLength, Connection connection) {
+  /**
+   * Writes the head of an answer of {@code status} with a JSON body of {@code contentLength} bytes.
+   *
+   * @param bearerChallenge a 401 names the Bearer scheme ({@code WWW-Authenticate}, RFC 6750)
+   */
+  static void write(ByteBuf out, int status, int contentLength, Connection connection, boolean bearerChallenge) {
     out.writeBytes(statusLine(status));
     out.writeBytes(dateHeader());
     out.writeBytes(CONTENT);
@@ -54,12 +59,16 @@ final class HttpAnswerHead {
     if (status == 405) {
       out.writeBytes(ALLOW_POST);
     }
+    if (status == 401 && bearerChallenge) {
+      out.writeBytes(BEARER_CHALLENGE);
+    }
     out.writeBytes(connection.header);
     out.writeBytes(CRLF);
   }
 
   private static final byte[] OK = JsonAnswers.ascii("HTTP/1.1 200 OK\r\n");
   private static final byte[] BAD_REQUEST = JsonAnswers.ascii("HTTP/1.1 400 Bad Request\r\n");
+  private static final byte[] UNAUTHORIZED = JsonAnswers.ascii("HTTP/1.1 401 Unauthorized\r\n");
   private static final byte[] NOT_FOUND = JsonAnswers.ascii("HTTP/1.1 404 Not Found\r\n");
   private static final byte[] METHOD_NOT_ALLOWED = JsonAnswers.ascii("HTTP/1.1 405 Method Not Allowed\r\n");
   private static final byte[] CONFLICT = JsonAnswers.ascii("HTTP/1.1 409 Conflict\r\n");
@@ -70,6 +79,7 @@ final class HttpAnswerHead {
     return switch (status) {
       case 200 -> OK;
       case 400 -> BAD_REQUEST;
+      case 401 -> UNAUTHORIZED;
       case 404 -> NOT_FOUND;
       case 405 -> METHOD_NOT_ALLOWED;
       case 409 -> CONFLICT;

@@ -26,9 +26,16 @@ public final class MiniHttpClient implements Closeable {
   private final OutputStream out;
   private final InputStream in;
   private final ByteArrayOutputStream request = new ByteArrayOutputStream(1024);
+  private final String authorizationHeader;
 
   /** Connects to {@code port} on localhost. */
   public MiniHttpClient(int port) throws IOException {
+    this(port, null);
+  }
+
+  /** Connects to {@code port} on localhost; every request carries {@code authorization} (unless null). */
+  public MiniHttpClient(int port, String authorization) throws IOException {
+    authorizationHeader = authorization == null ? "" : "Authorization: " + authorization + "\r\n";
     socket = new Socket();
     socket.setTcpNoDelay(true);
     socket.connect(new InetSocketAddress("localhost", port));
@@ -40,7 +47,7 @@ public final class MiniHttpClient implements Closeable {
   public Response post(String path, byte[] json) throws IOException {
     request.reset();
     request.writeBytes(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-        + "Content-Length: " + json.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        + authorizationHeader + "Content-Length: " + json.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
     request.writeBytes(json);
     request.writeTo(out);
     out.flush();

@@ -27,14 +27,33 @@ public record Digest128(long high, long low) {
    */
   public static Digest128 ofRequest(String banditId, String requestId) {
     MessageDigest sha256 = sha256();
-    byte[] length = new byte[4];
-    for (String part : new String[] {banditId, requestId}) {
-      byte[] utf8 = part.getBytes(StandardCharsets.UTF_8);
-      ByteBuffer.wrap(length).putInt(utf8.length);
-      sha256.update(length);
-      sha256.update(utf8);
-    }
+    update(sha256, banditId);
+    update(sha256, requestId);
     return of(sha256);
+  }
+
+  /**
+   * The digest of (caller, bandit id, request id): for the default scope (null caller) {@link #ofRequest(String,
+   * String)}, the digests of the decisions made before callers existed; for a named caller the marker -1 (no UTF-8
+   * length) then the three parts as there, so that no request of a named caller shares an encoding with one of the
+   * default scope or of another caller.
+   */
+  public static Digest128 ofRequest(String caller, String banditId, String requestId) {
+    if (caller == null) {
+      return ofRequest(banditId, requestId);
+    }
+    MessageDigest sha256 = sha256();
+    sha256.update(new byte[] {-1, -1, -1, -1});
+    update(sha256, caller);
+    update(sha256, banditId);
+    update(sha256, requestId);
+    return of(sha256);
+  }
+
+  private static void update(MessageDigest sha256, String part) {
+    byte[] utf8 = part.getBytes(StandardCharsets.UTF_8);
+    sha256.update(ByteBuffer.allocate(4).putInt(utf8.length).array());
+    sha256.update(utf8);
   }
 
   /** The digest of a context: its doubles' bits in order, -0.0 taken as 0.0 (they are the same context). */

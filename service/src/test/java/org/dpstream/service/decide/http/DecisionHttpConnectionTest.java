@@ -17,17 +17,6 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.clients.producer.MockProducer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
-import org.dpstream.core.privacy.random.NoiseKey;
-import org.dpstream.service.config.BanditConfig;
-import org.dpstream.service.config.BanditRegistry;
-import org.dpstream.service.decide.Decider;
-import org.dpstream.service.decide.DecisionService;
-import org.dpstream.service.decide.follower.ReleaseFollower;
-import org.dpstream.service.decide.follower.ReleasedBandits;
-import org.dpstream.service.kafka.Topics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -42,20 +31,13 @@ class DecisionHttpConnectionTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String DECIDE = "/v1/bandits/offers/decide";
 
-  private final BanditRegistry registry = new BanditRegistry(Map.of(
-      "offers", new BanditConfig("offers", 2, 3, "logistic", 1.0, "0.1", 5L, 1, 1e-5, 1_000, 1.0, 1.0, "10s", "drop",
-          null, 1).toEntry()));
   private MockProducer<String, byte[]> producer;
   private DecisionHttpServer server;
 
   private void start(DecisionHttpServer.Transport transport) throws Exception {
-    ReleasedBandits released = new ReleasedBandits();
-    new ReleaseFollower(null, "dp.releases", registry, released);
-    Decider decider = new Decider(registry, released,
-        new KeyedNoiseSource(NoiseKey.ofBytes(new byte[NoiseKey.MINIMUM_BYTES])));
-    producer = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
-    server = DecisionHttpServer.start(new DecisionService(decider, Topics.defaults(), producer, 60_000, 1_000), 0, 2,
-        transport);
+    OffersDecisions decisions = new OffersDecisions(true);
+    producer = decisions.producer;
+    server = DecisionHttpServer.start(decisions.service, ApiSecurity.none(), null, 0, 2, transport);
   }
 
   @AfterEach
