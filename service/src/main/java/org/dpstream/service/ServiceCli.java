@@ -1,5 +1,6 @@
 package org.dpstream.service;
 
+import org.dpstream.service.acl.AclsCommand;
 import org.dpstream.service.cli.VersionCommand;
 import org.dpstream.service.consume.ConsumeCommand;
 import org.dpstream.service.dda.DdaNodeCommand;
@@ -16,7 +17,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionCommand.Provider.class,
     description = "Differentially private learning from live event streams: the service.",
-    subcommands = {RunCommand.class, ConsumeCommand.class, DdaNodeCommand.class, VersionCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {RunCommand.class, ConsumeCommand.class, AclsCommand.class, DdaNodeCommand.class, VersionCommand.class,
+        CommandLine.HelpCommand.class})
 public final class ServiceCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -3,6 +3,7 @@ package org.dpstream.cli;
 import org.dpstream.cli.train.TrainCommand;
 import org.dpstream.demo.DemoCommand;
 import org.dpstream.service.RunCommand;
+import org.dpstream.service.acl.AclsCommand;
 import org.dpstream.service.cli.VersionCommand;
 import org.dpstream.service.consume.ConsumeCommand;
 import org.dpstream.service.dda.DdaNodeCommand;
@@ -15,7 +16,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionCommand.Provider.class,
     description = "Differentially private learning from live event streams.",
-    subcommands = {DemoCommand.class, RunCommand.class, ConsumeCommand.class, TrainCommand.class, DdaNodeCommand.class, VersionCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, RunCommand.class, ConsumeCommand.class, AclsCommand.class, TrainCommand.class,
+        DdaNodeCommand.class, VersionCommand.class, CommandLine.HelpCommand.class})
 public final class DpstreamCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

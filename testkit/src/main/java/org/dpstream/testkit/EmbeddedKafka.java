@@ -25,12 +25,12 @@ import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
@@ -52,6 +52,9 @@ import org.slf4j.LoggerFactory;
  * hangs, and is idempotent. A JVM shutdown hook closes the broker if the caller never does, so an
  * interrupted demo leaves no directory behind.
  *
+ * <p>{@link Builder#secured()} starts it as production clusters run: TLS, SASL/SCRAM and client certificates,
+ * ACLs enforced (see {@link BrokerSecurity}).
+ *
  * <p>Caveat of running in-process: a fatal fault in the controller makes Kafka halt the JVM, as it
  * would a standalone broker. That is acceptable for a demo and tests; a production cluster is
  * never embedded.
@@ -67,14 +70,17 @@ public final class EmbeddedKafka implements AutoCloseable {
   private final String bootstrapServers;
   private final Duration shutdownTimeout;
   private final Thread shutdownHook;
+  /** The secured node's listeners and credentials; null on a plaintext node. */
+  private final SecuredAccess secured;
   private boolean closed;
 
   private EmbeddedKafka(TemporaryDirectory directory, KafkaRaftServer server, String bootstrapServers,
-      Duration shutdownTimeout) {
+      Duration shutdownTimeout, SecuredAccess secured) {
     this.directory = directory;
     this.server = server;
     this.bootstrapServers = bootstrapServers;
     this.shutdownTimeout = shutdownTimeout;
+    this.secured = secured;
     this.shutdownHook = new Thread(this::close, "embedded-kafka-shutdown-hook");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
@@ -88,14 +94,70 @@ public final class EmbeddedKafka implements AutoCloseable {
     return new Builder();
   }
 
-  /** The {@code bootstrap.servers} value for clients, e.g. {@code 127.0.0.1:41234}. */
+  /**
+   * The {@code bootstrap.servers} value for clients, e.g. {@code 127.0.0.1:41234}; on a secured broker,
+   * the SASL_SSL listener's (the settings of a {@link #scramUser} include it).
+   */
   public String bootstrapServers() {
     return bootstrapServers;
   }
 
-  /** Client settings every producer, consumer and Streams app of this broker needs. */
+  /**
+   * Client settings every producer, consumer and Streams app of this broker needs. On a secured broker
+   * they are the administrator's (a super user, authenticated by its certificate): what the test itself
+   * uses to set up topics and ACLs and to read the results, never the identity of the client under test.
+   */
   public Map<String, Object> clientConfig() {
-    return Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    return secured == null ? Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)
+        : new HashMap<String, Object>(secured.admin());
+  }
+
+  /** Whether clients must authenticate and ACLs authorise them ({@link Builder#secured()}). */
+  public boolean isSecured() {
+    return secured != null;
+  }
+
+  /**
+   * A new SCRAM-SHA-512 user, created through the Admin API with a random password; returns once the user
+   * can log in. The user may do nothing until {@link #grant ACLs} allow it.
+   *
+   * @param name the user name ([A-Za-z0-9._-]+); its principal is {@code User:<name>}
+   * @throws IllegalStateException on a plaintext broker
+   */
+  public ClientIdentity scramUser(String name) {
+    return securedAccess().scramUser(name);
+  }
+
+  /**
+   * A new client certificate for {@code CN=<name>}, signed by the broker's CA, for the TLS listener (mTLS);
+   * its principal is {@code User:<name>}.
+   *
+   * @throws IllegalStateException on a plaintext broker
+   */
+  public ClientIdentity certificateUser(String name) {
+    return securedAccess().certificateUser(name);
+  }
+
+  /** Creates ACLs and returns once the broker's authorizer applies them. */
+  public void grant(Collection<AclBinding> acls) {
+    securedAccess().grant(acls);
+  }
+
+  /** Waits until the broker's authorizer applies {@code acls}, created by someone else (a tool under test). */
+  public void awaitAcls(Collection<AclBinding> acls) {
+    securedAccess().awaitAcls(acls);
+  }
+
+  /** Deletes ACLs and returns once the broker's authorizer no longer applies them. */
+  public void revoke(Collection<AclBinding> acls) {
+    securedAccess().revoke(acls);
+  }
+
+  private SecuredAccess securedAccess() {
+    if (secured == null) {
+      throw new IllegalStateException("this broker is not secured: build it with EmbeddedKafka.builder().secured()");
+    }
+    return secured;
   }
 
   /** The temporary directory holding the logs; gone after {@link #close()}. */
@@ -103,9 +165,9 @@ public final class EmbeddedKafka implements AutoCloseable {
     return directory.path();
   }
 
-  /** A new admin client for this broker; the caller closes it. */
+  /** A new admin client for this broker (a super user's on a secured broker); the caller closes it. */
   public Admin admin() {
-    return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+    return Admin.create(clientConfig());
   }
 
   /**
@@ -230,6 +292,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     private Duration startupTimeout = Duration.ofSeconds(60);
     private Duration shutdownTimeout = Duration.ofSeconds(30);
     private int brokerPort;
+    private boolean secured;
 
     private Builder() {}
 
@@ -248,6 +311,20 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** Overrides one broker setting of {@link SingleNodeKraftConfig} (listeners excepted). */
     public Builder brokerConfig(String key, String value) {
       brokerOverrides.put(Objects.requireNonNull(key), Objects.requireNonNull(value));
+      return this;
+    }
+
+    /**
+     * A broker as production clusters are: TLS on every listener with a CA generated at start, SCRAM-SHA-512
+     * (SASL_SSL, at {@link EmbeddedKafka#bootstrapServers()}) and client certificates (mTLS) for
+     * authentication, and KRaft's StandardAuthorizer denying what no ACL allows
+     * ({@code allow.everyone.if.no.acl.found=false}). The only super users are the broker itself and the test's
+     * administrator ({@link EmbeddedKafka#clientConfig()}, {@link EmbeddedKafka#admin()}); clients under test are
+     * made with {@link EmbeddedKafka#scramUser} or {@link EmbeddedKafka#certificateUser} and get what
+     * {@link EmbeddedKafka#grant} allows them.
+     */
+    public Builder secured() {
+      this.secured = true;
       return this;
     }
 
@@ -270,9 +347,14 @@ public final class EmbeddedKafka implements AutoCloseable {
       TemporaryDirectory directory = TemporaryDirectory.create("dpstream-kafka-");
       try {
         for (int attempt = 1; ; attempt++) {
-          int[] ports = FreePorts.probe(2, brokerPort);
+          int[] ports = FreePorts.probe(secured ? 3 : 2, brokerPort);
           Properties props = SingleNodeKraftConfig.of(directory.path().resolve("logs"), ports[0], ports[1],
               brokerOverrides);
+          BrokerSecurity security = null;
+          if (secured) {
+            security = BrokerSecurity.create(Files.createDirectories(directory.path().resolve("security")));
+            security.configure(props, ports[0], ports[2], ports[1]);
+          }
           props.put("server.max.startup.time.ms", Long.toString(startupTimeout.toMillis()));
           format(directory.path(), props);
           KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
@@ -288,11 +370,16 @@ public final class EmbeddedKafka implements AutoCloseable {
             throw e;
           }
           String bootstrap = "127.0.0.1:" + ports[0];
-          EmbeddedKafka kafka = new EmbeddedKafka(directory, server, bootstrap, shutdownTimeout);
-          LOG.info("embedded Kafka at {} started in {} ms", bootstrap,
+          SecuredAccess access = security == null ? null
+              : new SecuredAccess(security, bootstrap, "127.0.0.1:" + ports[2]);
+          EmbeddedKafka kafka = new EmbeddedKafka(directory, server, bootstrap, shutdownTimeout, access);
+          LOG.info("embedded Kafka at {}{} started in {} ms", bootstrap, secured ? " (SASL_SSL, ACLs)" : "",
               TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
           return kafka;
         }
+      } catch (IOException e) {
+        directory.close();
+        throw new UncheckedIOException("could not prepare the embedded Kafka directory", e);
       } catch (RuntimeException | Error e) {
         directory.close();
         throw e;

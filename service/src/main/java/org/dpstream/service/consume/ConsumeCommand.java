@@ -1,7 +1,6 @@
 package org.dpstream.service.consume;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +9,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +22,7 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.dpstream.service.cli.DurationConverter;
+import org.dpstream.service.kafka.ClientPropertiesFile;
 import org.dpstream.service.serde.SchemaCatalog;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -73,11 +72,11 @@ public final class ConsumeCommand implements Callable<Integer> {
   Duration timeout;
 
   @Option(names = "--consumer-property", paramLabel = "KEY=VALUE",
-      description = "A Kafka consumer setting, e.g. security.protocol=SASL_SSL; repeatable; wins over --consumer-config.")
+      description = "A Kafka consumer setting, e.g. security.protocol=SASL_SSL; repeatable; wins over --command-config.")
   Map<String, String> consumerProperties = new LinkedHashMap<>();
 
-  @Option(names = "--consumer-config", paramLabel = "FILE",
-      description = "A properties file of Kafka consumer settings (SASL/SSL and the like).")
+  @Option(names = {"--command-config", "--consumer-config"}, paramLabel = "FILE",
+      description = "A properties file of Kafka client settings (SASL/SSL and the like), as the Kafka tools take it.")
   Path consumerConfig;
 
   /** Records printed so far. */
@@ -93,13 +92,13 @@ public final class ConsumeCommand implements Callable<Integer> {
       return fail(err, "--timeout must not be negative, got " + timeout);
     }
     if (consumerConfig != null && !Files.isRegularFile(consumerConfig)) {
-      return fail(err, "--consumer-config " + consumerConfig + " is not a file");
+      return fail(err, "--command-config " + consumerConfig + " is not a file");
     }
     Map<String, Object> settings;
     try {
       settings = clientSettings();
     } catch (IOException | IllegalArgumentException e) {
-      return fail(err, "--consumer-config " + consumerConfig + " is not a readable properties file: "
+      return fail(err, "--command-config " + consumerConfig + " is not a readable properties file: "
           + e.getMessage());
     }
     quietenKafkaClientWarnings();
@@ -185,7 +184,7 @@ public final class ConsumeCommand implements Callable<Integer> {
   }
 
   /**
-   * Committed records only, no group, no auto-created topics; --consumer-config, then
+   * Committed records only, no group, no auto-created topics; --command-config, then
    * --consumer-property, may change any of these (SASL, SSL, even the isolation level); the
    * bootstrap servers are the option's.
    */
@@ -196,11 +195,7 @@ public final class ConsumeCommand implements Callable<Integer> {
     settings.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
     settings.put(ConsumerConfig.CLIENT_ID_CONFIG, "dpstream-consume");
     if (consumerConfig != null) {
-      Properties file = new Properties();
-      try (InputStream in = Files.newInputStream(consumerConfig)) {
-        file.load(in);
-      }
-      file.stringPropertyNames().forEach(name -> settings.put(name, file.getProperty(name)));
+      settings.putAll(ClientPropertiesFile.read(consumerConfig));
     }
     settings.putAll(consumerProperties);
     settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServer);

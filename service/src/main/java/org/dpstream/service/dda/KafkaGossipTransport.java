@@ -147,7 +147,11 @@ final class KafkaGossipTransport implements GossipTransport {
         accept(record);
       }
     }
+    // Null when no neighbour was expected and none wrote: an active node left unmatched in its round.
     Map<Integer, Buffered> messages = pending.remove(round);
+    if (messages == null) {
+      messages = Map.of();
+    }
     Map<Integer, double[]> received = new HashMap<>();
     for (Map.Entry<Integer, Buffered> entry : messages.entrySet()) {
       if (!expectedFrom.contains(entry.getKey())) {

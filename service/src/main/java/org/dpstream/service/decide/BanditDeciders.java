@@ -16,6 +16,7 @@ import org.dpstream.service.decide.follower.ReleaseFollower;
 import org.dpstream.service.decide.follower.ReleasedBandits;
 import org.dpstream.service.decide.http.ApiSecurity;
 import org.dpstream.service.decide.http.DecisionHttpServer;
+import org.dpstream.service.kafka.ClientFailures;
 import org.dpstream.service.kafka.TopicProvisioner;
 import org.dpstream.service.kafka.Topics;
 
@@ -64,15 +65,16 @@ public final class BanditDeciders implements AutoCloseable {
   public static BanditDeciders start(ServiceConfig config, Topics topics, KeyedNoiseSource noise,
       DeciderMetrics metrics) {
     return start(config, topics, noise, metrics,
-        config.decider().servesApi() ? ApiSecurity.of(config.decider()) : null);
+        config.decider().servesApi() ? ApiSecurity.of(config.decider()) : null, ClientFailures.NONE);
   }
 
   /**
    * As {@link #start(ServiceConfig, Topics, KeyedNoiseSource, DeciderMetrics)}, with the API's security resolved
-   * already (null when no API is served).
+   * already (null when no API is served); every client of the deciders reports its failures to {@code failures},
+   * and the start stops waiting for the releases once one of them stops the service.
    */
   public static BanditDeciders start(ServiceConfig config, Topics topics, KeyedNoiseSource noise,
-      DeciderMetrics metrics, ApiSecurity apiSecurity) {
+      DeciderMetrics metrics, ApiSecurity apiSecurity, ClientFailures failures) {
     DeciderConfig settings = config.decider();
     if (settings.servesApi() && apiSecurity == null) {
       throw new IllegalArgumentException("the decision API needs its security (decider.authentication)");
@@ -81,7 +83,7 @@ public final class BanditDeciders implements AutoCloseable {
     Map<String, Object> client = TopicProvisioner.adminSettings(config.kafka());
     client.remove(CommonClientConfigs.CLIENT_ID_CONFIG);
     ReleasedBandits released = new ReleasedBandits();
-    ReleaseFollower follower = ReleaseFollower.start(client, topics.releases().name(), bandits, released);
+    ReleaseFollower follower = ReleaseFollower.start(client, topics.releases().name(), bandits, released, failures);
     metrics.follow(bandits, released);
     List<DeciderMetrics.Path> paths = new ArrayList<>();
     if (settings.httpPort() >= 0) {
@@ -91,15 +93,27 @@ public final class BanditDeciders implements AutoCloseable {
       paths.add(DeciderMetrics.Path.KAFKA);
     }
     metrics.serve(bandits, paths);
-    DecisionService decisions = DecisionService.start(client, new Decider(bandits, released, noise), topics, bandits,
-        settings.memory(), metrics);
+    DecisionService decisions;
     try {
-      if (!follower.awaitCaughtUp(CATCH_UP)) {
+      decisions = DecisionService.start(client, new Decider(bandits, released, noise), topics, bandits,
+          settings.memory(), metrics, failures);
+    } catch (RuntimeException e) {
+      follower.close();
+      throw e;
+    }
+    try {
+      if (!follower.awaitCaughtUp(CATCH_UP) && failures.fatal().isEmpty()) {
         LOG.warn("the releases on {} were not all read within {}; deciding from those read so far",
             topics.releases().name(), CATCH_UP);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    if (failures.fatal().isPresent()) {
+      // The follower was refused: deciding from the initial parameters would serve a service that is stopping.
+      follower.close();
+      decisions.close();
+      throw new IllegalStateException(failures.fatal().get());
     }
     DecisionHttpServer http = null;
     try {
@@ -114,7 +128,8 @@ public final class BanditDeciders implements AutoCloseable {
           : settings.httpAddress()) + ", decider.httpPort " + settings.httpPort() + ": " + e.getMessage(), e);
     }
     ContextDecider contexts = settings.contexts()
-        ? ContextDecider.start(client, config.applicationId() + "-decider", topics.contexts().name(), decisions)
+        ? ContextDecider.start(client, ContextDecider.groupId(config.applicationId()), topics.contexts().name(), decisions,
+            failures)
         : null;
     // Ready (/ready) only once warmed up: the first requests no longer meet the JIT compiler and cold metadata.
     DeciderWarmUp warmUp = new DeciderWarmUp(decisions, bandits,

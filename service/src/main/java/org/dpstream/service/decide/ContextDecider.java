@@ -26,6 +26,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.service.bandit.BanditRejection;
 import org.dpstream.service.bandit.Caller;
+import org.dpstream.service.kafka.ClientFailures;
 import org.dpstream.service.serde.DecodeResult;
 import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.service.serde.SchemaSerde;
@@ -60,8 +61,11 @@ public final class ContextDecider implements AutoCloseable {
   private volatile long rewinds;
   /** Set once the consumer has joined its group (its first assignment, possibly empty). */
   private volatile boolean joined;
+  private final ClientFailures failures;
 
-  private ContextDecider(Consumer<String, byte[]> consumer, DecisionService decisions, String topic) {
+  private ContextDecider(Consumer<String, byte[]> consumer, DecisionService decisions, String topic,
+      ClientFailures failures) {
+    this.failures = failures;
     this.consumer = consumer;
     this.decisions = decisions;
     this.topic = topic;
@@ -69,15 +73,22 @@ public final class ContextDecider implements AutoCloseable {
     this.thread.setDaemon(true);
   }
 
+  /** The consumer group of the context deciders of an application: {@code <applicationId>-decider}. */
+  public static String groupId(String applicationId) {
+    return applicationId + "-decider";
+  }
+
+  /** Starts deciding the contexts on {@code topic} in group {@code groupId}; a failure that stops it goes to {@code failures}. */
   public static ContextDecider start(Map<String, Object> clientConfig, String groupId, String topic,
-      DecisionService decisions) {
+      DecisionService decisions, ClientFailures failures) {
     Map<String, Object> settings = new HashMap<>(clientConfig);
     settings.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
     settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     ContextDecider decider = new ContextDecider(
-        new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer()), decisions, topic);
+        new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer()), decisions, topic,
+        failures);
     decider.thread.start();
     return decider;
   }
@@ -128,7 +139,9 @@ public final class ContextDecider implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
-      LOG.error("context decider stopped; uncommitted contexts are decided again on restart", e);
+      if (!failures.report("the context decider", e)) {
+        LOG.error("context decider stopped; uncommitted contexts are decided again on restart", e);
+      }
     } finally {
       try {
         drain();
@@ -275,7 +288,7 @@ public final class ContextDecider implements AutoCloseable {
 
   /** Starts deciding with a given consumer (tests). */
   static ContextDecider start(Consumer<String, byte[]> consumer, String topic, DecisionService decisions) {
-    ContextDecider decider = new ContextDecider(consumer, decisions, topic);
+    ContextDecider decider = new ContextDecider(consumer, decisions, topic, ClientFailures.NONE);
     decider.thread.start();
     return decider;
   }

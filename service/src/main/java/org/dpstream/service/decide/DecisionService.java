@@ -30,6 +30,7 @@ import org.dpstream.service.bandit.Caller;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.decide.memory.DecisionMemory;
 import org.dpstream.service.decide.memory.Digest128;
+import org.dpstream.service.kafka.ClientFailures;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.serde.DecodeResult;
 import org.dpstream.service.serde.SchemaSerde;
@@ -65,16 +66,24 @@ public final class DecisionService implements AutoCloseable {
   private final SchemaSerde<DecidedRequest> decided;
   private final SchemaSerde<Reward> rewards;
   private final DeciderMetrics metrics;
+  private final ClientFailures failures;
 
   public DecisionService(Decider decider, Topics topics, Producer<String, byte[]> producer, long memoryMillis,
       int memoryCapacity) {
     this(decider, topics, producer, memoryMillis, memoryCapacity, DeciderMetrics.NONE);
   }
 
-  @SuppressWarnings("unchecked")
   public DecisionService(Decider decider, Topics topics, Producer<String, byte[]> producer, long memoryMillis,
       int memoryCapacity, DeciderMetrics metrics) {
+    this(decider, topics, producer, memoryMillis, memoryCapacity, metrics, ClientFailures.NONE);
+  }
+
+  /** A decision service whose producer reports every failed write to {@code failures}. */
+  @SuppressWarnings("unchecked")
+  public DecisionService(Decider decider, Topics topics, Producer<String, byte[]> producer, long memoryMillis,
+      int memoryCapacity, DeciderMetrics metrics, ClientFailures failures) {
     this.metrics = metrics;
+    this.failures = failures;
     this.decider = decider;
     this.topics = topics;
     this.producer = producer;
@@ -104,11 +113,11 @@ public final class DecisionService implements AutoCloseable {
   }
 
   public static DecisionService start(Map<String, Object> clientConfig, Decider decider, Topics topics,
-      BanditRegistry bandits, int memoryCapacity, DeciderMetrics metrics) {
+      BanditRegistry bandits, int memoryCapacity, DeciderMetrics metrics, ClientFailures failures) {
     long window = bandits.all().stream().mapToLong(b -> b.rewardTimeout().toMillis()).max().orElse(60_000);
     DecisionService service = new DecisionService(decider, topics,
         new KafkaProducer<>(producerSettings(clientConfig), new StringSerializer(), new ByteArraySerializer()),
-        window, memoryCapacity, metrics);
+        window, memoryCapacity, metrics, failures);
     service.restoreMemory(clientConfig, System.currentTimeMillis() - window);
     return service;
   }
@@ -210,10 +219,15 @@ public final class DecisionService implements AutoCloseable {
    * does not wait for it (KafkaProducer.send blocks until it knows the topic's partitions).
    */
   void fetchMetadata() {
-    for (String topic : List.of(topics.decided().name(), topics.decisions().name(), topics.rewards().name(),
-        topics.rejected().name())) {
+    for (String topic : writtenTopics(topics)) {
       producer.partitionsFor(topic);
     }
+  }
+
+  /** Every topic the decision service writes: the decision log, the decisions, the rewards and rejected contexts. */
+  public static List<String> writtenTopics(Topics topics) {
+    return List.of(topics.decided().name(), topics.decisions().name(), topics.rewards().name(),
+        topics.rejected().name());
   }
 
   /** A reward refused because its decision's log write failed: the decision is not learnt, so neither is the reward. */
@@ -322,6 +336,7 @@ public final class DecisionService implements AutoCloseable {
         if (exception == null) {
           acknowledged.complete(null);
         } else {
+          failures.report("the deciders' producer", exception);
           acknowledged.completeExceptionally(exception);
         }
       });

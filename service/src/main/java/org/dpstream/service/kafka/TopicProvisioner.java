@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -13,6 +14,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
@@ -24,18 +28,21 @@ public final class TopicProvisioner {
 
   private static final long TIMEOUT_SECONDS = 30;
   private static final String ADMIN_PREFIX = "admin.";
+  private static final String CONFIG_PROVIDERS_PREFIX = "config.providers.";
 
   private TopicProvisioner() {}
 
   /**
    * The admin client's settings out of the service's {@code kafka:} map: the keys an admin client knows
-   * (bootstrap, SASL/SSL, timeouts), with {@code admin.}-prefixed overrides as Kafka Streams reads them.
+   * (bootstrap, SASL/SSL, timeouts), with {@code admin.}-prefixed overrides as Kafka Streams reads them, and the
+   * settings of the config providers ({@code config.providers.<name>.*}), so that a secret such as
+   * {@code sasl.jaas.config} can stay out of the file as {@code ${file:PATH:KEY}}, as Kafka Streams resolves it.
    */
   public static Map<String, Object> adminSettings(Map<String, String> kafka) {
     Set<String> known = AdminClientConfig.configNames();
     Map<String, Object> settings = new HashMap<>();
     kafka.forEach((key, value) -> {
-      if (known.contains(key)) {
+      if (known.contains(key) || key.startsWith(CONFIG_PROVIDERS_PREFIX)) {
         settings.put(key, value);
       }
     });
@@ -61,6 +68,7 @@ public final class TopicProvisioner {
         return List.of();
       }
       if (!create) {
+        throwIfHidden(admin, missing);
         throw new IllegalStateException("missing topics " + missing.stream().map(TopicSpec::name).toList()
             + ": create them, or set createTopics.enabled: true");
       }
@@ -75,6 +83,10 @@ public final class TopicProvisioner {
           result.values().get(spec.name()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
           created.add(spec);
         } catch (ExecutionException e) {
+          if (e.getCause() instanceof TopicAuthorizationException) {
+            // Kafka's exception names no topic here; this one does, for the message that names the missing ACL.
+            throw new TopicAuthorizationException("not authorised to create topic " + spec.name(), Set.of(spec.name()));
+          }
           if (!(e.getCause() instanceof TopicExistsException)) {
             throw new IllegalStateException("cannot create topic " + spec.name() + ": " + e.getCause().getMessage()
                 + " (create it yourself, or fix createTopics)", e.getCause());
@@ -90,6 +102,31 @@ public final class TopicProvisioner {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while checking the topics", e);
+    }
+  }
+
+  /**
+   * Listing shows only the topics the caller may describe: a topic missing from the list may exist but be
+   * hidden by the ACLs, which is a different fix than creating it.
+   *
+   * @throws TopicAuthorizationException naming the topics the caller may not describe
+   */
+  private static void throwIfHidden(Admin admin, List<TopicSpec> unlisted)
+      throws InterruptedException, TimeoutException {
+    Set<String> hidden = new TreeSet<>();
+    Map<String, KafkaFuture<TopicDescription>> described =
+        admin.describeTopics(unlisted.stream().map(TopicSpec::name).toList()).topicNameValues();
+    for (var entry : described.entrySet()) {
+      try {
+        entry.getValue().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof TopicAuthorizationException) {
+          hidden.add(entry.getKey());
+        }
+      }
+    }
+    if (!hidden.isEmpty()) {
+      throw new TopicAuthorizationException("not authorised to describe topics " + hidden, hidden);
     }
   }
 }

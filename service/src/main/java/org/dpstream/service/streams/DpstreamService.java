@@ -19,6 +19,7 @@ import org.dpstream.service.decide.BanditDeciders;
 import org.dpstream.service.decide.http.ApiSecurity;
 import org.dpstream.service.health.HealthCheck;
 import org.dpstream.service.health.KafkaStreamsStatus;
+import org.dpstream.service.kafka.ClientFailures;
 import org.dpstream.service.kafka.TopicProvisioner;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.metrics.KafkaClientMetrics;
@@ -73,14 +74,32 @@ public final class DpstreamService implements AutoCloseable {
    * anything registers a meter on it.
    */
   public static DpstreamService start(ServiceConfig config, NoiseKeyRing keys, MeterRegistry registry) {
+    return start(config, keys, registry, ClientFailures.NONE);
+  }
+
+  /**
+   * As {@link #start(ServiceConfig, NoiseKeyRing, MeterRegistry)}; every client reports its failures to {@code
+   * failures}, and one that stops the service (a refused ACL, for {@code run}) shuts Kafka Streams down
+   * instead of replacing the stream thread, which would meet it again.
+   *
+   * @throws RuntimeException if dp.releases cannot be read or the deciders cannot start; Kafka Streams is closed again
+   */
+  public static DpstreamService start(ServiceConfig config, NoiseKeyRing keys, MeterRegistry registry,
+      ClientFailures failures) {
     // Before anything starts: an API without its authentication settings must not leave threads behind.
     ApiSecurity apiSecurity = hasDeciders(config) && config.decider().servesApi() ? ApiSecurity.of(config.decider())
         : null;
     PublicSeriesFilter.restrict(registry, config.metrics());
     Properties properties = StreamsSettings.of(config, registry);
     Topics topicNames = new Topics(config.topics(), config.output().outputFormat());
-    PublishedReleases published = PublishedReleases.read(TopicProvisioner.adminSettings(config.kafka()),
-        topicNames.releases().name(), RELEASES_SCAN_TIMEOUT);
+    PublishedReleases published;
+    try {
+      published = PublishedReleases.read(TopicProvisioner.adminSettings(config.kafka()), topicNames.releases().name(),
+          RELEASES_SCAN_TIMEOUT);
+    } catch (RuntimeException e) {
+      failures.report("the start-up read of " + topicNames.releases().name(), e);
+      throw e;
+    }
     NoiseContext noise = new NoiseContext(keys, published, new RefusedStates(), new BoundKeys());
     noise.bound().register(registry, keys);
     LOG.info("noise keys by check value: {}", keys.describe());
@@ -88,15 +107,26 @@ public final class DpstreamService implements AutoCloseable {
     KafkaStreamsStatus status = new KafkaStreamsStatus(streams);
     streams.setUncaughtExceptionHandler(exception -> {
       status.recordThreadFailure(Instant.now());
+      if (failures.report("Kafka Streams", exception)) {
+        return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+      }
       LOG.error("stream thread failed; replacing it", exception);
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
     });
     KafkaClientMetrics streamsMetrics = KafkaClientMetrics.bind(streams, registry);
     streams.start();
-    BanditDeciders deciders = hasDeciders(config)
-        ? BanditDeciders.start(config, topicNames, keys.primary(),
-            new org.dpstream.service.decide.DeciderMetrics(registry), apiSecurity)
-        : null;
+    BanditDeciders deciders;
+    try {
+      deciders = hasDeciders(config)
+          ? BanditDeciders.start(config, topicNames, keys.primary(),
+              new org.dpstream.service.decide.DeciderMetrics(registry), apiSecurity, failures)
+          : null;
+    } catch (RuntimeException e) {
+      failures.report("the deciders", e);
+      streams.close(Duration.ofSeconds(30));
+      streamsMetrics.close();
+      throw e;
+    }
     DpstreamService service = new DpstreamService(streams, streamsMetrics, status, deciders, noise);
     // /ready as a metric, so an alert rule (deploy/prometheus/alerts.yml) sees what a probe sees.
     HealthCheck health = service.health();

@@ -41,8 +41,11 @@ class ConsumeCommandTest {
     assertEquals(List.of("consume: --max-messages must be at least 1, got 0"),
         run(2, "--bootstrap-server", "b:9092", "--topic", "t", "--max-messages", "0"));
     Path missing = directory.resolve("missing.properties");
-    assertEquals(List.of("consume: --consumer-config " + missing + " is not a file"),
-        run(2, "--bootstrap-server", "b:9092", "--topic", "t", "--consumer-config", missing.toString()));
+    assertEquals(List.of("consume: --command-config " + missing + " is not a file"),
+        run(2, "--bootstrap-server", "b:9092", "--topic", "t", "--command-config", missing.toString()));
+    assertEquals(List.of("consume: --command-config " + missing + " is not a file"),
+        run(2, "--bootstrap-server", "b:9092", "--topic", "t", "--consumer-config", missing.toString()),
+        "--consumer-config is the same option");
     assertEquals(List.of("consume: Invalid value bogus for configuration isolation.level: String must be one of:"
             + " read_committed, read_uncommitted"),
         run(2, "--bootstrap-server", "b:9092", "--topic", "t", "--consumer-property", "isolation.level=bogus"));

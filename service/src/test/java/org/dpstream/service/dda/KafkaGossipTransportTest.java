@@ -76,6 +76,15 @@ class KafkaGossipTransportTest {
     assertTrue(producer.history().isEmpty());
   }
 
+  /** An active node without a partner in its round (two nodes, one sampled) mixes with nothing, and goes on. */
+  @Test
+  void aRoundWithoutNeighboursReceivesNothing() {
+    KafkaGossipTransport transport = transport();
+    assertEquals(Map.of(), transport.receive(NODE, 1, Set.of()));
+    deliver(2, 0, 5, 6);
+    assertArrayEquals(new double[] {5, 6}, transport.receive(NODE, 2, Set.of(0)).get(0));
+  }
+
   @Test
   void waitsForEveryExpectedSenderAndBuffersLaterRounds() {
     KafkaGossipTransport transport = transport();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -29,11 +30,16 @@ final class CommittedTopicReader<V> implements AutoCloseable {
   private final List<ConsumerRecord<String, V>> records = new ArrayList<>();
 
   CommittedTopicReader(String bootstrapServers, String topic, int partitions, Deserializer<V> values) {
+    this(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), topic, partitions, values);
+  }
+
+  /** A reader with these client settings (bootstrap servers, and SASL/SSL on a secured broker). */
+  CommittedTopicReader(Map<String, Object> clientConfig, String topic, int partitions, Deserializer<V> values) {
     this.topic = topic;
-    this.consumer = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), values);
+    Map<String, Object> settings = new HashMap<>(clientConfig);
+    settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    this.consumer = new KafkaConsumer<>(settings, new StringDeserializer(), values);
     List<TopicPartition> all = new ArrayList<>();
     for (int p = 0; p < partitions; p++) {
       all.add(new TopicPartition(topic, p));

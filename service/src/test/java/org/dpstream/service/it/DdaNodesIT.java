@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,14 +13,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.commons.rng.UniformRandomProvider;
-import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
-import org.apache.commons.rng.simple.RandomSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpstream.core.distributed.DdaRunSpec;
 import org.dpstream.core.distributed.DdaSimulation;
 import org.dpstream.core.erm.ErmDataset;
-import org.dpstream.core.erm.FeatureBounds;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.config.ConfigLoader;
@@ -43,7 +38,6 @@ class DdaNodesIT {
 
   private static final int NODES = 4;
   private static final int SAMPLES_PER_NODE = 40;
-  private static final int DIMENSION = 5;
   private static final long ROUNDS = 400;
   private static final int KILLED_NODE = 2;
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(6);
@@ -66,12 +60,11 @@ class DdaNodesIT {
 
   @Test
   void fourNodesOverKafkaWithOneKilledAndRestartedMatchTheInProcessSimulationBitForBit() throws Exception {
-    List<ErmDataset> shards = syntheticShards(2024L);
-    for (int i = 0; i < NODES; i++) {
-      writeCsv(shards.get(i), directory.resolve("node-" + i + ".csv"));
-    }
+    List<ErmDataset> shards = DdaRunFiles.syntheticShards(NODES, SAMPLES_PER_NODE, 2024L);
+    DdaRunFiles.writeShards(shards, directory);
     Path configFile = directory.resolve("dda.yaml");
-    Files.writeString(configFile, config(), StandardCharsets.UTF_8);
+    Files.writeString(configFile, DdaRunFiles.config("it-dda-run", NODES, ROUNDS, shards, directory, "it",
+        Map.of("bootstrap.servers", kafka.bootstrapServers())), StandardCharsets.UTF_8);
     DdaNodeConfig config = ConfigLoader.read(configFile, DdaNodeConfig.class);
     DdaRunSpec spec = config.runSpec();
 
@@ -115,7 +108,7 @@ class DdaNodesIT {
       double[] parameters = release.getParameters().stream().mapToDouble(Double::doubleValue).toArray();
       assertArrayEquals(reference.node(i).averagedModel(), parameters, 0.0, "node " + i + " differs from Mode 1");
     }
-    assertFalse(java.util.Arrays.equals(reference.node(0).averagedModel(), new double[DIMENSION]),
+    assertFalse(java.util.Arrays.equals(reference.node(0).averagedModel(), new double[shards.get(0).dimension()]),
         "the compared models must not be trivially zero");
   }
 
@@ -135,69 +128,5 @@ class DdaNodesIT {
     }
     assertEquals(expected, latest.size(), "one model per node: " + latest.keySet());
     return latest;
-  }
-
-  private String config() {
-    return String.join("\n",
-        "runId: it-dda-run",
-        "nodes: " + NODES,
-        "graph: complete",
-        "gossip: matching",
-        "iota: 0.5",
-        "rounds: " + ROUNDS,
-        "objective: {regularizer: l2, lambda: 0.01, gamma: 5}",
-        "privacy: {epsilon: 1.0, activeSet: hidden}",
-        "data: {shard: '" + directory.resolve("node-{node}.csv") + "', samplesPerNode: " + SAMPLES_PER_NODE
-            + ", dimension: " + DIMENSION + "}",
-        "topics: {gossip: it.dda.gossip, checkpoints: it.dda.checkpoints, models: it.dda.models}",
-        "kafka: {bootstrap.servers: '" + kafka.bootstrapServers() + "'}",
-        "checkpointEvery: 5",
-        "logEvery: 50",
-        "roundTimeout: PT3M",
-        "");
-  }
-
-  /** Unit-norm Gaussian rows, labels sign(<w*, x>) with 10% flipped. */
-  private static List<ErmDataset> syntheticShards(long seed) {
-    UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
-    ZigguratSampler.NormalizedGaussian gaussian = ZigguratSampler.NormalizedGaussian.of(rng);
-    double[] truth = {1, -0.5, 0.25, 0, 0.75};
-    List<ErmDataset> shards = new ArrayList<>();
-    for (int i = 0; i < NODES; i++) {
-      double[][] rows = new double[SAMPLES_PER_NODE][DIMENSION];
-      double[] labels = new double[SAMPLES_PER_NODE];
-      for (int k = 0; k < SAMPLES_PER_NODE; k++) {
-        double norm = 0;
-        for (int j = 0; j < DIMENSION; j++) {
-          rows[k][j] = gaussian.sample();
-          norm += rows[k][j] * rows[k][j];
-        }
-        double score = 0;
-        for (int j = 0; j < DIMENSION; j++) {
-          rows[k][j] /= Math.sqrt(norm) * (1 + 1e-12); // strictly inside the unit ball despite rounding
-          score += truth[j] * rows[k][j];
-        }
-        labels[k] = (score >= 0 ? 1 : -1) * (rng.nextDouble() < 0.1 ? -1 : 1);
-      }
-      shards.add(ErmDataset.of(rows, labels, FeatureBounds.uniform(DIMENSION, 1.0)));
-    }
-    return shards;
-  }
-
-  /** Exact round trip: Double.toString is the shortest representation that parses back to the same double. */
-  private static void writeCsv(ErmDataset shard, Path file) throws IOException {
-    StringBuilder csv = new StringBuilder("label");
-    for (int j = 0; j < shard.dimension(); j++) {
-      csv.append(",x").append(j);
-    }
-    csv.append('\n');
-    for (int k = 0; k < shard.size(); k++) {
-      csv.append(shard.label(k) > 0 ? "1" : "-1");
-      for (int j = 0; j < shard.dimension(); j++) {
-        csv.append(',').append(Double.toString(shard.feature(k, j)));
-      }
-      csv.append('\n');
-    }
-    Files.writeString(file, csv, StandardCharsets.UTF_8);
   }
 }

@@ -4,11 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -49,13 +45,10 @@ class DeciderRestartIT {
       10L, 1, 1e-5, 5_000, 1.0, 1.0, "5m", "drop", null, 1);
   private static final int BEFORE = 120;
   private static final int AFTER = 80;
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   @RegisterExtension
   static final KafkaHarness kafka = KafkaHarness.perClass();
 
-  private final HttpClient http = HttpClient.newHttpClient();
-  private String token;
   private final Map<String, String> contexts = new HashMap<>();
   private final SplittableRandom random = new SplittableRandom(15); // simulation only
 
@@ -68,19 +61,19 @@ class DeciderRestartIT {
     ServiceConfig config = ItModels.serviceConfig("decider-restart", List.of(), kafka.bootstrapServers(),
         work.resolve("state").toString()).withBandits(List.of(BANDIT)).withDecider(DeciderConfig.deciders(port, true)
         .withAuthentication("bearer", work.resolve("api-tokens").toString()));
-    token = ApiTokens.writeNewTokenFile(work.resolve("api-tokens"), "it-client");
+    String token = ApiTokens.writeNewTokenFile(work.resolve("api-tokens"), "it-client");
     Path configFile = ConfigFiles.write(config, work.resolve("service.yaml"));
     Topics topics = kafka.createTopics(config.topics());
-    String base = "http://localhost:" + port + "/v1/bandits/" + BANDIT.id();
+    DecisionApiClient api = new DecisionApiClient(port, BANDIT.id(), token);
 
     Map<String, JsonNode> answered = new HashMap<>();
     long stepBeforeCrash;
     try (CommittedTopicReader<ModelRelease> releases = kafka.releasesReader(topics);
         CommittedTopicReader<DecisionResponse> decisions = kafka.decisionsReader(topics)) {
       try (ServiceProcess first = ServiceProcess.start(configFile, work.resolve("first.log"))) {
-        awaitApi(base, first);
+        api.awaitUp(first, Duration.ofSeconds(120));
         for (int i = 0; i < BEFORE; i++) {
-          decideAndReward(base, "h" + i, answered);
+          decideAndReward(api, "h" + i, answered);
         }
         sendContexts(topics, "k-before-", 20);
         // Every round learnt releases all arms; wait for the last round's releases to be committed.
@@ -91,24 +84,24 @@ class DeciderRestartIT {
       assertTrue(stepBeforeCrash >= BEFORE, "released step before the crash: " + stepBeforeCrash);
 
       try (ServiceProcess second = ServiceProcess.start(configFile, work.resolve("second.log"))) {
-        awaitApi(base, second);
+        api.awaitUp(second, Duration.ofSeconds(120));
         // The first decision after the restart is made from the last release, not from the initial state.
-        JsonNode afterRestart = decide(base, "after-0");
+        JsonNode afterRestart = decide(api, "after-0");
         assertEquals(stepBeforeCrash, afterRestart.get("modelStep").asLong(), afterRestart.toString());
         assertEquals("GREEDY", afterRestart.get("phase").asText());
         // A request decided before the crash gets the decision it had (the memory is restored from the log);
         // its id with another context is refused.
-        assertEquals(answered.get("h7"), decide(base, "h7"));
-        HttpResponse<String> hijack = post(base + "/decide", "{\"requestId\":\"h7\",\"context\":[0,0,0,0,0]}");
+        assertEquals(answered.get("h7"), decide(api, "h7"));
+        HttpResponse<String> hijack = api.post("/decide", "{\"requestId\":\"h7\",\"context\":[0,0,0,0,0]}");
         assertEquals(409, hijack.statusCode(), hijack.body());
-        reward(base, "after-0", afterRestart.get("arm").asInt());
+        api.reward("after-0", 0.3 * afterRestart.get("arm").asInt() - 0.2);
         for (int i = 1; i < AFTER; i++) {
-          decideAndReward(base, "after-" + i, answered);
+          decideAndReward(api, "after-" + i, answered);
         }
         sendContexts(topics, "k-after-", 20);
         // Learning resumed: the releases move past the step released before the crash, and so do decisions.
         awaitStep(releases, stepBeforeCrash + AFTER, second);
-        JsonNode later = decide(base, "late");
+        JsonNode later = decide(api, "late");
         assertTrue(later.get("modelStep").asLong() > stepBeforeCrash, later.toString());
 
         // The Kafka path decided every context, before and after the crash; a context decided twice (the
@@ -132,30 +125,14 @@ class DeciderRestartIT {
     }
   }
 
-  private void awaitApi(String base, ServiceProcess process) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-    while (System.nanoTime() < deadline) {
-      assertTrue(process.isAlive(), () -> "the service exited:\n" + process.logTail());
-      try {
-        HttpResponse<String> response = post(base + "/decide", "{}");
-        if (response.statusCode() == 400) {
-          return;
-        }
-      } catch (java.io.IOException notYet) {
-        // not listening yet
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("the decision API did not come up:\n" + process.logTail());
-  }
-
-  private void decideAndReward(String base, String requestId, Map<String, JsonNode> answered) throws Exception {
-    JsonNode decision = decide(base, requestId);
+  private void decideAndReward(DecisionApiClient api, String requestId, Map<String, JsonNode> answered)
+      throws Exception {
+    JsonNode decision = decide(api, requestId);
     answered.put(requestId, decision);
-    reward(base, requestId, decision.get("arm").asInt());
+    api.reward(requestId, 0.3 * decision.get("arm").asInt() - 0.2);
   }
 
-  private JsonNode decide(String base, String requestId) throws Exception {
+  private JsonNode decide(DecisionApiClient api, String requestId) throws Exception {
     String context = contexts.computeIfAbsent(requestId, id -> {
       StringBuilder values = new StringBuilder();
       for (int j = 0; j < D; j++) {
@@ -163,22 +140,7 @@ class DeciderRestartIT {
       }
       return values.toString();
     });
-    HttpResponse<String> response =
-        post(base + "/decide", "{\"requestId\":\"" + requestId + "\",\"context\":[" + context + "]}");
-    assertEquals(200, response.statusCode(), response.body());
-    return JSON.readTree(response.body());
-  }
-
-  private void reward(String base, String requestId, int arm) throws Exception {
-    HttpResponse<String> response =
-        post(base + "/reward", "{\"requestId\":\"" + requestId + "\",\"reward\":" + (0.3 * arm - 0.2) + "}");
-    assertEquals(200, response.statusCode(), response.body());
-  }
-
-  private HttpResponse<String> post(String uri, String body) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(30))
-        .header("Authorization", "Bearer " + token)
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    return api.decide(requestId, context);
   }
 
   private void sendContexts(Topics topics, String prefix, int count) {

@@ -38,22 +38,34 @@ final class KafkaHarness implements AutoCloseable, BeforeAllCallback, AfterAllCa
   /** Longer than the producer's delivery timeout, so a slow broker fails the send, not the wait. */
   private static final long ACK_TIMEOUT_SECONDS = 330;
 
+  private final boolean secured;
   private EmbeddedKafka kafka;
   private CheckedProducer<byte[], byte[]> producer;
 
-  private KafkaHarness() {}
+  private KafkaHarness(boolean secured) {
+    this.secured = secured;
+  }
 
   /**
    * The broker of one test class, as a JUnit extension: {@code @RegisterExtension static final KafkaHarness
    * kafka = KafkaHarness.perClass();} starts it before the class's tests and stops it after them.
    */
   static KafkaHarness perClass() {
-    return new KafkaHarness();
+    return new KafkaHarness(false);
+  }
+
+  /**
+   * A secured broker for a test class ({@link EmbeddedKafka.Builder#secured()}): SASL_SSL and mTLS, ACLs
+   * enforced. The harness's own producer and readers are the administrator's; the client under test gets a
+   * principal of its own ({@link #broker()}{@code .scramUser(...)}) and only the ACLs granted to it.
+   */
+  static KafkaHarness securedPerClass() {
+    return new KafkaHarness(true);
   }
 
   /** A broker started now; the caller closes it. */
   static KafkaHarness start() {
-    KafkaHarness harness = new KafkaHarness();
+    KafkaHarness harness = new KafkaHarness(false);
     harness.startBroker();
     return harness;
   }
@@ -73,9 +85,9 @@ final class KafkaHarness implements AutoCloseable, BeforeAllCallback, AfterAllCa
    * every 10 s by default; checking every second keeps the fresh-state-dir restart short.
    */
   private void startBroker() {
-    kafka = EmbeddedKafka.builder()
-        .brokerConfig("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000")
-        .start();
+    EmbeddedKafka.Builder builder = EmbeddedKafka.builder()
+        .brokerConfig("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
+    kafka = (secured ? builder.secured() : builder).start();
     try {
       // Generous timeouts: on a loaded 2-core machine a produce request can take long. The delivery
       // guarantees (idempotent, acks=all, one request in flight) are CheckedProducer's.
@@ -92,6 +104,11 @@ final class KafkaHarness implements AutoCloseable, BeforeAllCallback, AfterAllCa
 
   String bootstrapServers() {
     return kafka.bootstrapServers();
+  }
+
+  /** The broker itself (on a secured one: principals, ACLs, the administrator's client settings). */
+  EmbeddedKafka broker() {
+    return kafka;
   }
 
   /** Creates every topic of the catalogue under these names, {@link ItModels#SAMPLE_PARTITIONS} partitions each. */
@@ -206,7 +223,7 @@ final class KafkaHarness implements AutoCloseable, BeforeAllCallback, AfterAllCa
   }
 
   <V> CommittedTopicReader<V> reader(String topic, Deserializer<V> values) {
-    return new CommittedTopicReader<>(kafka.bootstrapServers(), topic, ItModels.SAMPLE_PARTITIONS, values);
+    return new CommittedTopicReader<>(kafka.clientConfig(), topic, ItModels.SAMPLE_PARTITIONS, values);
   }
 
   @Override

@@ -19,6 +19,7 @@ import org.dpstream.bandit.release.ReleasedBandit;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.decide.DecisionRules;
+import org.dpstream.service.kafka.ClientFailures;
 import org.dpstream.service.serde.DecodeResult;
 import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.service.serde.SchemaSerde;
@@ -50,11 +51,18 @@ public final class ReleaseFollower implements AutoCloseable {
   private final SchemaSerde<ModelRelease> serde = DpSerdes.modelRelease();
   private final CountDownLatch caughtUp = new CountDownLatch(1);
   private final Thread thread;
+  private final ClientFailures failures;
   private volatile boolean closed;
 
   /** A follower of {@code topic} through {@code consumer}, not started: {@link #start} starts one, tests drive it by {@link #apply}. */
   public ReleaseFollower(Consumer<String, byte[]> consumer, String topic, BanditRegistry bandits,
       ReleasedBandits released) {
+    this(consumer, topic, bandits, released, ClientFailures.NONE);
+  }
+
+  private ReleaseFollower(Consumer<String, byte[]> consumer, String topic, BanditRegistry bandits,
+      ReleasedBandits released, ClientFailures failures) {
+    this.failures = failures;
     this.consumer = consumer;
     this.topic = topic;
     this.released = released;
@@ -70,23 +78,39 @@ public final class ReleaseFollower implements AutoCloseable {
     this.thread.setDaemon(true);
   }
 
-  /** Starts following {@code topic} with a consumer of {@code clientConfig} (bootstrap servers, security). */
+  /**
+   * Starts following {@code topic} with a consumer of {@code clientConfig} (bootstrap servers, security); a
+   * failure that stops the follower is reported to {@code failures}.
+   */
   public static ReleaseFollower start(Map<String, Object> clientConfig, String topic, BanditRegistry bandits,
-      ReleasedBandits released) {
+      ReleasedBandits released, ClientFailures failures) {
     Map<String, Object> settings = new HashMap<>(clientConfig);
     settings.remove(ConsumerConfig.GROUP_ID_CONFIG);
     settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     ReleaseFollower follower = new ReleaseFollower(
-        new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer()), topic, bandits, released);
+        new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer()), topic, bandits, released,
+        failures);
     follower.thread.start();
     return follower;
   }
 
-  /** Waits until every release that was committed when the follower started has been read. */
+  /**
+   * Waits until every release that was committed when the follower started has been read; returns false
+   * after {@code timeout}, or as soon as the follower has stopped (it would never catch up).
+   */
   public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
-    return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!caughtUp.await(Math.min(STOPPED_CHECK_MILLIS,
+        Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))), TimeUnit.MILLISECONDS)) {
+      if (System.nanoTime() >= deadline || (thread.getState() != Thread.State.NEW && !thread.isAlive())) {
+        return false;
+      }
+    }
+    return true;
   }
+
+  private static final long STOPPED_CHECK_MILLIS = 100;
 
   private void run() {
     try {
@@ -116,8 +140,11 @@ public final class ReleaseFollower implements AutoCloseable {
         throw e;
       }
     } catch (RuntimeException e) {
-      // Decisions go on from the last release read; /ready of the decider reports the follower stopped.
-      LOG.error("following {} stopped; decisions continue from the last release read", topic, e);
+      // Decisions go on from the last release read; /ready of the decider reports the follower stopped. A refused
+      // ACL stops the service instead, with its own message.
+      if (!failures.report("the release follower", e)) {
+        LOG.error("following {} stopped; decisions continue from the last release read", topic, e);
+      }
     } finally {
       consumer.close(Duration.ofSeconds(5));
     }
