@@ -111,15 +111,17 @@ public final class HealthCheck {
       }
       Optional<Double> sincePoll = thread.secondsSinceLastPoll();
       if (sincePoll.isPresent() && sincePoll.get() > policy.pollStall().toSeconds()) {
-        problems.add(String.format("thread %s stalled: last poll %.0f s ago (limit %d s)", thread.name(),
-            sincePoll.get(), policy.pollStall().toSeconds()));
+        // The limit, not the seconds: how long a thread has been inside a processor is a timing of the data.
+        problems.add("thread " + thread.name() + " stalled: no poll for more than " + policy.pollStall().toSeconds()
+            + " s");
       }
     }
     status.lastThreadFailure().ifPresent(failure -> {
       Duration since = Duration.between(failure, now);
       if (since.compareTo(policy.failureWindow()) < 0) {
-        problems.add("a stream thread failed " + since.toSeconds() + " s ago (ready again "
-            + policy.failureWindow().toSeconds() + " s after the last failure)");
+        // The window, not when in it: a failure's time may be a timing of the record that caused it.
+        problems.add("a stream thread failed in the last " + policy.failureWindow().toSeconds()
+            + " s (ready again when none failed for that long)");
       }
     });
     for (Part part : parts) {

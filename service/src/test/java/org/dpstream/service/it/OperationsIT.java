@@ -212,7 +212,7 @@ class OperationsIT {
       probe.awaitReady();
       kafka.produce(input, List.of(record("block")));
       HttpResponse<String> stalled = awaitStatus(probe.url("/ready"), 503, Duration.ofSeconds(30), null);
-      assertTrue(stalled.body().startsWith("not ready\n") && stalled.body().contains("stalled: last poll"),
+      assertTrue(stalled.body().startsWith("not ready\n") && stalled.body().contains("stalled: no poll for more than"),
           stalled.body());
       assertEquals(200, get(probe.url("/health")).statusCode(), "stalled, not dead");
       unblock.countDown();
