@@ -57,30 +57,32 @@ class DocLinksTest {
 
   @Test
   void everySourcePathNamedInTheDocsExists() throws IOException {
-    List<String> missing = new ArrayList<>();
-    for (Path document : markdown()) {
-      Matcher path = SOURCE_PATH.matcher(Files.readString(document));
-      while (path.find()) {
-        if (!exists(path.group(1))) {
-          missing.add(root.relativize(document) + ": " + path.group(1));
-        }
-      }
-    }
+    List<String> missing = matchesWhere(SOURCE_PATH, 1, path -> !exists(path));
     assertTrue(missing.isEmpty(), "source paths that do not exist:\n" + String.join("\n", missing));
   }
 
   @Test
   void metricsAreNamedAsPrometheusScrapesThem() throws IOException {
-    List<String> dotted = new ArrayList<>();
+    List<String> dotted = matchesWhere(DOTTED_METRIC, 0, name -> !name.matches("dpstream\\.(jar|yaml)\\b.*"));
+    assertTrue(dotted.isEmpty(), "Micrometer names where Prometheus names belong:\n" + String.join("\n", dotted));
+  }
+
+  private interface Check {
+    boolean test(String match) throws IOException;
+  }
+
+  /** Every match (its group {@code group}) of the pattern in the Markdown for which {@code wrong} holds, by file. */
+  private List<String> matchesWhere(Pattern pattern, int group, Check wrong) throws IOException {
+    List<String> found = new ArrayList<>();
     for (Path document : markdown()) {
-      Matcher name = DOTTED_METRIC.matcher(Files.readString(document));
-      while (name.find()) {
-        if (!name.group().matches("dpstream\\.(jar|yaml)\\b.*")) {
-          dotted.add(root.relativize(document) + ": " + name.group());
+      Matcher match = pattern.matcher(Files.readString(document));
+      while (match.find()) {
+        if (wrong.test(match.group(group))) {
+          found.add(root.relativize(document) + ": " + match.group(group));
         }
       }
     }
-    assertTrue(dotted.isEmpty(), "Micrometer names where Prometheus names belong:\n" + String.join("\n", dotted));
+    return found;
   }
 
   /** A path with {@code ...} stands for the package directories in between: some file must end with the rest. */
