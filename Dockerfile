@@ -23,7 +23,7 @@ USER dpstream
 WORKDIR /var/lib/dpstream
 # Prometheus endpoint /metrics (metricsPort in the config file).
 EXPOSE 9400
-# The bandits' decision API (decider.httpPort in the config), docs/openapi/decisions.yaml.
+# The bandits' decision API (decider.httpPort in the config), served only when the config has bandits; docs/http-api.md.
 EXPOSE 9401
 ENTRYPOINT ["java", "-jar", "/app/dpstream-service.jar"]
 CMD ["run", "--config", "/config/dpstream.yaml"]

@@ -132,6 +132,42 @@ class DeploymentFilesTest {
         .contains("./deploy/prometheus/alerts.yml:/etc/prometheus/alerts.yml:ro"), "compose mounts the rules");
   }
 
+  /**
+   * The decision API's port is published exactly when the service's config has bandits (then something listens on
+   * it); without bandits a published port would promise an API, and a dashboard row, that never come.
+   */
+  @Test
+  void composePublishesTheDecisionApiPortOnlyWhenItsConfigHasBandits() throws IOException {
+    ServiceConfig config = ConfigLoader.load(root.resolve("deploy/dpstream.yaml"));
+    String apiPort = Integer.toString(config.decider().httpPort());
+    boolean published = false;
+    for (JsonNode port : YAML.readTree(root.resolve("docker-compose.yml").toFile()).get("services").get("dpstream")
+        .path("ports")) {
+      published |= port.asText().endsWith(":" + apiPort);
+    }
+    assertEquals(!config.bandits().isEmpty(), published, "port " + apiPort + " published; bandits " + config.bandits());
+  }
+
+  /** Compose runs the broker of the Kafka version the service's clients are built with, the one the ITs run. */
+  @Test
+  void composeRunsTheBrokerOfTheClientsKafkaVersion() throws IOException {
+    Matcher version = Pattern.compile("<kafka.version>([^<]+)</kafka.version>")
+        .matcher(Files.readString(root.resolve("pom.xml")));
+    assertTrue(version.find(), "pom.xml names kafka.version");
+    Set<String> images = new TreeSet<>();
+    for (String file : List.of("docker-compose.yml", "docker-compose.secured.yml")) {
+      for (JsonNode service : YAML.readTree(root.resolve(file).toFile()).get("services")) {
+        String image = service.path("image").asText("");
+        if (image.startsWith("apache/kafka:")) {
+          images.add(image);
+        }
+      }
+    }
+    assertEquals(Set.of("apache/kafka:" + version.group(1)), images);
+    assertTrue(Files.readString(root.resolve("README.md")).contains("Kafka " + version.group(1)),
+        "the README states the supported Kafka version");
+  }
+
   /** Grafana shows data derived from the service: no anonymous access, the admin password from a secret file. */
   @Test
   void grafanaHasNoAnonymousAccessAndItsPasswordIsASecret() throws IOException {

@@ -7,8 +7,7 @@ import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
 
 /**
- * The synthetic linear bandit of Han et al., section 5 (bandit experiment, Figure 5.1), as the brief
- * (section 7) and the issue describe it:
+ * The synthetic linear bandit of Han et al., section 5 (bandit experiment, Figure 5.1):
  *
  * <ul>
  *   <li>contexts x_t ~ N(0, 0.05^2 I_d), rescaled to unit l_inf norm (so ||x_t||_2 &lt;= sqrt(d)), shared

@@ -92,7 +92,7 @@ public record DpHdbSpec(
   }
 
   /**
-   * t0 = max(1, floor(ln(d T) ln(T) / epsilon^2)), the authors' code (brief-ofw section 6). Theorem
+   * t0 = max(1, floor(ln(d T) ln(T) / epsilon^2)), the authors' code. Theorem
    * 4.2 asks for t0 = O(ln(d T / alpha) ln(T) / epsilon^2); the code drops alpha and the constant.
    * Epsilon is the bandit's total epsilon, as in the authors' code.
    */

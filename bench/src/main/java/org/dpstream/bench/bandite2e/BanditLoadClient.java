@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
  * apart from the service it calls. In the service's JVM, the client's garbage and its JIT compilations were
  * the service's: its young collections paused the server, and Netty's HTTP decoder, shared by the server's
  * request decoder and the client's response decoder, was compiled again for the client's profile under the
- * first second of load (1.5 s of C2 time in a JFR recording, docs/benchmarks.md "session 8").
+ * first second of load (1.5 s of C2 time in a JFR recording, docs/benchmarks.md, "What the young collections copy").
  *
  * <p>It regenerates the run's workload from the seed, warms its own code up against a stand-in ({@link ClientWarmUp}),
  * offers the workload, prints {@link #LOAD_ENDED} on a line of its

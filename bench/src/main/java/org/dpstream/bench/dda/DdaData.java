@@ -14,8 +14,7 @@ import org.dpstream.core.erm.FeatureBounds;
 
 /**
  * Training and test sets of the dda experiments, binary with labels -1/+1 and rows of unit l2 norm, so the
- * hinge loss is 1-Lipschitz as in the paper's data sets (epsilon and rcv1 are row-normalised; brief-dpdda.md
- * 5.1). Normalising is a per-record public map, so the declared L = 1 holds by construction.
+ * hinge loss is 1-Lipschitz as in the paper's data sets (epsilon and rcv1 are row-normalised). Normalising is a per-record public map, so the declared L = 1 holds by construction.
  *
  * @param train training samples, shuffled by the seed (the paper assigns samples to nodes at random)
  * @param test held-out samples for accuracy

@@ -19,7 +19,7 @@ import org.dpstream.core.erm.ErmDataset;
 
 /**
  * Runs DP-DDA (Mode 1) for one (iota, epsilon, seed): T = ceil(epochs q / iota) rounds (one epoch = q / iota
- * rounds, brief-dpdda.md 5.4), sigma from Theorem 1 with the chosen constant, suboptimality of the network
+ * rounds), sigma from Theorem 1 with the chosen constant, suboptimality of the network
  * average (1/n) sum_i x~_i at log-spaced rounds.
  *
  * @param graph the supergraph

@@ -7,13 +7,11 @@ import org.dpstream.core.data.LabelledData;
 import org.dpstream.core.erm.training.ErmSettings;
 
 /**
- * The synthetic data of Mangold et al. (2022, hal-03424974 v1) section 5, as brief-dpcd.md section 5.2 reads
- * it. Stated by the paper: n = 10,000 records, p = 100 features drawn i.i.d. from a standard Gaussian;
+ * The synthetic data of Mangold et al. (2022, hal-03424974 v1) section 5, as we read it. Stated by the paper: n = 10,000 records, p = 100 features drawn i.i.d. from a standard Gaussian;
  * "balanced" keeps them, "unbalanced" rescales the features so that the coordinate smoothness constants
  * follow a lognormal distribution; logistic labels are +-1 by a fixed threshold of a linear predictor,
  * then flipped independently with probability 0.2; LASSO / regression labels are a linear predictor plus
- * small Gaussian noise. The paper leaves the rest open; the reading followed here (brief section 5.2's
- * suggestions):
+ * small Gaussian noise. The paper leaves the rest open; the reading followed here:
  *
  * <ul>
  *   <li>column j is multiplied by sqrt(s_j), s_j = exp(tau g_j), g_j ~ N(0, 1), tau = 1 (unbalanced) or

@@ -13,7 +13,7 @@ import org.dpstream.core.loss.DataBounds;
  * <ul>
  *   <li>features x ~ N(0, 0.05^2 I_d), each normalised to unit q-norm (1/p + 1/q = 1);
  *   <li>theta* with its first min(5, d) entries 1 and the rest 0, normalised to unit p-norm (the
- *       paper's text draws theta* from N(0, 0.05^2 I) instead; brief-ofw section 7);
+ *       paper's text draws theta* from N(0, 0.05^2 I) instead);
  *   <li>labels y = &lt;x, theta*&gt; + N(0, 0.05^2);
  *   <li>T training samples (the stream) and a separate test set (10000 in the paper).
  * </ul>

@@ -27,7 +27,7 @@ class DdaExperimentCommandTest {
   }
 
   @Test
-  void writesTheResultsCsvWithTheIssuesHeaderAndThePlot(@TempDir Path dir) throws Exception {
+  void writesTheResultsCsvWithItsHeaderAndThePlot(@TempDir Path dir) throws Exception {
     BenchRun outcome = run(tinyRun(dir));
     assertEquals(0, outcome.exitCode(), outcome.err());
     List<String> lines = Files.readAllLines(dir.resolve("results.csv"));

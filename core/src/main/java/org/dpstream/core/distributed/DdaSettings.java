@@ -15,7 +15,7 @@ import org.dpstream.core.privacy.noise.VectorNoise;
  * @param loss the hinge loss with its declared Lipschitz constant
  * @param recomputeInactiveX false (default, Algorithm 1 literally): an inactive node keeps x_i; true: it
  *     re-solves eq. (6) from its unchanged z_i with the new A_{t+1} and gamma_{t+1}, as the proof of Lemma
- *     4.5 assumes (brief-dpdda.md 2.3, [INCONSISTENCY]). Either way privacy is unchanged: x is
+ *     4.5 assumes (the paper is inconsistent here). Either way privacy is unchanged: x is
  *     post-processing of z.
  */
 public record DdaSettings(

@@ -61,7 +61,7 @@ public final class DdaSimulation {
     return nodes.get(i);
   }
 
-  /** (1/n) sum_i x~_i, the model the paper evaluates (Section 5, brief-dpdda.md 5.4). */
+  /** (1/n) sum_i x~_i, the model the paper evaluates (Section 5). */
   public double[] networkAverageModel() {
     double[] average = new double[nodes.get(0).iterate().length];
     for (DdaNode node : nodes) {

@@ -11,7 +11,7 @@ import org.dpstream.core.privacy.accounting.Rounding;
  * (Section 4.1), as an object that calibrates sigma and reports the guarantee actually obtained.
  *
  * <p><b>Calibration</b> (Theorem 1): sigma^2 = c iota^2 L^2 T ln(2/delta_0) / (q^2 eps^2). The paper's
- * constant is inconsistent (brief-dpdda.md 3.3): the theorem states c = 32, but with 32 its own chain gives
+ * constant is inconsistent: the theorem states c = 32, but with 32 its own chain gives
  * sum eps'^2 = eps^2 and eps~ ~ 1.62 eps + eps^2 &gt; eps; the final inequality uses sum eps'^2 = eps^2 / 5,
  * which needs c = 160; the utility appendices use 40. We keep c configurable ({@link NoiseConstant}) and
  * default to {@link NoiseConstant#PROOF_CLOSES} (160), the value for which the proof closes.
@@ -32,7 +32,7 @@ import org.dpstream.core.privacy.accounting.Rounding;
  *       it. A fixed small delta' ({@link #withCompositionSlack}) gives a small delta and a larger eps.
  * </ol>
  * <b>Condition on T.</b> Theorem 1 requires eps in (0, 1] and T &gt;= T_min = 5 q^2 eps^2 / (4 iota^2), so
- * that eps_t^2 &lt;= 0.2. The paper's own experiments violate it by orders of magnitude (brief-dpdda.md 3.3).
+ * that eps_t^2 &lt;= 0.2. The paper's own experiments violate it by orders of magnitude.
  * The report then carries a warning, and the numbers above are what remains.
  *
  * <p><b>Reading on the secrecy of the active set.</b> The iota factor is amplification by subsampling, which

@@ -4,18 +4,18 @@ import org.dpstream.core.erm.Regularizer;
 
 /**
  * The dual-averaging step of DP-DDA (Liu, Johansson and Shi, eq. (6)) with the prox-function
- * d(x) = ||x||^2 / 2 (the paper names none; brief-dpdda.md 1.2 reconstructs this one):
+ * d(x) = ||x||^2 / 2 (the paper names none; this is our reading):
  *
  * <pre>  x = argmin_x { &lt;z, x&gt; + lambda h(x) + (gamma / 2) ||x||^2 },   lambda = iota A_{t+1}, gamma = gamma_{t+1},</pre>
  *
  * for h = psi + I_C, psi a separable {@link Regularizer} (l2, l1, elastic net: psi_j(v) = lambda_1 |v| +
- * (lambda_2 / 2) v^2) and C a {@link FeasibleSet}. Closed form (brief-dpdda.md 2.4), coordinate-wise with
+ * (lambda_2 / 2) v^2) and C a {@link FeasibleSet}. Closed form, coordinate-wise with
  * c = lambda lambda_2 + gamma: x_j = -sign(z_j) max(|z_j| - lambda lambda_1, 0) / c, then restricted to C.
  * For gamma &gt; 0 this is {@link Regularizer#prox}(-z_j / gamma, lambda / gamma); it is written over the
  * weights so that the strongly convex theory schedule gamma_t = 0 (Corollaries 3.2, 3.5) works too.
  *
  * <p>Regulariser convention: {@link Regularizer#l2} is (mu / 2) ||x||^2, the paper's Section 5.2 reading; its
- * Section 5.1 writes mu ||x||^2, which is {@code l2(2 mu)} here (brief-dpdda.md 5.2). The indicator is not
+ * Section 5.1 writes mu ||x||^2, which is {@code l2(2 mu)} here. The indicator is not
  * scaled by iota, as the paper notes (iota I_C = I_C).
  *
  * <p>Immutable and allocation-free.

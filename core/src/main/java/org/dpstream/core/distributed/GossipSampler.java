@@ -12,11 +12,11 @@ import org.apache.commons.rng.sampling.PermutationSampler;
  * Edge activation, on the subgraph the supergraph induces on the active set:
  * <ul>
  *   <li>{@link Mode#RANDOM_MATCHING} (default): a random maximal matching (edges in uniformly random order,
- *       kept when both ends are free). On K_n with k even it is a uniform perfect matching, which is the
- *       brief's reading of the paper's experiments: one edge for iota = 0.1 and two disjoint edges for
- *       iota = 0.2 on K_20 (brief-dpdda.md 2.6, [RECONSTRUCTED]).
- *   <li>{@link Mode#INDUCED_METROPOLIS}: every induced edge; with iota = 1 on K_n this is W = 11'/n, the
- *       brief's default for the baseline [19].
+ *       kept when both ends are free). On K_n with k even it is a uniform perfect matching, which is our
+ *       reading of the paper's experiments: one edge for iota = 0.1 and two disjoint edges for
+ *       iota = 0.2 on K_20 (reconstructed: the paper does not say).
+ *   <li>{@link Mode#INDUCED_METROPOLIS}: every induced edge; with iota = 1 on K_n this is W = 11'/n, our
+ *       default for the paper's baseline [19].
  * </ul>
  * Weights are Metropolis (Xiao, Boyd and Kim 2007): w_ij = 1 / (1 + max(d_i, d_j)) on activated edges, with
  * degrees counted among activated edges, and w_ii = 1 - sum_j w_ij. The result is symmetric, non-negative

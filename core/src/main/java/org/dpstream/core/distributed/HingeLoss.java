@@ -7,10 +7,10 @@ import org.dpstream.core.erm.FeatureBounds;
  * The hinge loss l(w; x, y) = max(0, 1 - y &lt;x, w&gt;) of the linear SVM (Liu, Johansson and Shi, eq. (26)),
  * labels y in {-1, +1}, no intercept.
  *
- * <p>Subgradient: -y x where 1 - y &lt;x, w&gt; &gt; 0, else 0 (the kink takes 0, as brief-dpdda.md 5.2 reads the
+ * <p>Subgradient: -y x where 1 - y &lt;x, w&gt; &gt; 0, else 0 (the kink takes 0, our reading of the
  * paper). Its norm is ||x||, so the loss is L-Lipschitz with L the <b>declared</b> bound on ||x||_2: by
  * default sqrt(sum_j b_j^2) from the {@link FeatureBounds}, or a tighter declared row-norm bound such as 1
- * for unit-norm rows (the paper's data sets; its L = 1 is reconstructed by the brief). The constant is
+ * for unit-norm rows (the paper's data sets; its L = 1 is our reconstruction). The constant is
  * public: it never looks at the data (see FeatureBounds on why). To keep the sensitivity Delta = 2L of
  * Theorem 1 true by construction, the subgradient is clipped to norm L, a no-op for every sample that
  * honours the declaration.

@@ -9,7 +9,7 @@ import org.dpstream.core.erm.ErmDataset;
  * <ul>
  *   <li>h = (mu/2)||x||^2 on R^m: dual coordinate descent for the L1-loss linear SVM (Hsieh, Chang, Lin,
  *       Keerthi, Sundararajan, ICML 2008) with C = 1 / (mu N), run to a projected-gradient tolerance; this is
- *       liblinear's solver, as brief-dpdda.md 5.4 recommends instead of the paper's scikit-learn run.
+ *       liblinear's solver, more accurate than the paper's scikit-learn run.
  *   <li>Anything else (l1, elastic net, constraints): full-batch proximal subgradient descent with steps
  *       eta / sqrt(k), keeping the best F seen (an upper bound on F*, so suboptimality may be slightly
  *       under-stated).

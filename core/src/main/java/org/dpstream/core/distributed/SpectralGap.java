@@ -12,7 +12,7 @@ import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
  *
  * <p>E[W'W] is estimated by Monte Carlo over the sampler's rounds (it has no closed form for general
  * graphs); the matrix is symmetric, so its spectrum comes from EJML's symmetric eigen-decomposition.
- * Worked values for tests (brief-dpdda.md 2.6): one uniform edge of K_n gives beta = sqrt(1 - 1/(n - 1)),
+ * Worked values for tests: one uniform edge of K_n gives beta = sqrt(1 - 1/(n - 1)),
  * two disjoint edges sqrt(1 - 2/(n - 1)).
  */
 public final class SpectralGap {

@@ -7,7 +7,7 @@ package org.dpstream.core.distributed;
  * <ul>
  *   <li>{@link #stronglyConvex}: a_t = t, A_t = t (t + 1) / 2 and a constant gamma_t = gamma. The theory
  *       (Corollaries 3.2 and 3.5) takes gamma = 0, which needs mu &gt; 0; the paper's l2 experiments take
- *       gamma = 20 (Section 5.2, brief-dpdda.md 2.5).
+ *       gamma = 20 (Section 5.2).
  *   <li>{@link #generalConvex}: a_t = 1, A_t = t and gamma_t = gamma sqrt(t) (Corollaries 3.4 and 3.6;
  *       the l1 experiments take gamma = 0.01).
  * </ul>

@@ -1,7 +1,6 @@
 /**
  * Differentially private distributed dual averaging with node subsampling (DP-DDA): C. Liu, K. H. Johansson,
- * Y. Shi, "Distributed Empirical Risk Minimization With Differential Privacy" (arXiv 2302.10520; the
- * implementation notes are /work/shared/papers/brief-dpdda.md).
+ * Y. Shi, "Distributed Empirical Risk Minimization With Differential Privacy" (arXiv 2302.10520, 2023).
  *
  * <p>Pieces: {@link org.dpstream.core.distributed.DdaNode} (Algorithm 1 at one node, against a
  * {@link org.dpstream.core.distributed.GossipTransport}); {@link org.dpstream.core.distributed.DdaSimulation}

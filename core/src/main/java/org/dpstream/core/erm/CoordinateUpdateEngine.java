@@ -23,7 +23,7 @@ import org.dpstream.core.privacy.random.NoiseStream;
  * DP-CD clips per sample and per coordinate (clip_j = truncation to [-C_j, C_j], no residual clip);
  * DP-SkGD clips the per-sample residual to [-R, R], which bounds ||I_U grad l_i||_2 &lt;= R ||b_U||_2 = L_U
  * for every block at once. With gamma_j = p_j / M_j and the sketch C = I_S P^-1 of DP-SkGD, Gamma C =
- * M^-1 I_S, so both methods step 1/M_j on the sampled coordinates (brief-dpskgd.md section 2.2).
+ * M^-1 I_S, so both methods step 1/M_j on the sampled coordinates.
  *
  * <p>Cost: O(n + n |S|) per update (margins x_i' theta are kept up to date), O(n d) per restart from an
  * average; averages are accumulated lazily in O(|S|) per update. Nothing is allocated per update; one

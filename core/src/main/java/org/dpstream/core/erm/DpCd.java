@@ -20,7 +20,7 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * <p><b>Clipping</b> ({@link ClippingRule}, Section 3.5): UNIFORM C_j = C / sqrt(d), SMOOTH C_j =
  * sqrt(M_j / tr M) C. Both give a clipped gradient of l2 sensitivity 2C, like DP-SGD with threshold C; they
  * coincide when all M_j are equal. Reading followed: Section 5 prints "sqrt(M_j / tr(M) C)"; we follow
- * Section 3.5, with C outside the root (brief-dpcd.md section 2.5).
+ * Section 3.5, with C outside the root.
  *
  * <p><b>Privacy</b> (Theorem 1): T K updates, each a Gaussian mechanism on a query of sensitivity 2 C_j / n
  * (replace-one adjacency: Lemma 2(2) prints L_j, its proof and eq. (2) give 2 L_j; we follow the proof),

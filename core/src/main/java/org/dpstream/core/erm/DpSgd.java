@@ -17,7 +17,7 @@ import org.dpstream.core.privacy.random.NoiseStream;
 
 /**
  * The DP-SGD baseline of the DP-CD paper's experiments (Mangold et al. 2022, Section 5; Abadi et al. 2016),
- * made concrete as brief-dpcd.md section 2.6 recommends:
+ * made concrete as follows:
  *
  * <pre>
  * for s = 1..S:                       S = passes x round(1/q)

@@ -16,7 +16,7 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * coordinate of the sampled block takes the step 1/M_j (times {@link ErmOptions#stepScale}) along the noisy
  * full-batch partial derivative, all from the same iterate. eta ~ N(0, sigma_S^2 I): the paper prints
  * N(0, sigma_S I), but Theorem 4.1 calibrates sigma_U^2 and Lemma E.2 uses sigma_S as a standard deviation;
- * we follow the latter. Special cases (Section 2.4 of the brief): b = d with uniform q is DP-CD's update
+ * we follow the latter. Special cases: b = d with uniform q is DP-CD's update
  * and noise; b = 1 is full-batch noisy (preconditioned) gradient descent.
  *
  * <p><b>Constants, all public.</b> M_j is the block-restricted Gershgorin bound of {@link
@@ -38,7 +38,7 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * <p><b>Loops</b> ({@link ErmOptions#loopRule}): by default T K = passes x round(d / E|S|) updates, with
  * averaging each pass if {@link ErmOptions#averaging}; or the K, T of Theorem 4.2 (convex: T = 1, K = n eps
  * R / (Sigma_S sqrt(ln 1/delta)); strongly convex: see {@link LoopSchedule#stronglyConvexTheorem}, whose
- * Javadoc gives the brief's finding that the paper's K = 2(1 + kappa) does not halve the gap and that K =
+ * Javadoc shows that the paper's K = 2(1 + kappa) does not halve the gap and that K =
  * 2(2 kappa + 1) does; we default to the corrected K). With kappa = max_j(M_j / p_j) / mu, mu = the
  * regulariser's l2 weight, the only public strong-convexity modulus.
  *

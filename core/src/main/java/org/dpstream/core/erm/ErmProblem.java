@@ -8,8 +8,7 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * One training task: data, objective, privacy budget, length in passes, hyper-parameters.
  *
  * <p>A pass is the work of one full gradient, n d partial-derivative evaluations: d coordinate updates for
- * DP-CD, d / E|S| block updates for DP-SkGD, 1/q Poisson-subsampled steps for DP-SGD (brief-dpcd.md
- * section 5.1), so that curves of all methods share an x-axis.
+ * DP-CD, d / E|S| block updates for DP-SkGD, 1/q Poisson-subsampled steps for DP-SGD (Mangold et al. 2022, section 5), so that curves of all methods share an x-axis.
  *
  * @param budget the (epsilon, delta) the run must satisfy under replace-one adjacency for DP-CD and DP-SkGD,
  *     add/remove for DP-SGD (see {@link org.dpstream.core.erm.privacy.SubsampledGaussianRdp}); null for a

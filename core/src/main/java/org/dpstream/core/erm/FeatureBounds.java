@@ -10,8 +10,7 @@ import java.util.Arrays;
  * function of these bounds and of the loss, never of the data. So the bounds must come from a schema, a
  * normalisation contract or domain knowledge: bounds measured on the private data (its largest |x_ij|, or
  * its column norms as in the DP-CD paper's experiments) change when one record changes, and a calibration
- * built on them is no longer differentially private. Mangold et al. (2022, Section 3.5) and the DP-SkGD
- * brief both note this leak; we close it by construction.
+ * built on them is no longer differentially private. Mangold et al. (2022, Section 3.5) note this leak; we close it by construction.
  *
  * <p>Immutable; the array is copied in and out.
  */

@@ -75,7 +75,7 @@ public record LoopSchedule(long outerIterations, long innerIterations, boolean a
    * T = max(1, ceil(log2(gap n^2 epsilon^2 / ((1 + kappa) Sigma_S^2 ln(1/delta))))) and K by {@code
    * length}.
    *
-   * <p>Reading followed (brief-dpskgd.md section 4.4, re-derived from appendix E.3): the last line of
+   * <p>Reading followed (re-derived from appendix E.3): the last line of
    * Lemma E.1's proof drops a factor 2. Summing Lemma E.5 with alpha = 1/2 gives (1/2) sum_{k=1..K} F_k
    * &lt;= (1/2) D_0 + (1/2) F_0 + K N, i.e. F(w^{t+1}) &lt;= (D_0 + F_0)/K + 2N, not the printed
    * (D_0/2 + F_0)/K + N. With D_0 &lt;= 2 kappa F_0 this is (2 kappa + 1) F_0 / K + 2N, so the paper's K =

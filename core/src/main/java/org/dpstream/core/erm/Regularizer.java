@@ -12,7 +12,7 @@ import java.util.Locale;
  *       experiments use lambda ||w||^2 without it, which is {@code l2(2 lambda)};
  *   <li>{@link #l1(double)}: lambda ||w||_1 (the paper's LASSO);
  *   <li>{@link #elasticNet(double, double)}: lambda (a ||w||_1 + (1 - a)/2 ||w||_2^2), glmnet's
- *       parametrisation (not in the papers; brief-dpcd.md section 5.3 gives its prox).
+ *       parametrisation (not in the papers; its prox is worked out here).
  * </ul>
  *
  * <p>Prox: prox_{gamma psi_j}(u) = argmin_v (v - u)^2 / 2 + gamma psi_j(v)

@@ -3,8 +3,7 @@ package org.dpstream.core.geometry;
 import java.util.Arrays;
 
 /**
- * Closed forms of argmin_{||v||_p <= r} &lt;g, v&gt; (Han et al., Algorithm 1 line 6; brief-ofw
- * section 2). For p = 1 Algorithm 2 replaces the exact argmin over the 2d vertices +-r e_j by a
+ * Closed forms of argmin_{||v||_p <= r} &lt;g, v&gt; (Han et al. 2022, Algorithm 1 line 6). For p = 1 Algorithm 2 replaces the exact argmin over the 2d vertices +-r e_j by a
  * noisy private selection; that lives with the optimiser, not here. By Hölder, &lt;g, v&gt; &gt;= -||g||_q ||v||_p &gt;= -r ||g||_q,
  * and each form below attains equality. See {@link LpBall#minimizeLinear(double[], double[])} for
  * the contract; all methods are allocation-free and allow {@code out == g}.

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * The centred l_p ball {v : ||v||_p &lt;= r}, the constraint set C of Han et al. (the experiments
- * use r = 2, so the diameter D = 2r = 4; brief-ofw sections 1 and 7), with its linear
+ * use r = 2, so the diameter D = 2r = 4; Han et al. 2022, sections 1 and 5), with its linear
  * minimisation oracle (Frank-Wolfe) and Euclidean projection.
  *
  * <p>Immutable. Arrays passed in are never retained.

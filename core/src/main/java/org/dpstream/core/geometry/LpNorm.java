@@ -6,7 +6,8 @@ import java.util.Objects;
  * The l_p norm ||x||_p = (sum_i |x_i|^p)^(1/p) on R^d for an exponent p in [1, infinity], with
  * {@link Double#POSITIVE_INFINITY} standing for p = infinity (||x||_inf = max_i |x_i|).
  *
- * <p>In the notation of Han et al. (brief-ofw section 1) parameters theta are measured in ||.||_p
+ * <p>In the notation of Han et al. ("On Private Online Convex Optimization: Optimal Algorithms in lp-Geometry
+ * and High Dimensional Contextual Bandits", 2022) parameters theta are measured in ||.||_p
  * and gradients in the dual norm ||.||_q, 1/p + 1/q = 1; {@link #dual()} gives the latter.
  *
  * <p><b>Numerics.</b> p = 1 and p = infinity are computed directly (a sum and a maximum of

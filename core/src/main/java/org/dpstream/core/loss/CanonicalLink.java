@@ -2,7 +2,7 @@ package org.dpstream.core.loss;
 
 /**
  * The canonical inverse links of the Gaussian and Bernoulli GLMs, the two the paper's bandit
- * experiments use (brief-ofw section 6).
+ * experiments use (Han et al. 2022, section 5).
  */
 public enum CanonicalLink implements InverseLink {
 
@@ -50,8 +50,7 @@ public enum CanonicalLink implements InverseLink {
    *
    * <p>Labels: y in [0, 1]. The classification case is y in {0, 1}, where the loss equals log(1 +
    * exp(-z s)) for the {-1, +1} label z = 2y - 1; fractional labels (cross-entropy with soft
-   * targets) are admitted because the bandit's synthetic sample (0, zeta(0)) has y = 1/2 (brief
-   * section 6). Values outside [0, 1] make the loss unbounded below and are rejected.
+   * targets) are admitted because the bandit's synthetic sample (0, zeta(0)) has y = 1/2. Values outside [0, 1] make the loss unbounded below and are rejected.
    *
    * <p>k_zeta = sigma'(0) = 1/4. Residual: for |s| &lt;= S and y in [0, 1], sigma(s) - y &lt;=
    * sigma(S) and y - sigma(s) &lt;= 1 - sigma(-S) = sigma(S), so |sigma(s) - y| &lt;= sigma(S) &lt;

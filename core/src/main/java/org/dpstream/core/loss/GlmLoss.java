@@ -6,7 +6,7 @@ import org.dpstream.core.geometry.LpBall;
 /**
  * The generalised-linear loss f(theta; x, y) = l(x' theta, y) for an {@link InverseLink} zeta with
  * matching loss l, so grad f = (zeta(x' theta) - y) x. The identity link gives the squared loss
- * (x' theta - y)^2 / 2 of the paper's regression experiments (brief-ofw section 7), the logistic
+ * (x' theta - y)^2 / 2 of the paper's regression experiments (Han et al. 2022, section 5), the logistic
  * link the logistic loss with labels in [0, 1] used by the GLM bandit (Algorithm 3).
  *
  * <p><b>Constants</b> over the domain {||theta||_p &lt;= r} for samples with ||x||_q &lt;= X and

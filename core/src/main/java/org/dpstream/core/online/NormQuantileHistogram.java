@@ -29,7 +29,7 @@ import org.dpstream.core.privacy.noise.VectorNoise;
  *
  * <p>Why not the geometric update of Andrew et al. (C &lt;- C exp(-eta (b - q)) from one noisy count b of
  * unclipped increments per round): it moves ln C by at most eta max(q, 1 - q) per round, and an epoch has
- * about {@link ClipBlockSchedule#DOUBLINGS} + 2 blocks; from C_0 = 9.5 to the median 0.7 of issue 13's setting
+ * about {@link ClipBlockSchedule#DOUBLINGS} + 2 blocks; from C_0 = 9.5 to the median 0.7 of the regression setting
  * (ln ratio 2.6) at their eta = 0.2 and q = 0.5 that is 26 rounds. The histogram is within a factor 3 of the
  * median after the warm-up and at it by the last blocks (docs/privacy-layer.md has the measurement).
  *

@@ -158,7 +158,7 @@ public final class VersionedState {
   /**
    * The vector's doubles as {@link DataOutput#writeDouble} writes them (big-endian, NaN canonical), in one write: a
    * write per double went through the stream's synchronized write each time, 8 % of the bandit's learning thread at
-   * d = 50 in a JFR profile (docs/benchmarks.md, "session 8").
+   * d = 50 in a JFR profile (docs/benchmarks.md, "What the young collections copy").
    */
   public static void writeVector(DataOutput out, double[] vector) throws IOException {
     ByteBuffer bytes = ByteBuffer.allocate(Double.BYTES * vector.length);

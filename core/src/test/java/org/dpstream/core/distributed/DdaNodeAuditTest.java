@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
 
 /**
- * The empirical privacy audit (foundation issue, as in TreeMechanismAuditTest) on one node's message
+ * The empirical privacy audit (as in TreeMechanismAuditTest) on one node's message
  * sequence, produced by the real {@link DdaNode}, keyed noise and accountant.
  *
  * <p>Worst case for the accountant's chain: one node (n = 1, iota = 1) holding one sample (q = 1), so

@@ -19,7 +19,7 @@ class DpDdaAccountantTest {
   @Test
   void minimumRoundsIsTheoremOnesCondition() {
     assertEquals(312_500, DpDdaAccountant.minimumRounds(100, 0.5, 0.1));
-    // The paper's own setting (brief 3.3): q = 20000, iota = 0.1, eps = 0.8 needs 3.2e10 rounds.
+    // The paper's own experimental setting: q = 20000, iota = 0.1, eps = 0.8 needs 3.2e10 rounds.
     assertEquals(32_000_000_000L, DpDdaAccountant.minimumRounds(20_000, 0.8, 0.1));
   }
 

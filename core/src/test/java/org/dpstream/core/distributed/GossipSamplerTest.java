@@ -58,7 +58,7 @@ class GossipSamplerTest {
     double oneEdge = SpectralGap.estimateBeta(new GossipSampler(k20, 0.1, GossipSampler.Mode.RANDOM_MATCHING), 40_000, rng);
     double twoEdges = SpectralGap.estimateBeta(new GossipSampler(k20, 0.2, GossipSampler.Mode.RANDOM_MATCHING), 40_000, rng);
     reporter.publishEntry("beta", "one edge " + oneEdge + ", two disjoint edges " + twoEdges);
-    // brief-dpdda.md 2.6: W is a projection, E[W] = I - (nI - 11')/(n(n-1)) per edge.
+    // W is a projection, E[W] = I - (nI - 11')/(n(n-1)) per edge.
     assertEquals(Math.sqrt(18.0 / 19), oneEdge, 3e-3);
     assertEquals(Math.sqrt(17.0 / 19), twoEdges, 3e-3);
   }

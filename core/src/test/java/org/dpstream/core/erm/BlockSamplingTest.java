@@ -13,8 +13,8 @@ class BlockSamplingTest {
   private static final double[] M = {10, 1, 1, 1};
 
   @Test
-  void importanceProbabilitiesOfTheBriefsExample() {
-    // brief-dpskgd.md section 7, test 3: q = (10/11, 1/11), p = (10/11, 10/11, 1/11, 1/11),
+  void importanceProbabilitiesOfAWorkedExample() {
+    // A worked example: q = (10/11, 1/11), p = (10/11, 10/11, 1/11, 1/11),
     // max_j M_j / p_j = 11 = sum of block maxima (importance) vs 20 = b M_max (uniform).
     BlockSampling importance = BlockSampling.importance(TWO_BLOCKS, M);
     assertEquals(10.0 / 11, importance.blockProbability(0), 1e-15);
@@ -24,7 +24,7 @@ class BlockSamplingTest {
   }
 
   @Test
-  void sigmaSSquaredOfTheBriefsExampleIsIndependentOfQ() {
+  void sigmaSSquaredOfTheWorkedExampleIsIndependentOfQ() {
     // L_{A1} = 1, L_{A2} = 0.5: Sigma^2 = 1/10 + 1/1 + 0.25/1 + 0.25/1 = 1.6.
     assertEquals(1.6, DpSkgd.sigmaSSquared(TWO_BLOCKS, new double[] {1, 0.5}, M), 1e-15);
   }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
 
 /**
- * The empirical audit of the foundation issue on one real DP-CD coordinate update (d = 1, one pass, so
+ * The empirical privacy audit on one real DP-CD coordinate update (d = 1, one pass, so
  * T K = 1), keyed noise and Theorem 1 calibration included.
  *
  * <p>Neighbouring datasets (replace-one) of n = 4 records with x = 1 differ in record 0's label, +5 vs -5:

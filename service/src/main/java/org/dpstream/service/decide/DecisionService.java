@@ -102,7 +102,7 @@ public final class DecisionService implements AutoCloseable {
     // Kafka's own default since 4.0 (KIP-1030), stated because this producer used to override it with 0: the HTTP
     // API answers once the records are handed over, so batching costs its answers nothing, and a Kafka-path decision
     // becomes readable at most 5 ms later; fewer, larger produce requests cost the producer and the broker less
-    // (docs/benchmarks.md, "session 7").
+    // (docs/benchmarks.md, "Decisions per second over HTTP and Kafka").
     settings.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
     // The producer requires delivery.timeout.ms >= linger.ms + request.timeout.ms; the request timeout gives way so
     // that a write still fails after 30 s (docs/bandit-decider.md).

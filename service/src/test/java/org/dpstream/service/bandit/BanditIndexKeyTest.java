@@ -31,7 +31,7 @@ class BanditIndexKeyTest {
     assertEquals("b\u00000000000000000000\u0000r", key("b", Long.MIN_VALUE, "r"));
   }
 
-  /** The format of sessions 4-6 (String.format), as the keys already in users' stores were written. */
+  /** The earlier key format (String.format), as keys already in users' stores were written. */
   @Test
   void theKeysEqualThoseOfThePreviousFormatting() {
     long[] times = {0, 1, 15, 16, 255, 4096, 1_700_000_000_000L, 1_742_000_123_456L, 0x0123456789abcdefL,

@@ -407,7 +407,7 @@ class BanditTopologyTest {
     }
   }
 
-  /** The poison pill: a context of 1e200 is decided on the clipped context and its reward is learnt. */
+  /** A poison pill: a context of 1e200 is decided on the clipped context and its reward is learnt. */
   @Test
   void aHugeFiniteContextIsDecidedAndItsRewardLearnt() {
     try (Fixture f = new Fixture(BanditMetrics.NONE)) {

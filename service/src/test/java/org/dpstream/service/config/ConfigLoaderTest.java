@@ -39,7 +39,7 @@ class ConfigLoaderTest {
     ServiceConfig config = ConfigLoader.load(Path.of("..", "config", "dpstream.yaml"));
     assertEquals("dpstream", config.applicationId());
     assertEquals("localhost:9092", config.kafka().get("bootstrap.servers"));
-    OnlineModelSpec spec = config.registry().find("linreg-p15").orElseThrow().spec();
+    OnlineModelSpec spec = config.registry().find("lr-p1.5").orElseThrow().spec();
     assertEquals(1.5, spec.p());
     assertEquals(AccountantChoice.AUTO, spec.accountant());
     assertEquals(NoiseChoice.DISCRETE, spec.noise());

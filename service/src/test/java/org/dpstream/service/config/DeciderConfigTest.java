@@ -28,7 +28,7 @@ class DeciderConfigTest {
         .getMessage().startsWith("decider.httpPort"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> new DeciderConfig(null, null, -1, null, null))
         .getMessage().startsWith("decider.httpThreads"));
-    assertEquals(32, new DeciderConfig(null, null, 32, null, null).httpThreads(), "a count set before session 7 still holds");
+    assertEquals(32, new DeciderConfig(null, null, 32, null, null).httpThreads(), "a configured count of handler threads still holds, as event loops");
     assertTrue(assertThrows(IllegalArgumentException.class, () -> new DeciderConfig(null, null, null, null, 0))
         .getMessage().startsWith("decider.memory"));
     assertTrue(assertThrows(IllegalArgumentException.class,

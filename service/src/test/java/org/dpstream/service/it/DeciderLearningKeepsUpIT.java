@@ -66,7 +66,7 @@ class DeciderLearningKeepsUpIT {
 
   @Test
   void decisionsMoveToNewReleasesWhileRequestsFlow(@TempDir Path work) throws Exception {
-    // -DkeepsUp.kafkaDefaultChunks=true runs it with Kafka's 1 MiB chunks, the settings before the fix: it fails.
+    // -DkeepsUp.kafkaDefaultChunks=true runs it with Kafka's 1 MiB chunks, where learning falls behind: it fails.
     assertDecisionsFollowLearning(work, Boolean.getBoolean("keepsUp.kafkaDefaultChunks")
         ? Map.of("max.partition.fetch.bytes", "1048576") : Map.of());
   }

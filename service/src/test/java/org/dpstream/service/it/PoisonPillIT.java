@@ -29,7 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12's poison pills on a real broker with exactly-once: huge finite samples (the issue's
+ * Poison pills on a real broker with exactly-once: huge finite samples (
  * {@code [1e200, 0.1, ...]}, +-Double.MAX_VALUE) are clipped and learnt like any sample, bit for bit as
  * the core estimator learns them; and a record that makes a processor throw outside dpstream's guards
  * lands on the rejected topic through Kafka Streams' handlers (in the transaction) while the stream

@@ -20,7 +20,7 @@ import org.dpstream.core.privacy.accounting.ZcdpConversion;
  * costs rho_step = 1/(2 z^2) whatever block or coordinate it touches, and the block choice (public,
  * data-independent) needs no accounting.
  *
- * <p>Reading followed: the brief-dpcd.md remark that the proof sketch's "sigma_j^2 = 4 L_j^2 T K/(n^2 rho)"
+ * <p>Reading followed: the proof sketch's "sigma_j^2 = 4 L_j^2 T K/(n^2 rho)"
  * has a typo (Lemma 4 gives 2); we follow Lemma 5 / Theorem 1 (constant 12), which both papers print.
  *
  * <p>Rounding: z is rounded up; the reported rho and epsilon are rounded up. The spent budget reported by

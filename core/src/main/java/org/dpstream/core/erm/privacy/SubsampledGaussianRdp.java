@@ -32,7 +32,7 @@ import org.dpstream.core.privacy.accounting.Rounding;
  * <p>Composition over S steps multiplies R by S (Mironov 2017, Proposition 1); conversion to (epsilon,
  * delta) is {@link RdpConversion} (classic Mironov 2017 or the improved BBGHS20), minimised over orders.
  *
- * <p>Test value (brief-dpcd.md section 2.6): q = 0.001, S = 30 000, delta = 1e-8, epsilon = 1 with the
+ * <p>Test value, worked by hand: q = 0.001, S = 30 000, delta = 1e-8, epsilon = 1 with the
  * classic conversion gives z of about 1.404.
  *
  * <p>Immutable.

@@ -10,7 +10,7 @@ package org.dpstream.core.privacy.accounting;
  * </pre>
  * The proof of Theorem 3.1 (appendix A.1) bounds the l_q change of one leaf g_i by s = 2(beta D + L), and
  * then the formula is exactly eq. (3.2): sigma_+^2 = 8 h^2 kappa_q ln(h/delta) (beta D + L)^2 / epsilon^2.
- * We checked this against Lemma 2.1 and A.1 and they agree; eq. (3.2), the brief and the proof all say the
+ * We checked this against Lemma 2.1 and A.1 and they agree; eq. (3.2) and the proof say the
  * same thing, so there was no disagreement to resolve. sigma_+ is rounded up.
  *
  * <p>Privacy map: a leaf that has been in k(t) released nodes ({@link TreeHorizon}) has spent

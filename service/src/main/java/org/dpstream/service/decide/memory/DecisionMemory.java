@@ -12,7 +12,7 @@ import org.dpstream.schemas.DecisionPhase;
  *
  * <p><b>No object per remembered decision.</b> At 2,000 decisions/s and 60 s the memory holds 120,000 decisions;
  * as objects (a key string, map entries, the decision) young collections copied them from survivor space to
- * survivor space until promoted, most of what every pause copied (docs/benchmarks.md, session 8). Here a decision
+ * survivor space until promoted, most of what every pause copied (docs/benchmarks.md, "What the young collections copy"). Here a decision
  * is a slot of primitive columns (a ring in insertion order, allocated once at capacity; about 65 bytes a slot
  * plus 8-16 of index, 15 MB at the default 200,000), which the collector never scans. The key is the
  * {@link Digest128} of (bandit id, request id): two requests share a slot only if their keys collide in the first

@@ -29,7 +29,7 @@ import org.dpstream.service.decide.memory.DecisionMemory.Write;
 import org.junit.jupiter.api.Test;
 
 /**
- * The decision memory: against a LinkedHashMap in insertion order (the memory before session 8) over random
+ * The decision memory: against a LinkedHashMap in insertion order (the simplest correct memory) over random
  * sequences of decisions, restores, lookups and time, on an 8-slot index whose keys collide; then the write state
  * of single decisions (what is written again, what is dropped once acknowledged).
  */
