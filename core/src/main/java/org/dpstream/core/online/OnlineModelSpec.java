@@ -83,11 +83,11 @@ public record OnlineModelSpec(
     }
     if (noise == NoiseChoice.DISCRETE) {
       if (accountant == AccountantChoice.PAPER || accountant == AccountantChoice.FACTORIZATION
-          || accountant == AccountantChoice.BLT) {
-        throw new IllegalArgumentException("noise: discrete needs accountant zcdp or auto, got "
+          || (accountant == AccountantChoice.BLT && domain.exponent() == 1)) {
+        throw new IllegalArgumentException("noise: discrete needs accountant zcdp or auto (or blt for p > 1), got "
             + accountant.name().toLowerCase(java.util.Locale.ROOT)
             + " (the paper's accountant prices continuous noise (at p = 1 its Laplace report-noisy-min);"
-            + " the factorization's and blt's noise have real coefficients)");
+            + " the square-root factorization's noise has real coefficients)");
       }
     }
   }

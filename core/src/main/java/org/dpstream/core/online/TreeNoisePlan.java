@@ -52,7 +52,7 @@ import org.dpstream.core.state.NoiseLaw;
  */
 public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, double predictedNodeError, LpNorm clipNorm,
     NoiseChoice sampling)
-    implements PrefixSumPlan {
+    implements PrefixSumPlan, ReleaseNoise {
 
   /** Bits of the clip bound kept by the lattice: 2^30 units per bound leaves 2^32 steps before overflow. */
   static final int LATTICE_BITS = 30;
@@ -157,6 +157,22 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     }
     double logMoment = (q / 2) * Math.log(2) + LogGamma.value((q + 1) / 2) - 0.5 * Math.log(Math.PI);
     return sigma * sigma * Math.exp((2 / q) * (Math.log(d) + logMoment));
+  }
+
+  /**
+   * The release at t sums the popcount(t) nodes of the dyadic decomposition of [1, t]; those of {@code from} and
+   * {@code to} share the nodes of their common leading bits (above the highest bit where they differ), which cancel.
+   * Independent nodes: (popcount(to) + popcount(from) - 2 shared) times a node's variance, sigma^2 for Gaussian nodes;
+   * for the paper's generalized Gaussian the norm-equivalence proxy AUTO uses (predictedNodeError / d).
+   */
+  @Override
+  public double incrementNoiseVariance(long from, long to) {
+    int highestDifference = 63 - Long.numberOfLeadingZeros(from ^ to);
+    long nodes = Long.bitCount(to) + Long.bitCount(from) - 2L * Long.bitCount(from >>> (highestDifference + 1));
+    if (noise instanceof IidVectorNoise gaussian && gaussian.law() == IidVectorNoise.Law.GAUSSIAN) {
+      return nodes * gaussian.scale() * gaussian.scale();
+    }
+    return nodes * predictedNodeError / noise.dimension();
   }
 
   @Override
