@@ -102,10 +102,13 @@ public record BltPlan(BltStrategy strategy, GaussianZcdpMap calibration, double 
     return LpNorm.L2;
   }
 
-  /** sigma^2 times the squared norm of row {@code to} minus row {@code from} of B = A C^(-1). */
   @Override
   public double incrementNoiseVariance(long from, long to) {
-    double sigma = calibration.sigma();
+    return incrementNoiseVariance(strategy, calibration.sigma(), from, to);
+  }
+
+  /** sigma^2 times the squared norm of row {@code to} minus row {@code from} of B = A C^(-1) (also the exact BLT's). */
+  static double incrementNoiseVariance(BltStrategy strategy, double sigma, long from, long to) {
     return sigma * sigma * strategy.squaredErrorIncrementNorm(from, to - from);
   }
 

@@ -137,11 +137,10 @@ public record ExactBltPlan(FixedPointBlt encoder, Lattice lattice, GaussianZcdpM
     return LpNorm.L2;
   }
 
-  /** As the continuous BLT's: sigma^2 times the squared norm of row {@code to} minus row {@code from} of B. */
+  /** As the continuous BLT's, for the quantised strategy. */
   @Override
   public double incrementNoiseVariance(long from, long to) {
-    double sigma = calibration.sigma();
-    return sigma * sigma * encoder.strategy().squaredErrorIncrementNorm(from, to - from);
+    return BltPlan.incrementNoiseVariance(encoder.strategy(), calibration.sigma(), from, to);
   }
 
   @Override

@@ -41,7 +41,8 @@ import org.dpstream.core.state.NoiseLaw;
  * the lattice, N_Z(0, n^2) per coordinate in lattice units with n = ceil(sigma / gamma), under the same
  * calibration: the leaves of neighbours differ by an integer vector of l2 norm at most S / gamma, so each
  * node is at most (S^2 / (2 sigma^2))-zCDP, as for the continuous Gaussian (CKS20; docs/privacy-layer.md).
- * AUTO then means ZCDP (the paper's accountant prices continuous noise).
+ * AUTO then means ZCDP among the trees (the paper's accountant prices continuous noise); {@link ExactBltPlan#orTree}
+ * weighs that tree against the exact BLT.
  *
  * @param calibration the privacy map of the tree's releases
  * @param noise one node's noise distribution (for DISCRETE, the Gaussian whose sigma the discrete sampler takes)
