@@ -8,6 +8,7 @@ import org.dpstream.bench.banditlearn.BanditLearningCommand;
 import org.dpstream.bench.dda.DdaExperimentCommand;
 import org.dpstream.bench.e2e.EndToEndBenchmarkCommand;
 import org.dpstream.bench.erm.ErmExperimentCommand;
+import org.dpstream.bench.ofw.ConvergenceCommand;
 import org.dpstream.bench.ofw.OfwExperimentCommand;
 import org.dpstream.bench.scan.ReleaseScanCommand;
 import picocli.CommandLine;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Command;
     version = "dpstream-bench",
     description = "Benchmarks (JMH) and paper-reproduction experiments for dpstream.",
     subcommands = {
-      BenchCli.JmhCommand.class, OfwExperimentCommand.class, BanditExperimentCommand.class,
+      BenchCli.JmhCommand.class, OfwExperimentCommand.class, ConvergenceCommand.class, BanditExperimentCommand.class,
       EndToEndBenchmarkCommand.class, BanditEndToEndCommand.class, ErmExperimentCommand.class,
       DdaExperimentCommand.class, BanditLearningCommand.class, ReleaseScanCommand.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {

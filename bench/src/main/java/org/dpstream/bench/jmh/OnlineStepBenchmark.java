@@ -20,8 +20,10 @@ import org.openjdk.jmh.annotations.Setup;
 
 /**
  * One private step of the online estimator on one core, keyed cryptographic noise: DP-POFW for p = 1
- * (report-noisy-min over 2d vertices), DP-TOFW otherwise (two gradients, clipping, tree step, LMO).
- * The accountant is {@code auto} and the noise continuous by default, as a user would run it.
+ * (report-noisy-min over 2d vertices), DP-TOFW otherwise (two gradients, clipping, prefix-sum step, LMO).
+ * By default the service's defaults: accountant {@code auto}, discrete noise, adaptive clipping (the worst case at
+ * p = 1), here over epochs of 10^4 steps (auto then takes the exact BLT; past about 10^6 steps an epoch's exact
+ * BLT needs too coarse a lattice and auto takes the tree: -p horizon=1048576).
  */
 public class OnlineStepBenchmark extends ThroughputBenchmark {
 
@@ -41,15 +43,19 @@ public class OnlineStepBenchmark extends ThroughputBenchmark {
    * continuous or discrete (run -p noise=continuous,discrete; at p = 1 discrete is DP-POFW's exact exponential
    * mechanism on lattice scores, elsewhere the discrete Gaussian tree, which needs accountant auto or zcdp).
    */
-  @Param({"continuous"})
+  @Param({"discrete"})
   public String noise;
 
   /**
-   * worst-case or adaptive DP-TOFW clipping (-p clip=worst-case,adaptive -p p=1.5). Adaptive runs epochs of
-   * 2^20 steps: its blocks then open and its histograms are released during the measurement, as in service.
+   * adaptive or worst-case DP-TOFW clipping (-p clip=worst-case,adaptive -p p=1.5); p = 1 always runs the worst
+   * case. Adaptive blocks open, histograms are released and epochs start during the measurement, as in service.
    */
-  @Param({"worst-case"})
+  @Param({"adaptive"})
   public String clip;
+
+  /** The epoch's length n (the worst case's epochs never end within a measurement at 2^40). */
+  @Param({"10000"})
+  public long horizon;
 
   private OnlineEstimator estimator;
   private double[][] features;
@@ -60,12 +66,12 @@ public class OnlineStepBenchmark extends ThroughputBenchmark {
   public void setUp() {
     double exponent = p.equals("inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(p);
     LpNorm dual = LpNorm.of(LpNorm.dualExponent(exponent));
-    // A horizon no run reaches, so epochs never change during measurement.
+    boolean adaptive = clip.equals("adaptive") && exponent > 1;
     OnlineModelSpec spec = OnlineModelSpec.withDerivedClipping("bench", dimension, GlmLoss.squared(),
-        LpBall.of(exponent, 2), new PrivacyBudget(1, 1e-6), clip.equals("adaptive") ? 1L << 20 : 1L << 40,
+        LpBall.of(exponent, 2), new PrivacyBudget(1, 1e-6), horizon,
         new DataBounds(1, 2), AccountantChoice.valueOf(accountant.toUpperCase(Locale.ROOT)))
         .withNoise(NoiseChoice.valueOf(noise.toUpperCase(Locale.ROOT)))
-        .withIncrementClipping(clip.equals("adaptive") ? IncrementClipping.ADAPTIVE : IncrementClipping.WORST_CASE);
+        .withIncrementClipping(adaptive ? IncrementClipping.ADAPTIVE : IncrementClipping.WORST_CASE);
     estimator = OnlineEstimators.start(spec, BenchmarkInputs.keyedSource(4L));
     UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(5L);
     features = new double[SAMPLES][dimension];

@@ -26,7 +26,7 @@ final class ExperimentRunner {
   private final int checkpointCount;
   private final IncrementClipping clipping;
   private final double learningRate;
-  private NoiseChoice noise = NoiseChoice.CONTINUOUS;
+  private NoiseChoice noise; // null: the service's default for the run's accountant
 
   /** @param checkpointCount how many log-spaced steps to score, at least 2 */
   ExperimentRunner(int checkpointCount) {
@@ -46,10 +46,22 @@ final class ExperimentRunner {
     this.learningRate = learningRate;
   }
 
-  /** DP-TOFW's noise sampler (p &gt; 1; DP-POFW's report-noisy-min stays continuous). */
+  /** The noise sampler of every online run; null (the default) takes the service's default per run. */
   ExperimentRunner withNoise(NoiseChoice choice) {
     this.noise = choice;
     return this;
+  }
+
+  /**
+   * The run's sampler: the one given, else the service's default (ModelConfig): discrete under accountant auto or
+   * zcdp (DP-TOFW's lattice noise, DP-POFW's fixed-point exponential mechanism), continuous under the others.
+   */
+  NoiseChoice noiseFor(RunSpec run) {
+    if (noise != null) {
+      return noise;
+    }
+    boolean exactApplies = run.accountant() == AccountantChoice.AUTO || run.accountant() == AccountantChoice.ZCDP;
+    return exactApplies ? NoiseChoice.DISCRETE : NoiseChoice.CONTINUOUS;
   }
 
   RunResult run(RunSpec run, RegressionDataset data) {
@@ -63,12 +75,13 @@ final class ExperimentRunner {
     SubOpt metric = SubOpt.on(data);
     PrivacyBudget budget = new PrivacyBudget(run.epsilon(), run.delta());
     long started = System.nanoTime();
+    NoiseChoice sampling = noiseFor(run);
     OnlineModelSpec spec = OnlineModelSpec.withDerivedClipping(
         run.runId(), run.d(), GlmLoss.squared(), LpBall.of(run.p(), RegressionDataset.RADIUS), budget,
-        run.horizon(), RegressionDataset.declaredBounds(), run.accountant())
+        run.horizon(), data.bounds(), run.accountant())
         .withIncrementClipping(clippingFor(run))
         .withLearningRate(learningRate)
-        .withNoise(run.p() > 1 ? noise : NoiseChoice.CONTINUOUS);
+        .withNoise(sampling);
     OnlineEstimator estimator = OnlineEstimators.start(spec, ExperimentKeys.forSeed(run.seed()));
     long trainingNanos = System.nanoTime() - started;
 
@@ -88,14 +101,17 @@ final class ExperimentRunner {
     double[] finalTheta = estimator.parameters();
     requireWithinBudget(estimator.ledger(), budget, run);
     double risk = metric.risk(finalTheta);
-    return new RunResult(run, run.accountantName(), risk, metric.ofRisk(risk), trainingNanos / 1e9,
-        estimator.mechanism(), estimator.ledger().spentEpsilon(), estimator.ledger().spentDelta(),
+    return new RunResult(run, run.accountantName(), sampling.name().toLowerCase(java.util.Locale.ROOT), risk,
+        metric.ofRisk(risk), trainingNanos / 1e9, estimator.mechanism(), estimator.ledger().spentEpsilon(), estimator.ledger().spentDelta(),
         checkpoints, trajectory);
   }
 
-  /** p = 1 (DP-POFW) uses the worst case, and so does adaptive clipping under the paper's accountant (not zCDP). */
+  /**
+   * p = 1 (DP-POFW) uses the worst case, and so does adaptive clipping under the paper's accountant (not zCDP) or
+   * below a horizon of 4 (a warm-up block and another), as the service's default does.
+   */
   private IncrementClipping clippingFor(RunSpec run) {
-    if (run.p() == 1 || (clipping.isAdaptive() && run.accountant() == AccountantChoice.PAPER)) {
+    if (run.p() == 1 || (clipping.isAdaptive() && (run.accountant() == AccountantChoice.PAPER || run.horizon() < 4))) {
       return IncrementClipping.WORST_CASE;
     }
     return clipping;
@@ -105,14 +121,14 @@ final class ExperimentRunner {
     BaselineTrainer trainer = Baselines.forAlgorithm(run.algorithm());
     SubOpt metric = SubOpt.on(data);
     PrivacyBudget budget = new PrivacyBudget(run.epsilon(), run.delta());
-    DataBounds bounds = RegressionDataset.declaredBounds();
+    DataBounds bounds = data.bounds();
     long started = System.nanoTime();
     BatchProblem problem = new BatchProblem(data.trainFeatures(), data.trainLabels(), GlmLoss.squared(),
         LpBall.of(run.p(), RegressionDataset.RADIUS), budget, bounds);
     BaselineTrainer.Trained trained = trainer.train(problem, ExperimentKeys.forSeed(run.seed()), run.runId());
     double seconds = (System.nanoTime() - started) / 1e9;
     double risk = metric.risk(trained.parameters());
-    return new RunResult(run, trainer.accountant(), risk, metric.ofRisk(risk), seconds, trained.mechanism(),
+    return new RunResult(run, trainer.accountant(), "-", risk, metric.ofRisk(risk), seconds, trained.mechanism(),
         run.epsilon(), run.delta(), new int[0], new double[0]);
   }
 

@@ -40,8 +40,9 @@ import picocli.CommandLine;
       "Noise keys are derived from a fixed, public experiment secret so runs are reproducible;"
           + " never use this command's keys for real data."
     },
-    footer = {"", "Example: ofw --p 1.5,inf --d 5 --T 10000 --seeds 10 --epsilon 1 --delta 1e-4 --algorithms ofw"
-        + " --accountant paper --out /tmp/ofw"})
+    footer = {"", "Every option defaults to what the service does for a model that leaves it out (accountant auto, noise"
+        + " discrete where it applies, adaptive clipping with the balanced threshold, learning rate 1).",
+        "Example: ofw --p 1.5,inf --d 5 --T 10000 --seeds 10 --epsilon 1 --delta 1e-4 --algorithms ofw --out /tmp/ofw"})
 public final class OfwExperimentCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -68,29 +69,44 @@ public final class OfwExperimentCommand implements Callable<Integer> {
       converter = AlgorithmConverter.class, description = "Algorithms: ofw, noisysfw, noisysgd. Default: ${DEFAULT-VALUE}.")
   List<Algorithm> algorithms;
 
-  @Option(names = "--accountant", split = ",", paramLabel = "ACC", defaultValue = "paper",
+  @Option(names = "--accountant", split = ",", paramLabel = "ACC", defaultValue = "auto",
       converter = AccountantConverter.class,
-      description = "Noise and accounting of OFW: paper (tree, eq. 3.2), zcdp (tree), factorization (square-root factorization, zCDP), blt (buffered linear Toeplitz, zCDP), auto (blt or the better tree, whichever predicts less error). Default: ${DEFAULT-VALUE}.")
+      description = "Noise and accounting of OFW: paper (tree, eq. 3.2), zcdp (tree), factorization (square-root"
+          + " factorization, zCDP), blt (buffered linear Toeplitz, zCDP; exact with discrete noise), auto (the BLT or"
+          + " the better tree, whichever predicts less error; the service's default). At p = 1 (DP-POFW) paper is"
+          + " Laplace report-noisy-min and any other the exponential mechanism. Default: ${DEFAULT-VALUE}.")
   List<AccountantChoice> accountants;
 
   @Option(names = "--clip", paramLabel = "adaptive|worst-case|C", defaultValue = "adaptive",
-      description = "DP-TOFW's increment clipping: adaptive (the whole increment clipped to a private online"
-          + " estimate of a quantile of its norm, --clip-quantile; zCDP accountants only, --accountant paper runs"
-          + " the worst case), worst-case (the paper's per-term bounds) or a threshold C (the whole increment"
-          + " clipped to C in the noise's norm); p = 1 always uses the worst case. Default: ${DEFAULT-VALUE}.")
+      description = "DP-TOFW's increment clipping: adaptive (the whole increment clipped to a threshold chosen"
+          + " privately online: balancing clipping bias against noise, or a quantile with --clip-quantile; zCDP"
+          + " accountants only, --accountant paper and T < 4 run the worst case), worst-case (the paper's per-term"
+          + " bounds) or a threshold C (the whole increment clipped to C in the noise's norm); p = 1 always uses the"
+          + " worst case. Default: ${DEFAULT-VALUE}.")
   String clip;
 
-  @Option(names = "--noise", paramLabel = "continuous|discrete", defaultValue = "continuous",
-      converter = NoiseConverter.class,
-      description = "DP-TOFW's noise sampler: continuous (Ziggurat Gaussian) or discrete (the exact discrete"
-          + " Gaussian on the lattice; --accountant auto or zcdp only, where auto means the zCDP tree); p = 1"
-          + " always samples continuous noise. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--noise", paramLabel = "continuous|discrete", converter = NoiseConverter.class,
+      description = "The noise sampler: discrete (exact discrete Gaussians on the lattice for DP-TOFW's tree, BLT"
+          + " and histogram; the fixed-point exponential mechanism for DP-POFW; needs --accountant auto, zcdp or,"
+          + " for p > 1, blt) or continuous (Ziggurat Gaussian, Gumbel or Laplace). Default: the service's, discrete"
+          + " under auto and zcdp, continuous under the others.")
   NoiseChoice noise;
 
-  @Option(names = "--clip-quantile", paramLabel = "Q", defaultValue = "0.5",
-      description = "With --clip adaptive: the target quantile of the increments' norms, in (0, 1)."
-          + " Default: ${DEFAULT-VALUE}.")
-  double clipQuantile;
+  @Option(names = "--clip-quantile", paramLabel = "Q",
+      description = "With --clip adaptive: follow this quantile of the increments' norms, in (0, 1), instead of"
+          + " the threshold that balances clipping bias against noise. Default: none (the balanced threshold).")
+  Double clipQuantile;
+
+  @Option(names = "--label-noise", paramLabel = "SD", defaultValue = "0.05",
+      description = "Standard deviation of the synthetic labels' noise (the paper: 0.05); the declared label bound"
+          + " is 1 + 5 SD. Default: ${DEFAULT-VALUE}.")
+  double labelNoise;
+
+  @Option(names = "--features", paramLabel = "gaussian|heavy", defaultValue = "gaussian",
+      converter = FeaturesConverter.class,
+      description = "Features: gaussian (the paper's, unit q-norm) or heavy (q-norm min(1, |T_3| / 5), Student's t"
+          + " with 3 degrees of freedom). Default: ${DEFAULT-VALUE}.")
+  RegressionDataset.Features features;
 
   @Option(names = "--learning-rate", paramLabel = "LR", defaultValue = "1",
       description = "lr of OFW's step size min(1, lr / (t + 1)); 1 is the paper's. Default: ${DEFAULT-VALUE}.")
@@ -111,11 +127,12 @@ public final class OfwExperimentCommand implements Callable<Integer> {
       return IncrementClipping.WORST_CASE;
     }
     if (clip.strip().equalsIgnoreCase("adaptive")) {
-      if (!(clipQuantile > 0 && clipQuantile < 1)) {
+      if (clipQuantile != null && !(clipQuantile > 0 && clipQuantile < 1)) {
         throw new CommandLine.ParameterException(spec.commandLine(),
             "--clip-quantile must be in (0, 1), got " + clipQuantile);
       }
-      return IncrementClipping.adaptive(clipQuantile, IncrementClipping.DEFAULT_QUANTILE_SHARE);
+      return IncrementClipping.adaptive(clipQuantile != null ? clipQuantile : IncrementClipping.DEFAULT_QUANTILE,
+          IncrementClipping.DEFAULT_QUANTILE_SHARE);
     }
     try {
       return IncrementClipping.fixed(Double.parseDouble(clip.strip()));
@@ -129,6 +146,13 @@ public final class OfwExperimentCommand implements Callable<Integer> {
   static final class AlgorithmConverter extends ParsingConverter<Algorithm> {
     AlgorithmConverter() {
       super(Algorithm::parse);
+    }
+  }
+
+  /** {@code --features}: {@link RegressionDataset.Features#parse}. */
+  static final class FeaturesConverter extends ParsingConverter<RegressionDataset.Features> {
+    FeaturesConverter() {
+      super(RegressionDataset.Features::parse);
     }
   }
 
@@ -164,15 +188,19 @@ public final class OfwExperimentCommand implements Callable<Integer> {
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter stderr = spec.commandLine().getErr();
     Path out = output.create();
-    if (p.contains(1.0) && !accountantList.equals(List.of(AccountantChoice.PAPER))) {
-      stderr.println("note: p = 1 runs DP-POFW, whose report-noisy-min is accounted as in the paper's Theorem 3.4"
-          + " whatever --accountant says; those runs are listed with accountant 'paper'.");
+    if (p.contains(1.0) && accountantList.stream().anyMatch(a -> a != AccountantChoice.PAPER && a != AccountantChoice.AUTO)) {
+      stderr.println("note: p = 1 runs DP-POFW: accountant paper is its Laplace report-noisy-min, any other its"
+          + " exponential mechanism; those runs are listed with accountant 'auto'.");
     }
     stderr.println("ofw: " + runs.size() + " runs into " + out.toAbsolutePath()
         + " (noise keys from the fixed experiment secret: reproducible, not for real data)");
     stderr.flush();
 
     ExperimentRunner runner = new ExperimentRunner(checkpoints, parseClip(), learningRate).withNoise(checkedNoise(accountantList));
+    if (features != RegressionDataset.Features.GAUSSIAN || labelNoise != RegressionDataset.LABEL_NOISE_SD) {
+      stderr.println("data: features " + features.name().toLowerCase(Locale.ROOT) + ", label noise " + labelNoise
+          + " (not the paper's)");
+    }
     ProgressBar progress = ProgressBar.forStream(stderr, runs.size());
     List<RunResult> results = new ArrayList<>();
     RegressionDataset data = null;
@@ -180,7 +208,7 @@ public final class OfwExperimentCommand implements Callable<Integer> {
     for (RunSpec run : runs) {
       if (data == null || data.p() != run.p() || data.dimension() != run.d()
           || data.trainLabels().length != run.horizon() || dataSeed != run.seed()) {
-        data = RegressionDataset.generate(run.p(), run.d(), run.horizon(), testSize, run.seed());
+        data = RegressionDataset.generate(run.p(), run.d(), run.horizon(), testSize, run.seed(), labelNoise, features);
         dataSeed = run.seed();
       }
       results.add(runner.run(run, data));
@@ -225,24 +253,38 @@ public final class OfwExperimentCommand implements Callable<Integer> {
   }
 
   /**
-   * The accountant choices that give distinct runs. Batch baselines have their own accounting, and
-   * DP-POFW (p = 1) is always accounted as in the paper's Theorem 3.4 (the choice only concerns
-   * DP-TOFW's tree noise): one run per seed, named {@code paper} for p = 1 so the output never claims
-   * an accountant that was not used.
+   * The accountant choices that give distinct runs. Batch baselines have their own accounting. DP-POFW (p = 1)
+   * has two vertex choices: Laplace report-noisy-min (paper) and the exponential mechanism (any other accountant,
+   * listed as {@code auto}), so the output never claims an accountant that was not used.
    */
   private static List<AccountantChoice> accountantsFor(Algorithm algorithm, double p, List<AccountantChoice> requested) {
     if (!algorithm.online()) {
       return requested.subList(0, 1);
     }
-    return p == 1 ? List.of(AccountantChoice.PAPER) : requested;
+    if (p != 1) {
+      return requested;
+    }
+    List<AccountantChoice> pofw = new ArrayList<>();
+    if (requested.contains(AccountantChoice.PAPER)) {
+      pofw.add(AccountantChoice.PAPER);
+    }
+    if (requested.stream().anyMatch(a -> a != AccountantChoice.PAPER)) {
+      pofw.add(AccountantChoice.AUTO);
+    }
+    return pofw;
   }
 
-  /** {@code --noise discrete} is exact only under a zCDP tree: refuses it with the other accountants. */
+  /**
+   * {@code --noise discrete} is exact under the zCDP tree, the BLT (p &gt; 1) and DP-POFW's exponential mechanism:
+   * refuses it with the other accountants.
+   */
   private NoiseChoice checkedNoise(List<AccountantChoice> accountantList) {
     if (noise == NoiseChoice.DISCRETE) {
       for (AccountantChoice accountant : accountantList) {
-        require(accountant == AccountantChoice.AUTO || accountant == AccountantChoice.ZCDP,
-            "--noise discrete needs --accountant auto or zcdp, got " + accountant.name().toLowerCase(Locale.ROOT));
+        boolean exact = accountant == AccountantChoice.AUTO || accountant == AccountantChoice.ZCDP
+            || (accountant == AccountantChoice.BLT && !p.contains(1.0));
+        require(exact, "--noise discrete needs --accountant auto, zcdp or (p > 1) blt, got "
+            + accountant.name().toLowerCase(Locale.ROOT));
       }
     }
     return noise;
@@ -259,6 +301,7 @@ public final class OfwExperimentCommand implements Callable<Integer> {
     privacy.check(spec);
     require(checkpoints >= 2, "--checkpoints: need at least 2, got " + checkpoints);
     require(testSize >= 1, "--test-size: need at least 1, got " + testSize);
+    require(labelNoise >= 0 && Double.isFinite(labelNoise), "--label-noise: need a finite SD >= 0, got " + labelNoise);
   }
 
   private void require(boolean condition, String message) {

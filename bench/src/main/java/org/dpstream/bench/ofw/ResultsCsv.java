@@ -10,7 +10,7 @@ import org.dpstream.bench.common.Formats;
 final class ResultsCsv {
 
   static final String FILE_NAME = "results.csv";
-  static final String HEADER = "algorithm,accountant,p,d,T,epsilon,delta,seed,risk,subopt,seconds";
+  static final String HEADER = "algorithm,accountant,noise,p,d,T,epsilon,delta,seed,risk,subopt,seconds";
 
   private ResultsCsv() {}
 
@@ -20,6 +20,7 @@ final class ResultsCsv {
     return String.join(",",
         run.algorithm().cliName(),
         result.accountant(),
+        result.noise(),
         Formats.parameter(run.p()),
         Integer.toString(run.d()),
         Integer.toString(run.horizon()),

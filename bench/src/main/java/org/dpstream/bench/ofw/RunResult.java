@@ -5,6 +5,8 @@ package org.dpstream.bench.ofw;
  *
  * @param accountant the accountant named in the outputs (the requested one for OFW, the baseline's own
  *     for batch baselines)
+ * @param noise the sampler of an online run ({@code discrete} or {@code continuous}); {@code -} for batch
+ *     baselines, which sample their own
  * @param risk L(theta^) on the test set
  * @param subopt SubOpt of the final parameters
  * @param seconds wall time of training only (scoring at checkpoints excluded)
@@ -15,5 +17,5 @@ package org.dpstream.bench.ofw;
  * @param trajectory SubOpt after t samples, one per checkpoint
  */
 public record RunResult(
-    RunSpec spec, String accountant, double risk, double subopt, double seconds, String mechanism,
+    RunSpec spec, String accountant, String noise, double risk, double subopt, double seconds, String mechanism,
     double spentEpsilon, double spentDelta, int[] checkpoints, double[] trajectory) {}

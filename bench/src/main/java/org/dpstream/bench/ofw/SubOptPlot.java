@@ -20,7 +20,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * One PNG per (p, d, T, epsilon) setting: SubOpt against the number of samples seen t (log axis), one
- * line per (algorithm, accountant) = the mean over seeds at each checkpoint. A batch baseline only
+ * line per (algorithm, accountant, noise) = the mean over seeds at each checkpoint. A batch baseline only
  * has a final value; it is drawn as a single marker at t = T. The y axis is logarithmic when every
  * plotted value is positive, linear otherwise (SubOpt can dip below 0 near convergence).
  */
@@ -37,7 +37,7 @@ final class SubOptPlot {
   static List<Path> write(Path directory, List<RunResult> results) throws IOException {
     Map<SettingKey, Map<String, List<RunResult>>> bySetting = new LinkedHashMap<>();
     for (RunResult result : results) {
-      String line = result.spec().algorithm().cliName() + " [" + result.accountant() + "]";
+      String line = result.spec().algorithm().cliName() + " [" + result.accountant() + ", " + result.noise() + " noise]";
       bySetting.computeIfAbsent(SettingKey.of(result.spec()), k -> new LinkedHashMap<>())
           .computeIfAbsent(line, k -> new ArrayList<>()).add(result);
     }

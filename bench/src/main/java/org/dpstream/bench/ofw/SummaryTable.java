@@ -10,14 +10,14 @@ import org.dpstream.bench.common.Stats;
 import org.dpstream.bench.common.TextTable;
 
 /**
- * The table printed at the end: per (algorithm, accountant, p, d, T, epsilon, delta), the number of
+ * The table printed at the end: per (algorithm, accountant, noise, p, d, T, epsilon, delta), the number of
  * seeds, mean and sample standard deviation of risk and SubOpt, mean training seconds, the largest
  * privacy loss any seed's ledger recorded, and the mechanism string(s) the estimator reported.
  */
 final class SummaryTable {
 
   private static final String[] HEADER = {
-    "algorithm", "accountant", "p", "d", "T", "epsilon", "delta", "seeds", "risk mean", "risk std",
+    "algorithm", "accountant", "noise", "p", "d", "T", "epsilon", "delta", "seeds", "risk mean", "risk std",
     "subopt mean", "subopt std", "seconds", "spent (eps, delta)", "mechanism"
   };
 
@@ -27,7 +27,7 @@ final class SummaryTable {
     Map<String, List<RunResult>> groups = new LinkedHashMap<>();
     for (RunResult result : results) {
       RunSpec run = result.spec();
-      String key = String.join("|", run.algorithm().cliName(), result.accountant(), Formats.parameter(run.p()),
+      String key = String.join("|", run.algorithm().cliName(), result.accountant(), result.noise(), Formats.parameter(run.p()),
           Integer.toString(run.d()), Integer.toString(run.horizon()), Formats.parameter(run.epsilon()),
           Formats.parameter(run.delta()));
       groups.computeIfAbsent(key, k -> new ArrayList<>()).add(result);
@@ -51,7 +51,7 @@ final class SummaryTable {
     LinkedHashSet<String> mechanisms = new LinkedHashSet<>();
     group.forEach(r -> mechanisms.add(r.mechanism()));
     return new String[] {
-      run.algorithm().cliName(), first.accountant(), Formats.parameter(run.p()), Integer.toString(run.d()),
+      run.algorithm().cliName(), first.accountant(), first.noise(), Formats.parameter(run.p()), Integer.toString(run.d()),
       Integer.toString(run.horizon()), Formats.parameter(run.epsilon()), Formats.parameter(run.delta()),
       Integer.toString(group.size()),
       Formats.brief(Stats.mean(risk)), Formats.brief(Stats.std(risk)),
@@ -65,6 +65,6 @@ final class SummaryTable {
   private static String align(List<String[]> rows) {
     // Text columns left-aligned, numbers right-aligned.
     int columns = HEADER.length;
-    return TextTable.align(rows, c -> c <= 1 || c >= columns - 2);
+    return TextTable.align(rows, c -> c <= 2 || c >= columns - 2);
   }
 }

@@ -12,7 +12,7 @@ import org.dpstream.bench.common.Formats;
 final class TrajectoryCsv {
 
   static final String FILE_NAME = "trajectories.csv";
-  static final String HEADER = "algorithm,accountant,p,d,T,epsilon,delta,seed,t,subopt";
+  static final String HEADER = "algorithm,accountant,noise,p,d,T,epsilon,delta,seed,t,subopt";
 
   private TrajectoryCsv() {}
 

@@ -26,21 +26,22 @@ class OfwExperimentCommandTest {
     assertEquals(0, outcome.exitCode(), outcome.err());
 
     List<String> lines = Files.readAllLines(dir.resolve("results.csv"));
-    assertEquals("algorithm,accountant,p,d,T,epsilon,delta,seed,risk,subopt,seconds", lines.get(0));
+    assertEquals("algorithm,accountant,noise,p,d,T,epsilon,delta,seed,risk,subopt,seconds", lines.get(0));
     List<String> rows = lines.subList(1, lines.size());
     assertEquals(4, rows.size(), "2 values of p x 2 seeds: " + rows);
-    Set<String> ps = rows.stream().map(r -> r.split(",")[2]).collect(Collectors.toSet());
+    Set<String> ps = rows.stream().map(r -> r.split(",")[3]).collect(Collectors.toSet());
     assertEquals(Set.of("1.5", "inf"), ps, "the given --p replaces the default");
     for (String row : rows) {
       String[] cells = row.split(",");
-      assertEquals(11, cells.length, row);
+      assertEquals(12, cells.length, row);
       assertEquals("ofw", cells[0]);
       assertEquals("zcdp", cells[1]);
-      assertEquals("3", cells[3]);
-      assertEquals("200", cells[4]);
-      assertEquals("0.005", cells[6], "delta defaults to 1/T");
-      assertTrue(Double.isFinite(Double.parseDouble(cells[9])), row);
-      assertTrue(Double.parseDouble(cells[10]) >= 0, row);
+      assertEquals("discrete", cells[2], "the service's default noise under zcdp");
+      assertEquals("3", cells[4]);
+      assertEquals("200", cells[5]);
+      assertEquals("0.005", cells[7], "delta defaults to 1/T");
+      assertTrue(Double.isFinite(Double.parseDouble(cells[10])), row);
+      assertTrue(Double.parseDouble(cells[11]) >= 0, row);
     }
 
     for (String png : List.of("subopt_p1.5_d3_T200_eps1.png", "subopt_pinf_d3_T200_eps1.png")) {
@@ -94,8 +95,31 @@ class OfwExperimentCommandTest {
 
     BenchRun discretePaper = run("ofw", "--noise", "DISCRETE", "--accountant", "paper", "--out", dir.toString());
     assertTrue(discretePaper.exitCode() != 0);
-    assertTrue(discretePaper.err().contains("--noise discrete needs --accountant auto or zcdp, got paper"),
+    assertTrue(discretePaper.err().contains("--noise discrete needs --accountant auto, zcdp or (p > 1) blt, got paper"),
         discretePaper.err());
+  }
+
+  /**
+   * Without options a run is what the service does for a model that leaves every option out (ModelConfig): accountant
+   * auto, discrete noise, adaptive clipping with the balanced threshold; at p = 1 DP-POFW's exponential mechanism
+   * with discrete noise. Every table names the noise it used.
+   */
+  @Test
+  void defaultsAreTheServicesDefaults(@TempDir Path dir) throws Exception {
+    BenchRun outcome = run("ofw", "--p", "1.5,1", "--d", "3", "--T", "300", "--seeds", "1", "--out", dir.toString());
+    assertEquals(0, outcome.exitCode(), outcome.err());
+    List<String> rows = Files.readAllLines(dir.resolve("results.csv"));
+    assertTrue(rows.get(1).startsWith("ofw,auto,discrete,1.5,3,300,"), rows.toString());
+    assertTrue(rows.get(2).startsWith("ofw,auto,discrete,1,3,300,"), rows.toString());
+    assertTrue(outcome.out().contains("adaptive balanced"), outcome.out());
+    assertTrue(outcome.out().contains("discrete-gaussian"), outcome.out());
+    assertTrue(outcome.out().lines().anyMatch(line -> line.startsWith("algorithm") && line.contains("noise")),
+        outcome.out());
+    BenchRun continuous = run("ofw", "--d", "3", "--T", "300", "--seeds", "1", "--accountant", "blt",
+        "--out", dir.toString());
+    assertEquals(0, continuous.exitCode(), continuous.err());
+    assertTrue(Files.readAllLines(dir.resolve("results.csv")).get(1).startsWith("ofw,blt,continuous,"),
+        "blt defaults to continuous noise, as in the service");
   }
 
   @Test
@@ -105,8 +129,8 @@ class OfwExperimentCommandTest {
     assertEquals(0, outcome.exitCode(), outcome.err());
     List<String> rows = Files.readAllLines(dir.resolve("results.csv"));
     // ofw at both p; noisysfw and noisysgd wherever they are defined (the command runs what was asked).
-    assertTrue(rows.stream().anyMatch(r -> r.startsWith("noisysfw,bgn21-generalized-gaussian,1.5,")), rows.toString());
-    assertTrue(rows.stream().anyMatch(r -> r.startsWith("noisysgd,bfgt20-gaussian,inf,")), rows.toString());
+    assertTrue(rows.stream().anyMatch(r -> r.startsWith("noisysfw,bgn21-generalized-gaussian,-,1.5,")), rows.toString());
+    assertTrue(rows.stream().anyMatch(r -> r.startsWith("noisysgd,bfgt20-gaussian,-,inf,")), rows.toString());
     assertTrue(outcome.out().contains("noisy-sfw(n=200"), outcome.out());
   }
 }

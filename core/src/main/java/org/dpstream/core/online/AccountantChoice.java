@@ -14,8 +14,8 @@ public enum AccountantChoice {
   /**
    * With continuous noise: BLT if its predicted worst-release error in the dual norm is below the better tree's,
    * else that tree (PAPER or ZCDP, whichever predicts the smaller node noise in the dual norm for this d, p, eps,
-   * delta, n). With discrete noise: that tree (only the tree's noise lives on the lattice). Public functions of
-   * the spec only.
+   * delta, n). With discrete noise: the exact BLT if it predicts less error than the zCDP tree, else that tree
+   * (the two mechanisms whose noise lives on the lattice). Public functions of the spec only.
    */
   AUTO,
   /**

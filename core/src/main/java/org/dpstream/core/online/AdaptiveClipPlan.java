@@ -13,24 +13,36 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.state.NoiseLaw;
 
 /**
- * Private adaptive clipping ({@code clip: {mode: adaptive}}): the prefix sums of whole-clipped increments
- * whose threshold follows a quantile of ||g_t||_2, estimated privately online.
+ * Private adaptive clipping ({@code clip: {mode: adaptive}}): the prefix sums of whole-clipped increments whose
+ * threshold is chosen privately online.
  *
- * <p>An epoch of n steps is cut into the public blocks of {@link ClipBlockSchedule}. Block k clips every
- * increment to its threshold C_k (l2) and has its own prefix-sum mechanism, made by the plan the spec's
- * accountant chooses ({@link PrefixSumPlan#choose}: the zCDP tree, the factorization, or any other
- * zCDP-accounted plan) for a spec with {@code clip: fixed C_k} and horizon the block's length, calibrated in rho
- * for {@link AdaptiveClipBudget#blockBudget}: its sensitivity is 2 C_k plus the lattice slack, as for fixed
- * clipping, and its privacy map prices each step with the histogram's rho beside it. The release at step t is
- * the sum of the earlier blocks' last releases (their noisy totals) plus the current block's noisy prefix sum:
- * post-processing. C_0 is the worst-case bound in l2 (public, from the
- * declared bounds); C_{k+1} is a function of the released noisy histograms of the norms
- * ({@link NormQuantileHistogram}). docs/privacy-layer.md has the privacy argument.
+ * <p>An epoch of n steps is cut into the public blocks of {@link ClipBlockSchedule}; block k clips every increment
+ * to its threshold C_k (l2). The epoch has <b>one</b> prefix-sum mechanism, made by the plan the spec's accountant
+ * chooses ({@link PrefixSumPlan#choose}: the zCDP tree, the factorization, the BLT or the exact BLT) for a spec with
+ * {@code clip: fixed 1}, the epoch's leaves as horizon and the budget of {@link AdaptiveClipBudget#blockBudget}. It
+ * takes each clipped increment divided by its block's threshold: leaves of norm at most 1 (plus the float margin of
+ * fixed clipping, which covers the division's rounding) whatever the thresholds, so its sensitivity is 2 plus the
+ * lattice slack. The release at step t is
+ * the sum over the blocks so far of C_k times the mechanism's release increment over the block's steps:
+ * post-processing, since the thresholds are released values. C_0 is the worst-case bound in l2 (public, from the
+ * declared bounds); C_(k+1) is a function of the released noisy histograms of the norms ({@link
+ * NormQuantileHistogram}) and of the spec ({@link #thresholdFor}). docs/privacy-layer.md has the privacy argument.
+ *
+ * <p>Why one mechanism per epoch, not one per block: the noise of a finished block's total stays in every later
+ * release, so with a fresh mechanism per block the totals of all finished blocks add up (at n = 10^4 seven blocks:
+ * about 4 times the variance of one BLT over the epoch at the same threshold). On normalised leaves the epoch's
+ * noise is one mechanism's, scaled by the thresholds.
+ *
+ * <p>The first epoch's first block is a warm-up: its samples only fill the first histogram, so its mechanism has n
+ * minus the warm-up's length leaves; later epochs have n.
  */
 final class AdaptiveClipPlan implements PrefixSumPlan {
 
   /** The purpose of the histograms' noise stream. */
   static final String HISTOGRAM_PURPOSE = "adaptive-clip-histogram";
+
+  /** The normalised leaves' clip bound. */
+  static final double UNIT = 1.0;
 
   private final OnlineModelSpec spec;
   private final AdaptiveClipBudget budget;
@@ -38,18 +50,23 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
   private final double initialThreshold;
   private final double calibrationScale;
   private final double histogramSigma;
-  private final GaussianZcdpMap[] nominal;
+  private final Epoch first;
+  private final Epoch later;
   private final PrivacyBudget warmUpCost;
   private final PrivacyCalibration calibration;
 
   /**
-   * One block's spec (clip fixed at its threshold, horizon its length) and the plan it chose. Its calibration's
-   * {@code spentAfter} is what a sample of the block costs, the histogram included.
+   * The mechanism of an epoch: its spec (clip fixed 1, horizon its leaves) and the plan it chose. Its calibration's
+   * {@code spentAfter} is what a sample of the epoch costs, its histogram included.
    */
-  record Block(OnlineModelSpec spec, PrefixSumPlan plan) {
+  record Epoch(OnlineModelSpec spec, PrefixSumPlan plan) {
 
     GaussianZcdpMap calibration() {
       return (GaussianZcdpMap) plan.calibration();
+    }
+
+    ReleaseNoise noise() {
+      return (ReleaseNoise) plan;
     }
   }
 
@@ -62,16 +79,14 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
           "clip.mode: adaptive is accounted in zCDP: use accountant zcdp, factorization or auto, not paper");
     }
     this.spec = spec;
-    // The spec's (epsilon, delta) becomes rho here, once; the histogram and the blocks split it in rho.
+    // The spec's (epsilon, delta) becomes rho here, once; the histogram and the epochs' mechanisms split it in rho.
     this.budget = AdaptiveClipBudget.of(ZcdpBudget.of(spec.budget()), spec.incrementClipping().quantileShare());
     this.schedule = ClipBlockSchedule.forHorizon(spec.horizon());
     this.initialThreshold = initialThreshold(spec);
     this.calibrationScale = calibrationScale;
     this.histogramSigma = histogramNoise ? budget.histogramSigma() : 0;
-    this.nominal = new GaussianZcdpMap[schedule.blockCount()];
-    for (int k = 0; k < nominal.length; k++) {
-      nominal[k] = block(k, initialThreshold).calibration();
-    }
+    this.first = epochMechanism(spec.horizon() - warmUpSteps());
+    this.later = epochMechanism(spec.horizon());
     this.warmUpCost = budget.spent(0);
     this.calibration = new NominalCalibration();
   }
@@ -81,8 +96,9 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
   }
 
   /**
-   * Test seam for the audit's negative controls: each block's noise calibrated for {@code calibrationScale}
-   * times the threshold it clips to, and the histograms released with or without noise.
+   * Test seam for the audit's negative controls: the epoch's noise calibrated for leaves of norm {@code
+   * calibrationScale} (the leaves have norm 1; for the exact BLT, its noise scaled by it), and the histograms
+   * released with or without noise.
    */
   static AdaptiveClipPlan broken(OnlineModelSpec spec, double calibrationScale, boolean histogramNoise) {
     return new AdaptiveClipPlan(spec, calibrationScale, histogramNoise);
@@ -98,34 +114,101 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
     return Math.nextUp(qToL2 * spec.clipBounds().incrementBound());
   }
 
-  /**
-   * Block k's spec and plan at threshold C: noise for C times the calibration scale (1 but in tests). The block's
-   * spec keeps the model's (epsilon, delta), which its plan reads only to name the ledger's budget: the plan is
-   * calibrated for {@link AdaptiveClipBudget#blockBudget}.
-   */
-  Block block(int k, double threshold) {
-    AccountantChoice accountant = spec.accountant() == AccountantChoice.AUTO ? AccountantChoice.ZCDP : spec.accountant();
-    OnlineModelSpec blockSpec = new OnlineModelSpec(spec.modelId(), spec.dimension(), spec.loss(), spec.domain(),
-        spec.budget(), schedule.length(k), spec.clipBounds(), accountant, spec.data(),
-        IncrementClipping.fixed(threshold * calibrationScale), spec.learningRate(), spec.noise());
-    // auto: the BLT where its predicted worst-release error beats the zCDP tree's (continuous noise only), as
-    // for a model without adaptive clipping; the paper's tree is not zCDP-accounted, so auto never means it here.
-    PrefixSumPlan plan = spec.accountant() == AccountantChoice.AUTO && spec.noise() == NoiseChoice.CONTINUOUS
-        ? BltPlan.orTree(blockSpec, budget.blockBudget())
-        : PrefixSumPlan.choose(blockSpec, budget.blockBudget());
-    if (!(plan.calibration() instanceof GaussianZcdpMap)) {
+  /** The mechanism of an epoch of {@code leaves} normalised leaves (noise for the calibration scale: 1 but in tests). */
+  private Epoch epochMechanism(long leaves) {
+    OnlineModelSpec epochSpec = epochSpec(leaves, UNIT * calibrationScale);
+    PrefixSumPlan plan = epochPlan(epochSpec);
+    if (calibrationScale != 1 && plan instanceof ExactBltPlan) {
+      // The exact BLT clamps every coordinate to its bound, which would undo a mis-scaled bound in the audit's
+      // negative control: there the bound stays 1 and the noise is scaled instead.
+      epochSpec = epochSpec(leaves, UNIT);
+      plan = ((ExactBltPlan) epochPlan(epochSpec)).withNoiseScale(calibrationScale);
+    }
+    if (!(plan.calibration() instanceof GaussianZcdpMap) || !(plan instanceof ReleaseNoise)) {
       throw new IllegalArgumentException("clip.mode: adaptive needs a zCDP-accounted mechanism, got "
           + plan.calibration().accountant());
     }
-    return new Block(blockSpec, plan);
+    return new Epoch(epochSpec, plan);
   }
 
   /**
-   * The noise of block k of an epoch: its own part of the model's keyed source, under the key of that epoch (the
-   * block's own mechanism counts its epochs from 0, so the hand-over to another key is decided here).
+   * The epoch mechanism's spec. It keeps the model's (epsilon, delta), which its plan reads only to name the
+   * ledger's budget: the plan is calibrated for {@link AdaptiveClipBudget#blockBudget}.
    */
-  static KeyedNoiseSource blockSource(KeyedNoiseSource source, long epoch, int block) {
-    return source.forEpoch(epoch).part("adaptive-clip-block/" + epoch + "/" + block);
+  private OnlineModelSpec epochSpec(long leaves, double bound) {
+    AccountantChoice accountant = spec.accountant() == AccountantChoice.AUTO ? AccountantChoice.ZCDP : spec.accountant();
+    return new OnlineModelSpec(spec.modelId(), spec.dimension(), spec.loss(), spec.domain(), spec.budget(),
+        leaves, spec.clipBounds(), accountant, spec.data(), IncrementClipping.fixed(bound), spec.learningRate(),
+        spec.noise());
+  }
+
+  /**
+   * auto: the BLT (continuous, or exact for discrete noise) where its predicted worst-release error beats the zCDP
+   * tree's, as for a model without adaptive clipping; the paper's tree is not zCDP-accounted, so auto never means it
+   * here.
+   */
+  private PrefixSumPlan epochPlan(OnlineModelSpec epochSpec) {
+    ZcdpBudget epochBudget = budget.blockBudget();
+    if (spec.accountant() == AccountantChoice.AUTO) {
+      return spec.noise() == NoiseChoice.CONTINUOUS
+          ? BltPlan.orTree(epochSpec, epochBudget)
+          : ExactBltPlan.orTree(epochSpec, epochBudget);
+    }
+    return PrefixSumPlan.choose(epochSpec, epochBudget);
+  }
+
+  /** The mechanism of epoch {@code epoch}: the first has the warm-up's steps fewer. */
+  Epoch epoch(long epoch) {
+    return epoch == 0 ? first : later;
+  }
+
+  /** The steps of the first epoch's warm-up, which only fill the first histogram. */
+  long warmUpSteps() {
+    return schedule.length(0);
+  }
+
+  /** The mechanism's step of the epoch's position {@code position} (1-based): the warm-up's are not its. */
+  long mechanismStep(long epoch, long position) {
+    return epoch == 0 ? position - warmUpSteps() : position;
+  }
+
+  /**
+   * The threshold of block {@code block} of epoch {@code epoch}, from the released histograms pooled so far
+   * ({@code releases} of them): the balanced threshold ({@link BalancedClipThreshold}) or, with a quantile, that
+   * quantile. A function of released values and the spec only.
+   */
+  double thresholdFor(NormQuantileHistogram histogram, long epoch, int block, long releases) {
+    if (!spec.incrementClipping().isBalanced()) {
+      return histogram.threshold();
+    }
+    return BalancedClipThreshold.threshold(histogram, releases, histogramSigma, errorWeights(epoch, block));
+  }
+
+  /**
+   * The public weights of block {@code block} of epoch {@code epoch} in J(C) = a beta(C)^2 + b C^2, for the block's
+   * total, which stays in every later release: its L biases add at most to L beta(C) (a = L^2), and its noise is C
+   * times the epoch mechanism's noise increment over the block, of variance d C^2 v(L) (b = d v(L), v at unit
+   * threshold). Public functions of the spec (epsilon, delta, d, the horizon, the schedule, the mechanism).
+   */
+  BalancedClipThreshold.ErrorWeights errorWeights(long epoch, int block) {
+    long length = schedule.length(block);
+    long from = mechanismStep(epoch, schedule.start(block));
+    double variance = epoch(epoch).noise().incrementNoiseVariance(from, from + length);
+    return new BalancedClipThreshold.ErrorWeights((double) length * length,
+        spec.dimension() * variance / (UNIT * UNIT));
+  }
+
+  /**
+   * The noise of epoch e's mechanism: its own part of the model's keyed source, under the key of that epoch (the
+   * epoch's mechanism counts its own epochs from 0, so the hand-over to another key is decided here).
+   */
+  static KeyedNoiseSource epochSource(KeyedNoiseSource source, long epoch) {
+    return source.forEpoch(epoch).part("adaptive-clip-epoch/" + epoch);
+  }
+
+  /** What a sample of the warm-up costs: its histogram alone. */
+  PrivacyBudget warmUpCost() {
+    return warmUpCost;
   }
 
   OnlineModelSpec spec() {
@@ -148,11 +231,6 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
     return histogramSigma;
   }
 
-  /** What a sample of the warm-up costs: its histogram alone. */
-  PrivacyBudget warmUpCost() {
-    return warmUpCost;
-  }
-
   double quantile() {
     return spec.incrementClipping().quantile();
   }
@@ -164,10 +242,10 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
 
   @Override
   public String describe() {
-    // The release's algorithm names the sampler when it is exact (the blocks' trees and the histogram).
+    // The release's algorithm names the sampler when it is exact (the epochs' mechanisms and the histogram).
     String sampler = spec.noise() == NoiseChoice.DISCRETE ? "/discrete-gaussian" : "";
     return budget.accountant() + "(" + schedule.blockCount() + " blocks, C0=" + initialThreshold + ", sigma_h="
-        + histogramSigma + ")/" + nominal[nominal.length - 1].accountant() + sampler;
+        + histogramSigma + ")/" + later.calibration().accountant() + sampler;
   }
 
   @Override
@@ -176,23 +254,32 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
   }
 
   /**
-   * The histograms' sigma and schedule, every block's law at C_0 (a block's law at another threshold follows from
-   * it: the threshold scales the sensitivity, and the threshold is a released value the state holds), and a
-   * histogram's known answer.
+   * Everything the noise depends on: the histograms' sigma, the first threshold and the schedule, the threshold rule
+   * (the quantile, or the balanced rule's constants), both epochs' mechanisms' laws (at unit leaves: a threshold
+   * scales the released noise, and the thresholds are released values the state holds), and a histogram's known
+   * answer.
    */
   @Override
   public byte[] noiseLaw(OnlineModelSpec ignored) {
     NoiseLaw law = NoiseLaw.of("adaptive-clip").text("accountant", budget.accountant())
         .number("histogram sigma", histogramSigma).number("initial threshold", initialThreshold)
-        .number("blocks", schedule.blockCount());
-    for (int k = 0; k < schedule.blockCount(); k++) {
-      Block block = block(k, initialThreshold);
-      law.number("block length", schedule.length(k)).law("block", block.plan().noiseLaw(block.spec()));
-    }
+        .numbers("block ends", blockEnds()).number("quantile", quantile())
+        .number("balanced significance", BalancedClipThreshold.SIGNIFICANCE)
+        .number("balanced points per bin", BalancedClipThreshold.POINTS_PER_BIN)
+        .law("first epoch", first.plan().noiseLaw(first.spec()))
+        .law("later epochs", later.plan().noiseLaw(later.spec()));
     NormQuantileHistogram histogram =
         NormQuantileHistogram.start(initialThreshold, quantile(), histogramSigma, spec.noise());
     histogram.releaseBlock(NoiseLaw.probeBits(HISTOGRAM_PURPOSE));
     return law.numbers("histogram", histogram.pooled()).digest();
+  }
+
+  private long[] blockEnds() {
+    long[] ends = new long[schedule.blockCount()];
+    for (int k = 0; k < ends.length; k++) {
+      ends[k] = schedule.start(k) + schedule.length(k);
+    }
+    return ends;
   }
 
   @Override
@@ -206,10 +293,9 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
   }
 
   /**
-   * The model's privacy map as a function of the step alone, with every block at C_0: what a sample in the
-   * block holding step t has cost by then, its histogram included. The model reserves with the live block's
-   * own calibration ({@link AdaptiveClipPrefixSums#costOfNextStep}), which differs from this only in the
-   * last bits of rounding, since a block's rho does not depend on its threshold.
+   * The model's privacy map as a function of the epoch's position alone: what a sample at position t has cost by
+   * then, its histogram included; the larger of the two epochs' mechanisms (the first has a warm-up). The model
+   * reserves with its live epoch's own map ({@link AdaptiveClipPrefixSums#costOfNextStep}).
    */
   private final class NominalCalibration implements PrivacyCalibration {
 
@@ -228,19 +314,20 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
       return spec.horizon();
     }
 
-    /** Non-decreasing in t (the contract): the samples of finished blocks have cost their block's whole rho. */
+    /** Non-decreasing in t (the contract): each epoch's map is, and so is their maximum. */
     @Override
     public PrivacyBudget spentAfter(long step) {
       if (step < 1) {
         throw new IllegalArgumentException("step must be at least 1, got " + step);
       }
       long t = Math.min(step, spec.horizon());
-      int k = schedule.blockOf(t);
-      double rho = nominal[k].rhoAfter(t - schedule.start(k));
-      for (int j = 0; j < k; j++) {
-        rho = Math.max(rho, nominal[j].rhoAfter(schedule.length(j)));
+      PrivacyBudget spent = later.calibration().spentAfter(t);
+      long firstStep = mechanismStep(0, t);
+      if (firstStep >= 1) {
+        PrivacyBudget firstSpent = first.calibration().spentAfter(firstStep);
+        spent = firstSpent.epsilon() > spent.epsilon() ? firstSpent : spent;
       }
-      return budget.spent(rho);
+      return spent;
     }
   }
 }

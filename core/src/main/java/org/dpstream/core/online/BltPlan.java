@@ -30,7 +30,7 @@ import org.dpstream.core.state.NoiseLaw;
  *     compares it with the tree's
  */
 public record BltPlan(BltStrategy strategy, GaussianZcdpMap calibration, double predictedReleaseError)
-    implements PrefixSumPlan {
+    implements PrefixSumPlan, ReleaseNoise {
 
   public static BltPlan of(OnlineModelSpec spec) {
     return of(spec, ZcdpBudget.of(spec.budget()));
@@ -100,6 +100,16 @@ public record BltPlan(BltStrategy strategy, GaussianZcdpMap calibration, double 
   @Override
   public LpNorm clipNorm() {
     return LpNorm.L2;
+  }
+
+  @Override
+  public double incrementNoiseVariance(long from, long to) {
+    return incrementNoiseVariance(strategy, calibration.sigma(), from, to);
+  }
+
+  /** sigma^2 times the squared norm of row {@code to} minus row {@code from} of B = A C^(-1) (also the exact BLT's). */
+  static double incrementNoiseVariance(BltStrategy strategy, double sigma, long from, long to) {
+    return sigma * sigma * strategy.squaredErrorIncrementNorm(from, to - from);
   }
 
   @Override

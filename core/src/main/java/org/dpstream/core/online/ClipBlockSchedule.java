@@ -5,20 +5,27 @@ import java.util.Arrays;
 /**
  * The public block schedule of adaptive clipping within one epoch of n steps: the threshold changes only
  * between blocks. The first block has b steps, b the largest power of two at most n / 2^K
- * (K = {@value #DOUBLINGS}) and at least {@value #MIN_BLOCK}; block k ends at b 2^k while that is below n, the
- * last block ends at n (a last end within one step of n is dropped, so every block has at least two steps).
- * At n = 10^4: b = 256 and the blocks end at 256, 512, 1024, 2048, 4096, 8192, 10000.
+ * (K = {@value #DOUBLINGS}) and at least {@value #MIN_BLOCK} (the first epoch's warm-up); then blocks of c, c, 2c,
+ * 4c, ... steps with c = b / {@value #SHORT_START} (at least {@value #MIN_BLOCK}), i.e. ends at b + c 2^j while
+ * that is below n - 1, and the last block ends at n (every block has at least two steps). At n = 10^4: b = 256,
+ * c = 32, and the blocks end at 256, 288, 320, 384, 512, 768, 1280, 2304, 4352, 8448, 10000.
  *
- * <p>Why powers of two: a block of 2^j steps releases its noisy total as the root of its tree, one node,
- * instead of the popcount(length) nodes of an unaligned length; every later prefix sum carries the finished
- * blocks' totals. A function of n only: public.
+ * <p>Why the short blocks after the first: the warm-up measures the increments at theta = 0, where the difference
+ * term of the recursive gradient is zero, so its norms miss the larger increments of the first Frank-Wolfe steps;
+ * a first block as long as the warm-up is clipped too low, and that bias stays in every later release. A short
+ * block lets the next threshold see those increments after c steps. A block costs no noise (one mechanism per
+ * epoch) and no privacy (each sample is in one histogram). Chosen by docs/design/clipping-threshold-protocol.md
+ * (round 2). A function of n only: public.
  */
 final class ClipBlockSchedule {
 
   /** K: the first block is about n / 2^K long, the others double. */
   static final int DOUBLINGS = 5;
 
-  /** A block's mechanism needs a horizon of at least 2. */
+  /** c = b / this: the first blocks after the first are an eighth of it. */
+  static final long SHORT_START = 8;
+
+  /** A block has at least 2 steps. */
   static final long MIN_BLOCK = 2;
 
   /** The smallest horizon with two blocks: the first (the warm-up of a model's first epoch) and another. */
@@ -35,10 +42,12 @@ final class ClipBlockSchedule {
       throw new IllegalArgumentException("clip.mode: adaptive needs horizon >= " + MIN_HORIZON + ", got " + horizon);
     }
     long first = Math.max(MIN_BLOCK, Long.highestOneBit(horizon >> DOUBLINGS));
-    long[] candidates = new long[Long.SIZE + 1];
+    long unit = Math.max(MIN_BLOCK, first / SHORT_START);
+    long[] candidates = new long[Long.SIZE + 2];
     int count = 0;
-    for (long end = first; end < horizon - 1; end *= 2) {
-      candidates[count++] = end;
+    candidates[count++] = first;
+    for (long offset = unit; first + offset < horizon - 1; offset *= 2) {
+      candidates[count++] = first + offset;
     }
     candidates[count++] = horizon;
     return new ClipBlockSchedule(Arrays.copyOf(candidates, count));

@@ -13,17 +13,20 @@ import org.dpstream.core.geometry.LpNorm;
  *       is calibrated in (l2 for the Gaussian tree and the factorization, the dual norm q for the paper's
  *       generalized Gaussian); replacing one sample moves one leaf by at most 2C. C is public
  *       configuration: choosing it by looking at the private stream spends privacy.
- *   <li>{@link Mode#ADAPTIVE}: whole-increment clipping whose threshold follows the {@code quantile} of
- *       ||g_t|| estimated privately online ({@link AdaptiveClipPlan}): the threshold changes only at the
- *       boundaries of blocks of a public schedule, each block has its own prefix-sum mechanism calibrated
- *       to twice its threshold, and the threshold of the next block is a function of noisy histograms of
- *       the increments' norms that cost {@code quantileShare} of the model's zCDP budget. The first
+ *   <li>{@link Mode#ADAPTIVE}: whole-increment clipping whose threshold is chosen privately online
+ *       ({@link AdaptiveClipPlan}): the threshold changes only at the boundaries of blocks of a public
+ *       schedule, each block has its own prefix-sum mechanism calibrated to twice its threshold, and the
+ *       threshold of the next block is a function of noisy histograms of the increments' norms that cost
+ *       {@code quantileShare} of the model's zCDP budget. Without a {@code quantile} (the default) the
+ *       threshold minimises the predicted error of the released sums, clipping bias against the block's
+ *       noise ({@link BalancedClipThreshold}); with one it follows that quantile of ||g_t||. The first
  *       threshold is the worst-case bound in l2, derived from the declared data bounds.
  * </ul>
  *
  * @param mode which bound
  * @param threshold C for {@link Mode#FIXED}; NaN otherwise
- * @param quantile the target quantile of ||g_t|| for {@link Mode#ADAPTIVE}, in (0, 1); NaN otherwise
+ * @param quantile the target quantile of ||g_t|| for {@link Mode#ADAPTIVE}, in (0, 1), or NaN for the threshold
+ *     that balances bias against noise (the default); NaN for the other modes
  * @param quantileShare the share of the model's rho spent on the quantile, in (0, 1/2]; NaN unless adaptive
  */
 public record IncrementClipping(Mode mode, double threshold, double quantile, double quantileShare) {
@@ -35,10 +38,12 @@ public record IncrementClipping(Mode mode, double threshold, double quantile, do
   public static final IncrementClipping WORST_CASE = new IncrementClipping(Mode.WORST_CASE, Double.NaN);
 
   /**
-   * The default target quantile of adaptive clipping: the median, the default of Andrew, Thakkar, McMahan
-   * and Ramaswamy (2021). Chosen from the literature, not from our measurements.
+   * The default of adaptive clipping's {@code quantile}: none (NaN). The threshold then balances the clipping
+   * bias against the block's noise ({@link BalancedClipThreshold}) instead of following a fixed quantile, so that
+   * more budget buys a higher threshold and, at a large epsilon, the unclipped estimator. A quantile (Andrew,
+   * Thakkar, McMahan and Ramaswamy 2021 use the median) stays available.
    */
-  public static final double DEFAULT_QUANTILE = 0.5;
+  public static final double DEFAULT_QUANTILE = Double.NaN;
 
   /** The default share of the zCDP budget spent on the quantile: 5% (the prefix sums' sigma grows 2.6%). */
   public static final double DEFAULT_QUANTILE_SHARE = 0.05;
@@ -57,7 +62,7 @@ public record IncrementClipping(Mode mode, double threshold, double quantile, do
       threshold = Double.NaN;
     }
     if (mode == Mode.ADAPTIVE) {
-      if (!(quantile > 0 && quantile < 1)) {
+      if (!(quantile > 0 && quantile < 1) && !Double.isNaN(quantile)) {
         throw new IllegalArgumentException("clip.quantile must be in (0, 1), got " + quantile);
       }
       if (!(quantileShare > 0 && quantileShare <= 0.5)) {
@@ -74,13 +79,21 @@ public record IncrementClipping(Mode mode, double threshold, double quantile, do
     this(mode, threshold, Double.NaN, Double.NaN);
   }
 
-  /** Adaptive clipping to the private estimate of {@code quantile} of ||g_t||, with that budget share. */
+  /**
+   * Adaptive clipping to the private estimate of {@code quantile} of ||g_t|| (NaN: to the threshold that balances
+   * bias against noise), with that budget share.
+   */
   public static IncrementClipping adaptive(double quantile, double quantileShare) {
     return new IncrementClipping(Mode.ADAPTIVE, Double.NaN, quantile, quantileShare);
   }
 
   public boolean isAdaptive() {
     return mode == Mode.ADAPTIVE;
+  }
+
+  /** Adaptive clipping whose threshold balances bias against noise (no quantile). */
+  public boolean isBalanced() {
+    return mode == Mode.ADAPTIVE && Double.isNaN(quantile);
   }
 
   /** Whole-increment clipping at C. */
@@ -94,12 +107,13 @@ public record IncrementClipping(Mode mode, double threshold, double quantile, do
 
   /**
    * How releases name it, e.g. {@code clip(l2, C=2.0)}, {@code clip(worst-case, L+bD=9.5)} or
-   * {@code clip(l2, adaptive q=0.5, share=0.05)} (the adaptive plan names its first threshold and blocks).
+   * {@code clip(l2, adaptive balanced, share=0.05)} (the adaptive plan names its first threshold and blocks).
    */
   String describe(LpNorm norm, ClipBounds worstCase) {
     return switch (mode) {
       case FIXED -> "clip(" + norm + ", C=" + threshold + ")";
-      case ADAPTIVE -> "clip(" + norm + ", adaptive q=" + quantile + ", share=" + quantileShare + ")";
+      case ADAPTIVE -> "clip(" + norm + ", adaptive " + (Double.isNaN(quantile) ? "balanced" : "q=" + quantile)
+          + ", share=" + quantileShare + ")";
       case WORST_CASE -> "clip(worst-case, L+bD=" + worstCase.incrementBound() + ")";
     };
   }

@@ -122,10 +122,15 @@ final class NormQuantileHistogram {
 
   /** The threshold for the next block: the pooled estimate of the quantile (C_0 before any release). */
   double threshold() {
+    return quantileThreshold(quantile);
+  }
+
+  /** The pooled estimate of the {@code q}-quantile of the norms (C_0 before any release). */
+  double quantileThreshold(double q) {
     if (pooledSamples == 0) {
       return initialThreshold;
     }
-    double above = (1 - quantile) * pooledSamples;
+    double above = (1 - q) * pooledSamples;
     double cumulative = 0;
     for (int j = 0; j < BINS - 1; j++) {
       if (cumulative + pooled[j] >= above) {

@@ -28,7 +28,7 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     configuration: tuning it on the private stream spends privacy
  * @param noise how the noise is sampled: DP-TOFW's Gaussian node noise, DP-POFW's vertex choice (p = 1:
  *     {@link NoiseChoice#DISCRETE} is the exact exponential mechanism on lattice scores); DISCRETE needs the
- *     zcdp (or auto, which then means zcdp) accountant
+ *     zcdp or auto accountant (or blt for p &gt; 1: the exact BLT)
  * @param featureScaling null, or declared per-feature bounds every sample is clamped to and divided by
  *     before the estimator ({@link FeatureBoundScaling}): the estimator, {@code domain}, {@code data} and the
  *     clip bounds are then in those scaled units (features in [-1, 1]), and {@link OnlineEstimator#parameters}
@@ -83,11 +83,11 @@ public record OnlineModelSpec(
     }
     if (noise == NoiseChoice.DISCRETE) {
       if (accountant == AccountantChoice.PAPER || accountant == AccountantChoice.FACTORIZATION
-          || accountant == AccountantChoice.BLT) {
-        throw new IllegalArgumentException("noise: discrete needs accountant zcdp or auto, got "
+          || (accountant == AccountantChoice.BLT && domain.exponent() == 1)) {
+        throw new IllegalArgumentException("noise: discrete needs accountant zcdp or auto (or blt for p > 1), got "
             + accountant.name().toLowerCase(java.util.Locale.ROOT)
             + " (the paper's accountant prices continuous noise (at p = 1 its Laplace report-noisy-min);"
-            + " the factorization's and blt's noise have real coefficients)");
+            + " the square-root factorization's noise has real coefficients)");
       }
     }
   }

@@ -13,7 +13,7 @@ import org.dpstream.core.state.NoiseLaw;
  * How DP-TOFW releases the prefix sums of its increments: the mechanism, its noise and the
  * calibration that says what every release costs. Chosen from the spec's {@link AccountantChoice}.
  */
-public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, BltPlan, AdaptiveClipPlan {
+public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, BltPlan, ExactBltPlan, AdaptiveClipPlan {
 
   PrivacyCalibration calibration();
 
@@ -53,8 +53,9 @@ public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, 
   PrivatePrefixSums restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException;
 
   /**
-   * The plan of the spec's accountant. AUTO with continuous noise takes the BLT where its predicted worst-release
-   * error beats the better tree's ({@link BltPlan#orTree}); with discrete noise only the tree samples it.
+   * The plan of the spec's accountant. AUTO takes the BLT where its predicted worst-release error beats the better
+   * tree's: the continuous BLT ({@link BltPlan#orTree}) or, with discrete noise, the exact BLT against the zCDP tree
+   * ({@link ExactBltPlan#orTree}). BLT with discrete noise is the exact BLT.
    *
    * <p>Built once per spec ({@link ChosenPlans}): starting and restoring a model, and a validation that asks for
    * its plan, take the same one.
@@ -78,8 +79,10 @@ public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, 
   static PrefixSumPlan choose(OnlineModelSpec spec, ZcdpBudget budget) {
     return switch (spec.accountant()) {
       case FACTORIZATION -> FactorizationPlan.of(spec, budget);
-      case BLT -> BltPlan.of(spec, budget);
-      case AUTO -> spec.noise() == NoiseChoice.CONTINUOUS ? BltPlan.orTree(spec, budget) : TreeNoisePlan.choose(spec, budget);
+      case BLT -> spec.noise() == NoiseChoice.CONTINUOUS ? BltPlan.of(spec, budget) : ExactBltPlan.of(spec, budget);
+      case AUTO -> spec.noise() == NoiseChoice.CONTINUOUS
+          ? BltPlan.orTree(spec, budget)
+          : ExactBltPlan.orTree(spec, budget);
       case PAPER, ZCDP -> TreeNoisePlan.choose(spec, budget);
     };
   }

@@ -41,7 +41,8 @@ import org.dpstream.core.state.NoiseLaw;
  * the lattice, N_Z(0, n^2) per coordinate in lattice units with n = ceil(sigma / gamma), under the same
  * calibration: the leaves of neighbours differ by an integer vector of l2 norm at most S / gamma, so each
  * node is at most (S^2 / (2 sigma^2))-zCDP, as for the continuous Gaussian (CKS20; docs/privacy-layer.md).
- * AUTO then means ZCDP (the paper's accountant prices continuous noise).
+ * AUTO then means ZCDP among the trees (the paper's accountant prices continuous noise); {@link ExactBltPlan#orTree}
+ * weighs that tree against the exact BLT.
  *
  * @param calibration the privacy map of the tree's releases
  * @param noise one node's noise distribution (for DISCRETE, the Gaussian whose sigma the discrete sampler takes)
@@ -52,7 +53,7 @@ import org.dpstream.core.state.NoiseLaw;
  */
 public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, double predictedNodeError, LpNorm clipNorm,
     NoiseChoice sampling)
-    implements PrefixSumPlan {
+    implements PrefixSumPlan, ReleaseNoise {
 
   /** Bits of the clip bound kept by the lattice: 2^30 units per bound leaves 2^32 steps before overflow. */
   static final int LATTICE_BITS = 30;
@@ -157,6 +158,22 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     }
     double logMoment = (q / 2) * Math.log(2) + LogGamma.value((q + 1) / 2) - 0.5 * Math.log(Math.PI);
     return sigma * sigma * Math.exp((2 / q) * (Math.log(d) + logMoment));
+  }
+
+  /**
+   * The release at t sums the popcount(t) nodes of the dyadic decomposition of [1, t]; those of {@code from} and
+   * {@code to} share the nodes of their common leading bits (above the highest bit where they differ), which cancel.
+   * Independent nodes: (popcount(to) + popcount(from) - 2 shared) times a node's variance, sigma^2 for Gaussian nodes;
+   * for the paper's generalized Gaussian the norm-equivalence proxy AUTO uses (predictedNodeError / d).
+   */
+  @Override
+  public double incrementNoiseVariance(long from, long to) {
+    int highestDifference = 63 - Long.numberOfLeadingZeros(from ^ to);
+    long nodes = Long.bitCount(to) + Long.bitCount(from) - 2L * Long.bitCount(from >>> (highestDifference + 1));
+    if (noise instanceof IidVectorNoise gaussian && gaussian.law() == IidVectorNoise.Law.GAUSSIAN) {
+      return nodes * gaussian.scale() * gaussian.scale();
+    }
+    return nodes * predictedNodeError / noise.dimension();
   }
 
   @Override

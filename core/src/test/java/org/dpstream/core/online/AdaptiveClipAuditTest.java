@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The empirical audit on DP-TOFW with adaptive clipping, horizon 8: blocks [2, 4, 8], the first two steps the
- * warm-up (histogram only), block 1 = steps 3 and 4 (a tree of two leaves), block 2 the rest.
+ * warm-up (histogram only), then one mechanism for the epoch's six remaining steps (block 1 = steps 3 and 4, its
+ * first two leaves).
  *
  * <ul>
  *   <li>The quantile: D and D' differ in the first sample (warm-up), small on D (increment norm 0.01), 50
@@ -103,12 +104,12 @@ class AdaptiveClipAuditTest {
   }
 
   @Test
-  void blocksCalibratedToTheirThresholdPassTheAudit() {
+  void theEpochMechanismOnNormalisedLeavesPassesTheAudit() {
     audit(adaptive(AdaptiveClipPlan.of(SPEC), 3, false), 13L).assertAtMost(BUDGET.epsilon());
   }
 
   @Test
-  void blocksWhoseNoiseIgnoresTheThresholdAreCaught() {
+  void noiseForAThousandthOfTheLeavesIsCaught() {
     AuditResult result = audit(adaptive(AdaptiveClipPlan.broken(SPEC, 1e-3, true), 3, false), 14L);
     assertThrows(AssertionError.class, () -> result.assertAtMost(BUDGET.epsilon()), result.toString());
   }
@@ -119,13 +120,31 @@ class AdaptiveClipAuditTest {
   }
 
   @Test
-  void exactNoiseBlocksCalibratedToTheirThresholdPassTheAudit() {
+  void exactNoiseTreeOnNormalisedLeavesPassesTheAudit() {
     audit(adaptive(AdaptiveClipPlan.of(DISCRETE_SPEC), 3, false), 16L).assertAtMost(BUDGET.epsilon());
   }
 
   @Test
-  void exactNoiseBlocksWhoseNoiseIgnoresTheThresholdAreCaught() {
+  void exactNoiseTreeWithNoiseForAThousandthOfTheLeavesIsCaught() {
     AuditResult result = audit(adaptive(AdaptiveClipPlan.broken(DISCRETE_SPEC, 1e-3, true), 3, false), 17L);
+    assertThrows(AssertionError.class, () -> result.assertAtMost(BUDGET.epsilon()), result.toString());
+  }
+
+  /** The default: auto with discrete noise, whose epoch mechanism is the exact BLT. */
+  private static final OnlineModelSpec DEFAULT_SPEC = OnlineModelSpec.withDerivedClipping("audit", 2, GlmLoss.squared(),
+      LpBall.of(2, 1), BUDGET, STEPS, new DataBounds(1, 1), AccountantChoice.AUTO)
+      .withIncrementClipping(IncrementClipping.ADAPTIVE).withNoise(NoiseChoice.DISCRETE);
+
+  @Test
+  void theDefaultOnTheExactBltPassesTheAudit() {
+    org.junit.jupiter.api.Assertions.assertInstanceOf(ExactBltPlan.class,
+        AdaptiveClipPlan.of(DEFAULT_SPEC).epoch(0).plan());
+    audit(adaptive(AdaptiveClipPlan.of(DEFAULT_SPEC), 3, false), 18L).assertAtMost(BUDGET.epsilon());
+  }
+
+  @Test
+  void theDefaultWithNoiseForAThousandthOfTheLeavesIsCaught() {
+    AuditResult result = audit(adaptive(AdaptiveClipPlan.broken(DEFAULT_SPEC, 1e-3, true), 3, false), 19L);
     assertThrows(AssertionError.class, () -> result.assertAtMost(BUDGET.epsilon()), result.toString());
   }
 }

@@ -39,23 +39,28 @@ class AdaptiveClipTest {
     return data.spec("adaptive", 1.5, 2, 1000, 4096, AccountantChoice.ZCDP).withIncrementClipping(IncrementClipping.ADAPTIVE);
   }
 
+  /** The warm-up of about n / 32, then blocks of an eighth of it, doubling: c, c, 2c, 4c, ... */
   @Test
-  void blocksArePowersOfTwoFromAboutOneThirtySecondOfTheHorizon() {
+  void blocksStartShortAfterTheWarmUpAndDouble() {
     ClipBlockSchedule schedule = ClipBlockSchedule.forHorizon(10_000);
-    assertEquals(7, schedule.blockCount());
-    long[] lengths = {256, 256, 512, 1024, 2048, 4096, 1808};
+    assertEquals("blocks[256, 288, 320, 384, 512, 768, 1280, 2304, 4352, 8448, 10000]", schedule.toString());
+    long[] lengths = {256, 32, 32, 64, 128, 256, 512, 1024, 2048, 4096, 1552};
+    assertEquals(lengths.length, schedule.blockCount());
     for (int k = 0; k < lengths.length; k++) {
       assertEquals(lengths[k], schedule.length(k), "block " + k);
     }
-    assertEquals(8192, schedule.start(6));
+    assertEquals(8448, schedule.start(10));
     assertEquals(0, schedule.blockOf(1));
     assertEquals(0, schedule.blockOf(256));
     assertEquals(1, schedule.blockOf(257));
-    assertEquals(6, schedule.blockOf(10_000));
-    assertEquals("blocks[2, 4, 8]", ClipBlockSchedule.forHorizon(8).toString());
-    assertEquals("blocks[2, 4, 9]", ClipBlockSchedule.forHorizon(9).toString()); // no one-step last block
+    assertEquals(2, schedule.blockOf(289));
+    assertEquals(10, schedule.blockOf(10_000));
+    assertEquals("blocks[2, 4, 6, 8]", ClipBlockSchedule.forHorizon(8).toString());
+    assertEquals("blocks[2, 4, 6, 9]", ClipBlockSchedule.forHorizon(9).toString()); // no one-step last block
+    assertEquals("blocks[2, 4, 6, 10]", ClipBlockSchedule.forHorizon(10).toString());
     assertEquals("blocks[2, 4]", ClipBlockSchedule.forHorizon(4).toString());
-    assertEquals("blocks[8, 16, 32, 64, 128, 256]", ClipBlockSchedule.forHorizon(256).toString()); // 256 / 32 = 8
+    // 256 / 32 = 8, c = max(2, 8 / 8 = 1) = 2
+    assertEquals("blocks[8, 10, 12, 16, 24, 40, 72, 136, 256]", ClipBlockSchedule.forHorizon(256).toString());
     assertThrows(IllegalArgumentException.class, () -> ClipBlockSchedule.forHorizon(3));
     assertThrows(IllegalArgumentException.class, () -> schedule.blockOf(10_001));
     assertThrows(IllegalArgumentException.class, () -> schedule.blockOf(0));
@@ -235,41 +240,82 @@ class AdaptiveClipTest {
     assertThrows(IllegalArgumentException.class, () -> AdaptiveClipBudget.of(ZcdpBudget.of(budget), 0.51));
   }
 
+  /**
+   * Each epoch has one mechanism: the fixed-clip plan at threshold 1 (the leaves are divided by their block's
+   * threshold) with the block budget, over the epoch's leaves (n minus the warm-up in the first epoch).
+   */
   @Test
-  void eachBlockIsTheFixedClipPlanAtItsThresholdWithTheBlockBudget() {
+  void eachEpochIsTheUnitClipPlanOverItsLeavesWithTheBlockBudget() {
     OnlineTestData data = new OnlineTestData(5, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(1));
     OnlineModelSpec spec = adaptiveSpec(data, 10_000, AccountantChoice.ZCDP);
     AdaptiveClipPlan plan = AdaptiveClipPlan.of(spec);
-    // auto with continuous noise: each block takes the BLT where it predicts less error than the zCDP tree, as a
-    // model without adaptive clipping does (at 1024 leaves it does), and the zCDP tree with discrete noise.
-    AdaptiveClipPlan auto = AdaptiveClipPlan.of(adaptiveSpec(data, 10_000, AccountantChoice.AUTO));
-    assertInstanceOf(BltPlan.class, auto.block(3, 1).plan());
-    assertEquals(plan.budget().blockBudget(), auto.block(3, 1).calibration().zcdpBudget());
-    AdaptiveClipPlan autoDiscrete =
-        AdaptiveClipPlan.of(adaptiveSpec(data, 10_000, AccountantChoice.AUTO).withNoise(NoiseChoice.DISCRETE));
-    assertInstanceOf(TreeNoisePlan.class, autoDiscrete.block(3, 1).plan());
-    for (double threshold : new double[] {0.25, 1, 3}) {
-      AdaptiveClipPlan.Block block = plan.block(3, threshold);
-      assertEquals(1024, block.spec().horizon());
-      assertEquals(IncrementClipping.fixed(threshold), block.spec().incrementClipping());
-      assertEquals(plan.budget().blockBudget(), block.calibration().zcdpBudget());
-      assertEquals(spec.budget(), block.spec().budget()); // the ledger's (epsilon, delta), the model's
-      GaussianTreeCalibration calibration = (GaussianTreeCalibration) block.calibration();
-      // Sensitivity 2 C plus the lattice slack (about 2^-30 C) and the float margin: within 1e-8 of 2 C.
-      assertEquals(2 * threshold, calibration.l2Sensitivity(), 2 * threshold * 1e-8);
-      assertTrue(calibration.l2Sensitivity() > 2 * threshold);
-      // sigma = S sqrt(h / (2 rho_b)) with h = 11 levels for 1024 leaves.
-      assertEquals(calibration.l2Sensitivity() * Math.sqrt(11 / (2 * plan.budget().blockRho())), calibration.nodeSigma(),
+    assertEquals(256, plan.warmUpSteps());
+    assertEquals(10_000 - 256, plan.epoch(0).spec().horizon());
+    assertEquals(10_000, plan.epoch(1).spec().horizon());
+    assertEquals(10_000, plan.epoch(7).spec().horizon());
+    assertEquals(1, plan.mechanismStep(0, 257));
+    assertEquals(257, plan.mechanismStep(1, 257));
+    for (long e : new long[] {0, 1}) {
+      AdaptiveClipPlan.Epoch epoch = plan.epoch(e);
+      assertEquals(IncrementClipping.fixed(1), epoch.spec().incrementClipping());
+      assertEquals(plan.budget().blockBudget(), epoch.calibration().zcdpBudget());
+      assertEquals(spec.budget(), epoch.spec().budget()); // the ledger's (epsilon, delta), the model's
+      GaussianTreeCalibration calibration = (GaussianTreeCalibration) epoch.calibration();
+      // Sensitivity 2 plus the lattice slack (about 2^-30) and the float margin: within 1e-8 of 2.
+      assertEquals(2, calibration.l2Sensitivity(), 2e-8);
+      assertTrue(calibration.l2Sensitivity() > 2);
+      // sigma = S sqrt(h / (2 rho_b)) with h = 15 levels for 9744 or 10^4 leaves.
+      assertEquals(calibration.l2Sensitivity() * Math.sqrt(15 / (2 * plan.budget().blockRho())), calibration.nodeSigma(),
           1e-9 * calibration.nodeSigma());
     }
+    // auto with continuous noise takes the BLT where it predicts less error than the zCDP tree, as a model without
+    // adaptive clipping does, and with discrete noise the exact BLT likewise.
+    AdaptiveClipPlan auto = AdaptiveClipPlan.of(adaptiveSpec(data, 10_000, AccountantChoice.AUTO));
+    assertInstanceOf(BltPlan.class, auto.epoch(0).plan());
+    assertEquals(plan.budget().blockBudget(), auto.epoch(0).calibration().zcdpBudget());
+    AdaptiveClipPlan autoDiscrete =
+        AdaptiveClipPlan.of(adaptiveSpec(data, 10_000, AccountantChoice.AUTO).withNoise(NoiseChoice.DISCRETE));
+    assertInstanceOf(ExactBltPlan.class, autoDiscrete.epoch(1).plan());
     // The factorization plugs in the same way.
     AdaptiveClipPlan factorization = AdaptiveClipPlan.of(adaptiveSpec(data, 10_000, AccountantChoice.FACTORIZATION));
-    SqrtFactorizationCalibration blockCalibration =
-        (SqrtFactorizationCalibration) factorization.block(6, 2).calibration();
-    assertEquals(1808, blockCalibration.horizon());
-    assertEquals(4, blockCalibration.l2Sensitivity(), 4e-8);
+    SqrtFactorizationCalibration epochCalibration = (SqrtFactorizationCalibration) factorization.epoch(0).calibration();
+    assertEquals(9744, epochCalibration.horizon());
+    assertEquals(2, epochCalibration.l2Sensitivity(), 2e-8);
     // C_0 is the worst-case bound of ||g||_q = L + beta D carried to l2: ||v||_2 <= d^(1/2 - 1/3) ||v||_3 at p = 1.5.
     assertEquals(Math.pow(5, 1.0 / 6) * spec.clipBounds().incrementBound(), plan.initialThreshold(), 1e-12);
+  }
+
+  /**
+   * The release is G at the block's start plus the threshold times the epoch mechanism's increment over the block:
+   * without noise (eps = 10^9 makes the tree's noise below its lattice's half unit) the releases are the prefix sums of
+   * the clipped increments, within the lattice's rounding, across block boundaries where the threshold changes.
+   */
+  @Test
+  void theReleasesAreThePrefixSumsOfTheIncrementsClippedToTheirBlocksThresholds() {
+    OnlineTestData data = new OnlineTestData(3, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(6));
+    OnlineModelSpec spec = data.spec("sums", 1.5, 2, 1e15, 64, AccountantChoice.ZCDP)
+        .withIncrementClipping(IncrementClipping.ADAPTIVE);
+    AdaptiveClipPlan plan = AdaptiveClipPlan.of(spec);
+    AdaptiveClipPrefixSums sums = (AdaptiveClipPrefixSums) plan.start(spec, SOURCE);
+    sums.warmUp(0.3);
+    sums.warmUp(3);
+    double[] exact = new double[3];
+    double[] release = new double[3];
+    java.util.Set<Double> thresholds = new java.util.HashSet<>();
+    org.apache.commons.rng.UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(7);
+    for (int t = 3; t <= 64; t++) {
+      double c = sums.threshold();
+      thresholds.add(c);
+      double[] leaf = {rng.nextDouble() - 0.5, rng.nextDouble() - 0.5, rng.nextDouble() - 0.5};
+      org.dpstream.core.geometry.NormClipper.of(org.dpstream.core.geometry.LpNorm.L2, c).clipInPlace(leaf);
+      sums.recordNorm(0.1 + rng.nextDouble());
+      sums.addAndRelease(leaf, release);
+      for (int j = 0; j < 3; j++) {
+        exact[j] += leaf[j];
+        assertEquals(exact[j], release[j], 1e-5, "t=" + t);
+      }
+    }
+    assertTrue(thresholds.size() >= 2, "the threshold changed between blocks: " + thresholds);
   }
 
   @Test
@@ -282,9 +328,9 @@ class AdaptiveClipTest {
   }
 
   @Test
-  void theWarmUpOnlySpendsTheHistogramAndTheLedgerThenComposesEachBlock() {
+  void theWarmUpOnlySpendsTheHistogramAndTheLedgerThenTheEpochsMechanism() {
     OnlineTestData data = new OnlineTestData(5, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(2));
-    OnlineModelSpec spec = adaptiveSpec(data, 64, AccountantChoice.ZCDP); // blocks [2, 4, 8, 16, 32, 64]
+    OnlineModelSpec spec = adaptiveSpec(data, 64, AccountantChoice.ZCDP); // blocks [2, 4, 6, 10, 18, 34, 64]
     DpTofw model = DpTofw.start(spec, SOURCE);
     AdaptiveClipPlan plan = (AdaptiveClipPlan) model.plan();
     AdaptiveClipBudget split = plan.budget();
@@ -296,23 +342,23 @@ class AdaptiveClipTest {
     model.step(x, data.label(x));
     assertEquals(split.spent(0).epsilon(), model.ledger().spentEpsilon());
     x = data.features();
-    model.step(x, data.label(x)); // the first step of block 1 (2 steps): its tree's first release
+    model.step(x, data.label(x)); // the first step of block 1 (2 steps): the epoch tree's first release
     assertFalse(java.util.Arrays.equals(new double[5], model.parameters()));
-    double rhoFirstRelease = plan.block(1, 1).calibration().rhoAfter(1);
+    double rhoFirstRelease = plan.epoch(0).calibration().rhoAfter(1);
     assertEquals(split.spent(rhoFirstRelease).epsilon(), model.ledger().spentEpsilon(), 1e-12);
     for (int t = 4; t <= 64; t++) {
       x = data.features();
       model.step(x, data.label(x));
     }
-    // The largest block's full rho plus the histogram's: the tree of 32 leaves (6 levels) at rho_b.
-    double fullBlock = plan.block(5, 1).calibration().rhoAfter(32);
-    assertEquals(split.spent(fullBlock).epsilon(), model.ledger().spentEpsilon(), 1e-9);
+    // The epoch's full rho plus the histogram's: the tree of 62 leaves (7 levels) at rho_b.
+    double fullEpoch = plan.epoch(0).calibration().rhoAfter(62);
+    assertEquals(split.spent(fullEpoch).epsilon(), model.ledger().spentEpsilon(), 1e-9);
     assertTrue(model.ledger().spentEpsilon() <= 1);
     assertEquals(0, model.epoch());
-    assertEquals("dp-tofw/zcdp-cks20-adaptive-clip(6 blocks, C0=" + plan.initialThreshold() + ", sigma_h="
-        + split.histogramSigma() + ")/zcdp-cks20/clip(l_2.0, adaptive q=0.5, share=0.05)", model.mechanism());
+    assertEquals("dp-tofw/zcdp-cks20-adaptive-clip(7 blocks, C0=" + plan.initialThreshold() + ", sigma_h="
+        + split.histogramSigma() + ")/zcdp-cks20/clip(l_2.0, adaptive balanced, share=0.05)", model.mechanism());
     AdaptiveClipPlan exact = AdaptiveClipPlan.of(plan.spec().withNoise(NoiseChoice.DISCRETE));
-    assertEquals("zcdp-cks20-adaptive-clip(6 blocks, C0=" + plan.initialThreshold() + ", sigma_h="
+    assertEquals("zcdp-cks20-adaptive-clip(7 blocks, C0=" + plan.initialThreshold() + ", sigma_h="
         + split.histogramSigma() + ")/zcdp-cks20/discrete-gaussian", exact.describe());
   }
 
@@ -338,7 +384,7 @@ class AdaptiveClipTest {
 
   @Test
   void resumedFromItsStateAnywhereTheReleasesAreBitIdentical() throws IOException {
-    // auto (BLT blocks), the factorization, and auto with exact noise (tree blocks, discrete histogram).
+    // auto (BLT blocks), the factorization, and auto with exact noise (exact BLT blocks, discrete histogram).
     for (int variant = 0; variant < 3; variant++) {
       AccountantChoice accountant = variant == 1 ? AccountantChoice.FACTORIZATION : AccountantChoice.AUTO;
       OnlineTestData data = new OnlineTestData(5, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(3));

@@ -44,10 +44,11 @@ class BltPlanTest {
   /**
    * AUTO compares the predicted worst-release errors in the dual norm: the BLT's last release has per-coordinate
    * variance sigma^2 E(n); the tree's sums floor(log2(n + 1)) nodes. At eps = 1, n = 10^4 the BLT's is about a
-   * tenth of the tree's, so AUTO takes it; with discrete noise only the tree can sample it.
+   * tenth of the tree's, so AUTO takes it; with discrete noise it takes the exact BLT for the same reason, and a
+   * BLT at p = 1 (DP-POFW has no prefix sums) is refused with discrete noise.
    */
   @Test
-  void autoTakesTheBltWhereItsPredictedErrorIsLowerAndTheTreeForDiscreteNoise() {
+  void autoTakesTheBltWhereItsPredictedErrorIsLowerAndTheExactBltForDiscreteNoise() {
     OnlineModelSpec auto = spec("auto", 5, 1.5, 10_000, AccountantChoice.AUTO);
     BltPlan blt = BltPlan.of(auto);
     TreeNoisePlan tree = TreeNoisePlan.choose(auto);
@@ -57,8 +58,11 @@ class BltPlanTest {
     assertEquals(TreeNoisePlan.gaussianDualNormSquare(5, 3, releaseSigma), blt.predictedReleaseError(), 0);
     assertTrue(blt.predictedReleaseError() < 0.15 * treeError, blt.predictedReleaseError() + " vs " + treeError);
     assertInstanceOf(BltPlan.class, PrefixSumPlan.choose(auto));
-    assertInstanceOf(TreeNoisePlan.class, PrefixSumPlan.choose(auto.withNoise(NoiseChoice.DISCRETE)));
-    assertThrows(IllegalArgumentException.class, () -> spec("d", 5, 1.5, 100, AccountantChoice.BLT)
+    ExactBltPlan exact = assertInstanceOf(ExactBltPlan.class, PrefixSumPlan.choose(auto.withNoise(NoiseChoice.DISCRETE)));
+    assertTrue(exact.predictedReleaseError() < 0.15 * treeError, exact.predictedReleaseError() + " vs " + treeError);
+    assertInstanceOf(ExactBltPlan.class, PrefixSumPlan.choose(spec("d", 5, 1.5, 100, AccountantChoice.BLT)
+        .withNoise(NoiseChoice.DISCRETE)));
+    assertThrows(IllegalArgumentException.class, () -> spec("d", 5, 1, 100, AccountantChoice.BLT)
         .withNoise(NoiseChoice.DISCRETE));
   }
 

@@ -132,12 +132,13 @@ class DiscreteTreeNoiseTest {
   void discreteIsRefusedWhereItCannotBeExact() {
     IllegalArgumentException paper = assertThrows(IllegalArgumentException.class,
         () -> spec(AccountantChoice.PAPER, NoiseChoice.DISCRETE));
-    assertTrue(paper.getMessage().startsWith("noise: discrete needs accountant zcdp or auto, got paper"));
+    assertTrue(paper.getMessage().startsWith("noise: discrete needs accountant zcdp or auto (or blt for p > 1), got paper"),
+        paper.getMessage());
     assertThrows(IllegalArgumentException.class, () -> spec(AccountantChoice.FACTORIZATION, NoiseChoice.DISCRETE));
     IllegalArgumentException pOnePaper = assertThrows(IllegalArgumentException.class,
         () -> new OnlineModelSpec("hand", 2, GlmLoss.squared(), LpBall.of(1, 1), BUDGET, 8, new ClipBounds(1, 0.5),
             AccountantChoice.PAPER, WIDE).withNoise(NoiseChoice.DISCRETE));
-    assertTrue(pOnePaper.getMessage().startsWith("noise: discrete needs accountant zcdp or auto, got paper"));
+    assertTrue(pOnePaper.getMessage().startsWith("noise: discrete needs accountant zcdp or auto (or blt for p > 1), got paper"));
     // epsilon = delta = 1e-9 over n = 2^40 puts sigma above 2^23 clip bounds: beyond 2^53 units of a 2^-30 lattice.
     OnlineModelSpec tiny = new OnlineModelSpec("hand", 2, GlmLoss.squared(), LpBall.of(2, 1),
         new PrivacyBudget(1e-9, 1e-9), 1L << 40, new ClipBounds(1, 0.5), AccountantChoice.ZCDP, WIDE)

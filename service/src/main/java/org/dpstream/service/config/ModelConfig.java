@@ -187,11 +187,12 @@ public record ModelConfig(
 
   /**
    * Discrete wherever the spec admits it, i.e. under a zCDP accountant ({@code auto} or {@code zcdp}): DP-TOFW
-   * (p &gt; 1) then draws its tree noise from the exact discrete Gaussian (auto meaning the zCDP tree; its online
-   * step measured within the 500k steps/s target, docs/benchmarks.md), and DP-POFW (p = 1) its vertex from the
-   * fixed-point exponential mechanism over lattice scores. Both sample no floating-point noise, and their
-   * sampling work does not depend on the data. Continuous elsewhere: no exact sampler applies to paper,
-   * factorization or blt.
+   * (p &gt; 1) then draws its noise from the exact discrete Gaussian (auto meaning the exact BLT where it predicts
+   * less error than the zCDP tree, else that tree; its online step measured within the 500k steps/s target,
+   * docs/benchmarks.md), and DP-POFW (p = 1) its vertex from the fixed-point exponential mechanism over lattice
+   * scores. Both sample no floating-point noise, and their sampling work does not depend on the data. Continuous
+   * elsewhere: no exact sampler applies to paper or factorization, and blt keeps the continuous BLT unless
+   * {@code noise: discrete} is set.
    */
   static String defaultNoise(double p, AccountantChoice accountant) {
     boolean exactApplies = accountant == AccountantChoice.AUTO || accountant == AccountantChoice.ZCDP;

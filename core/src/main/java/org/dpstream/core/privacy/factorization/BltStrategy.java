@@ -192,6 +192,30 @@ public final class BltStrategy {
   }
 
   /**
+   * The squared norm of row {@code start + length} minus row {@code start} of B = A C^{-1}: the per-coordinate
+   * variance, in units of sigma^2, of the noise of the sum of the releases' increments over those {@code length}
+   * steps. With b_k = beta - sum_j gamma_j theta^_j^k it is E(length) + sum_{m &lt; start} (b_(length+m) - b_m)^2, and
+   * b_(length+m) - b_m = sum_j a_j theta^_j^m with a_j = gamma_j (1 - theta^_j^length), all of one sign: a closed form
+   * of positive terms, to nearest (predictions only).
+   */
+  public double squaredErrorIncrementNorm(long start, long length) {
+    requirePositive(length);
+    if (start < 0) {
+      throw new IllegalArgumentException("start must be at least 0, got " + start);
+    }
+    double sum = squaredErrorRowNorm(inverseGaps, inverseScales, limit, length);
+    int m = inverseGaps.length;
+    for (int j = 0; j < m && start > 0; j++) {
+      double aJ = inverseScales[j] / inverseGaps[j] * -StrictMath.expm1(length * StrictMath.log1p(-inverseGaps[j]));
+      for (int l = 0; l < m; l++) {
+        double aL = inverseScales[l] / inverseGaps[l] * -StrictMath.expm1(length * StrictMath.log1p(-inverseGaps[l]));
+        sum += aJ * aL * geometricSum(productGap(inverseGaps[j], inverseGaps[l]), start);
+      }
+    }
+    return sum;
+  }
+
+  /**
    * The max loss of the factorization over a horizon n: F(n) E(n), the worst per-coordinate release variance
    * in units of (S^2 / (2 rho)) (for a Toeplitz B the worst row is the last).
    */

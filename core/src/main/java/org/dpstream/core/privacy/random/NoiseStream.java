@@ -85,7 +85,11 @@ public final class NoiseStream {
   /** One coordinate's bit sequence. */
   private final class CounterBits implements UniformRandomProvider {
     private static final int BLOCK = 16;
-    /** Small first refill: most node draws need only a few blocks (d = 20 Gaussians is ~12). */
+    /**
+     * Small first refill, then each refill as large as everything before it, up to {@link #LATER_BLOCKS}: a draw of
+     * d = 20 Gaussians or discrete Gaussians (about 12 blocks) computes 16 blocks instead of 4 + 32. The bits are
+     * those of the counters, whatever the refills' sizes.
+     */
     private static final int FIRST_BLOCKS = 4;
     private static final int LATER_BLOCKS = 32;
     private static final long MAX_BLOCKS = 1L << 32;
@@ -114,7 +118,7 @@ public final class NoiseStream {
     }
 
     private void refill() {
-      int blocks = nextBlock == 0 ? FIRST_BLOCKS : LATER_BLOCKS;
+      int blocks = nextBlock == 0 ? FIRST_BLOCKS : (int) Math.min(LATER_BLOCKS, nextBlock);
       if (nextBlock + blocks > MAX_BLOCKS) {
         throw new IllegalStateException("noise coordinate exhausted (2^32 AES blocks)");
       }

@@ -1,0 +1,113 @@
+package org.dpstream.core.online;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.core.privacy.factorization.BltOptimizer;
+import org.dpstream.core.privacy.factorization.BltStrategy;
+import org.dpstream.core.privacy.factorization.PrefixSumSquareRoot;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The variance of the noise of a release increment (release at {@code to} minus release at {@code from}) that the
+ * balanced threshold weighs, against brute force on the mechanisms' matrices.
+ */
+class ReleaseNoiseTest {
+
+  private static OnlineModelSpec spec(AccountantChoice accountant, long horizon) {
+    OnlineTestData data = new OnlineTestData(3, 2, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(2));
+    return data.spec("noise", 2, 2, 1, horizon, accountant).withIncrementClipping(IncrementClipping.fixed(1));
+  }
+
+  /** The tree: nodes in the symmetric difference of the dyadic decompositions of [1, from] and [1, to]. */
+  @Test
+  void treeIncrementsCountTheNodesThatDoNotCancel() {
+    TreeNoisePlan tree = TreeNoisePlan.choose(spec(AccountantChoice.ZCDP, 128));
+    double nodeVariance = Math.pow(((org.dpstream.core.privacy.noise.IidVectorNoise) tree.noise()).scale(), 2);
+    for (long to = 1; to <= 128; to++) {
+      for (long from = 0; from < to; from++) {
+        Set<String> difference = new HashSet<>(nodes(to));
+        Set<String> fromNodes = nodes(from);
+        for (String node : fromNodes) {
+          if (!difference.remove(node)) {
+            difference.add(node);
+          }
+        }
+        assertEquals(difference.size() * nodeVariance, tree.incrementNoiseVariance(from, to), 1e-9 * nodeVariance,
+            "from " + from + " to " + to);
+      }
+    }
+  }
+
+  /** The dyadic decomposition of [1, t]: from the highest bit down, (start, end] blocks. */
+  private static Set<String> nodes(long t) {
+    Set<String> nodes = new HashSet<>();
+    long end = 0;
+    for (int bit = 62; bit >= 0; bit--) {
+      if ((t & (1L << bit)) != 0) {
+        nodes.add(end + ":" + (end + (1L << bit)));
+        end += 1L << bit;
+      }
+    }
+    return nodes;
+  }
+
+  /** The BLT: the closed form against sum_r (b_(to-r) - b_(from-r))^2 with B's coefficients computed step by step. */
+  @Test
+  void bltIncrementsMatchTheRowsOfB() {
+    int n = 300;
+    BltStrategy strategy = BltOptimizer.forHorizon(n);
+    double[] b = bCoefficients(strategy, n);
+    for (int[] pair : new int[][] {{0, 1}, {0, 300}, {1, 2}, {10, 40}, {100, 101}, {128, 256}, {250, 300}}) {
+      double brute = incrementByBrute(b, pair[0], pair[1]);
+      assertEquals(brute, strategy.squaredErrorIncrementNorm(pair[0], pair[1] - pair[0]), 1e-9 * brute,
+          pair[0] + " to " + pair[1]);
+    }
+    assertEquals(strategy.squaredErrorRowNorm(77), strategy.squaredErrorIncrementNorm(0, 77), 1e-12);
+  }
+
+  /** The square-root factorization: B = A^(1/2) has the coefficients c_k of C. */
+  @Test
+  void factorizationIncrementsMatchTheRowsOfB() {
+    FactorizationPlan plan = (FactorizationPlan) PrefixSumPlan.choose(spec(AccountantChoice.FACTORIZATION, 300));
+    double[] c = PrefixSumSquareRoot.coefficients(301);
+    double variance = plan.calibration().noiseSigma() * plan.calibration().noiseSigma();
+    for (int[] pair : new int[][] {{0, 1}, {0, 300}, {10, 40}, {128, 256}, {299, 300}}) {
+      double brute = incrementByBrute(c, pair[0], pair[1]) * variance;
+      assertEquals(brute, plan.incrementNoiseVariance(pair[0], pair[1]), 1e-9 * brute, pair[0] + " to " + pair[1]);
+    }
+  }
+
+  /** b_k = sum_(l &lt;= k) of C^(-1)'s coefficients: C^(-1) applied to a unit impulse by the inverse recursion. */
+  private static double[] bCoefficients(BltStrategy strategy, int n) {
+    double[] decays = strategy.decays();
+    double[] scales = strategy.scales();
+    double[] buffers = new double[decays.length];
+    double[] b = new double[n + 1];
+    double running = 0;
+    for (int k = 0; k <= n; k++) {
+      double w = k == 0 ? 1 : 0;
+      for (int i = 0; i < decays.length; i++) {
+        w -= scales[i] * buffers[i];
+      }
+      for (int i = 0; i < decays.length; i++) {
+        buffers[i] = decays[i] * buffers[i] + w;
+      }
+      running += w;
+      b[k] = running;
+    }
+    return b;
+  }
+
+  /** sum over noise draws r &lt;= to of (b_(to - r) - [r &lt;= from] b_(from - r))^2. */
+  private static double incrementByBrute(double[] b, int from, int to) {
+    double sum = 0;
+    for (int r = 1; r <= to; r++) {
+      double coefficient = b[to - r] - (r <= from ? b[from - r] : 0);
+      sum += coefficient * coefficient;
+    }
+    return sum;
+  }
+}
