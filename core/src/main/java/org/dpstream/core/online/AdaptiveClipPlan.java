@@ -63,7 +63,8 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
     }
     this.spec = spec;
     // The spec's (epsilon, delta) becomes rho here, once; the histogram and the blocks split it in rho.
-    this.budget = AdaptiveClipBudget.of(ZcdpBudget.of(spec.budget()), spec.incrementClipping().quantileShare());
+    this.budget = AdaptiveClipBudget.of(ZcdpBudget.of(spec.budget()), spec.incrementClipping().quantileShare(),
+        spec.participations());
     this.schedule = ClipBlockSchedule.forHorizon(spec.horizon());
     this.initialThreshold = initialThreshold(spec);
     this.calibrationScale = calibrationScale;
@@ -107,7 +108,8 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
     AccountantChoice accountant = spec.accountant() == AccountantChoice.AUTO ? AccountantChoice.ZCDP : spec.accountant();
     OnlineModelSpec blockSpec = new OnlineModelSpec(spec.modelId(), spec.dimension(), spec.loss(), spec.domain(),
         spec.budget(), schedule.length(k), spec.clipBounds(), accountant, spec.data(),
-        IncrementClipping.fixed(threshold * calibrationScale), spec.learningRate(), spec.noise());
+        IncrementClipping.fixed(threshold * calibrationScale), spec.learningRate(), spec.noise(), null,
+        spec.participations());
     // auto: the BLT where its predicted worst-release error beats the zCDP tree's (continuous noise only), as
     // for a model without adaptive clipping; the paper's tree is not zCDP-accounted, so auto never means it here.
     PrefixSumPlan plan = spec.accountant() == AccountantChoice.AUTO && spec.noise() == NoiseChoice.CONTINUOUS
