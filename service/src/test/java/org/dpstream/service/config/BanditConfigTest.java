@@ -188,8 +188,8 @@ class BanditConfigTest {
    */
   @Test
   void everyIdABanditDerivesIsRefusedAsAnotherModelOrBanditsId() {
-    String hdb = "{id: b, dimension: 3, arms: 2, link: identity, preSelectionGap: \"0.1\", epsilon: 1, delta: 1.0e-5,"
-        + " horizon: 100, rewardBound: 1, rewardTimeout: 5s}";
+    String hdb = "{id: b, policy: dp-hdb, dimension: 3, arms: 2, link: identity, preSelectionGap: \"0.1\", epsilon: 1,"
+        + " delta: 1.0e-5, horizon: 100, rewardBound: 1, rewardTimeout: 5s}";
     String linear = "{id: l, policy: dp-linear, dimension: 2, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100,"
         + " rewardBound: 1, rewardTimeout: 5s}";
     for (String derived : new String[] {"b/arm-0", "b/forced-sampling", "l/arm-1", "l/arm-1/stats"}) {
@@ -219,5 +219,17 @@ class BanditConfigTest {
     IllegalArgumentException negative = assertThrows(IllegalArgumentException.class, () -> ConfigLoader.parse(
         BASE.replace("id: m,", "id: m, noiseGeneration: -1,"), "test.yaml").registry());
     assertTrue(negative.getMessage().contains("noiseGeneration"), negative.getMessage());
+  }
+
+  @Test
+  void aBanditIsEventLevelAndRefusesAPersonLevelUnit() {
+    String bandit = "{id: b, dimension: 3, arms: 2, link: identity, preSelectionGap: \"0.1\", epsilon: 1,"
+        + " delta: 1.0e-5, horizon: 100, rewardBound: 1, rewardTimeout: 5s, privacyUnit: %s}";
+    assertEquals(2, parse("  - " + bandit.formatted("event") + "\n").banditRegistry().find("b").orElseThrow()
+        .spec().arms());
+    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+        () -> parse("  - " + bandit.formatted("{by: user, maxContributions: 3}") + "\n").banditRegistry());
+    assertTrue(refused.getMessage().contains("bandit b") && refused.getMessage().contains("not bandits"),
+        refused.getMessage());
   }
 }
