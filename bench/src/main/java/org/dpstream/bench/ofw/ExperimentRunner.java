@@ -61,14 +61,20 @@ final class ExperimentRunner {
 
   private RunResult runOnline(RunSpec run, RegressionDataset data) {
     SubOpt metric = SubOpt.on(data);
-    PrivacyBudget budget = new PrivacyBudget(run.epsilon(), run.delta());
+    int k = run.unit().maxContributions();
+    boolean group = run.unit().name().equals("group");
+    // Group privacy: (e, d)-DP per sample gives (k e, k e^((k - 1) e) d) per person of k samples.
+    PrivacyBudget budget = group
+        ? new PrivacyBudget(run.epsilon() / k, run.delta() / (k * Math.exp((k - 1) * run.epsilon() / k)))
+        : new PrivacyBudget(run.epsilon(), run.delta());
     long started = System.nanoTime();
     OnlineModelSpec spec = OnlineModelSpec.withDerivedClipping(
         run.runId(), run.d(), GlmLoss.squared(), LpBall.of(run.p(), RegressionDataset.RADIUS), budget,
         run.horizon(), RegressionDataset.declaredBounds(), run.accountant())
         .withIncrementClipping(clippingFor(run))
         .withLearningRate(learningRate)
-        .withNoise(run.p() > 1 ? noise : NoiseChoice.CONTINUOUS);
+        .withNoise(run.p() > 1 ? noise : NoiseChoice.CONTINUOUS)
+        .withParticipations(group ? 1 : k);
     OnlineEstimator estimator = OnlineEstimators.start(spec, ExperimentKeys.forSeed(run.seed()));
     long trainingNanos = System.nanoTime() - started;
 
