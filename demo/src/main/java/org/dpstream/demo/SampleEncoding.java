@@ -39,7 +39,7 @@ enum SampleEncoding {
   }
 
   static Sample dense(LabelledPoint point) {
-    return new Sample(new DenseFeatures(boxed(point.features())), point.label(), System.currentTimeMillis());
+    return new Sample(new DenseFeatures(boxed(point.features())), point.label(), System.currentTimeMillis(), null);
   }
 
   /** The nonzero coordinates only (all of them, for Gaussian features, but the form is what matters). */
@@ -53,7 +53,7 @@ enum SampleEncoding {
         values.add(x[i]);
       }
     }
-    return new Sample(new SparseFeatures(x.length, indices, values), point.label(), System.currentTimeMillis());
+    return new Sample(new SparseFeatures(x.length, indices, values), point.label(), System.currentTimeMillis(), null);
   }
 
   private static byte[] json(Sample sample) {

@@ -73,7 +73,12 @@ final class ExperimentRunner {
 
   private RunResult runOnline(RunSpec run, RegressionDataset data) {
     SubOpt metric = SubOpt.on(data);
-    PrivacyBudget budget = new PrivacyBudget(run.epsilon(), run.delta());
+    int k = run.unit().maxContributions();
+    boolean group = run.unit().name().equals("group");
+    // Group privacy: (e, d)-DP per sample gives (k e, k e^((k - 1) e) d) per person of k samples.
+    PrivacyBudget budget = group
+        ? new PrivacyBudget(run.epsilon() / k, run.delta() / (k * Math.exp((k - 1) * run.epsilon() / k)))
+        : new PrivacyBudget(run.epsilon(), run.delta());
     long started = System.nanoTime();
     NoiseChoice sampling = noiseFor(run);
     OnlineModelSpec spec = OnlineModelSpec.withDerivedClipping(
@@ -81,7 +86,8 @@ final class ExperimentRunner {
         run.horizon(), data.bounds(), run.accountant())
         .withIncrementClipping(clippingFor(run))
         .withLearningRate(learningRate)
-        .withNoise(sampling);
+        .withNoise(sampling)
+        .withParticipations(group ? 1 : k);
     OnlineEstimator estimator = OnlineEstimators.start(spec, ExperimentKeys.forSeed(run.seed()));
     long trainingNanos = System.nanoTime() - started;
 

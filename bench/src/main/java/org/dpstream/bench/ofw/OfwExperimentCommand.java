@@ -114,6 +114,13 @@ public final class OfwExperimentCommand implements Callable<Integer> {
 
   @Mixin OutputDirectoryOption output;
 
+  @Option(names = "--max-contributions", split = ",", paramLabel = "K", defaultValue = "1",
+      description = "Person-level runs: persons of K samples each, the budget per person; for each K > 1, one run"
+          + " accounted for K participations (accountant name .../user-kK) and one by group privacy over an"
+          + " event-level model at epsilon / K (.../group-kK). Online algorithms only. Default: ${DEFAULT-VALUE}"
+          + " (event level).")
+  List<Integer> maxContributions;
+
   @Option(names = "--checkpoints", paramLabel = "K", defaultValue = "50",
       description = "Log-spaced steps t at which OFW's SubOpt is recorded, >= 2. Default: ${DEFAULT-VALUE}.")
   int checkpoints;
@@ -232,6 +239,8 @@ public final class OfwExperimentCommand implements Callable<Integer> {
   /** Settings outermost, seeds inside, so one data set serves every algorithm, accountant and epsilon. */
   private List<RunSpec> plan(List<Algorithm> algorithmList, List<AccountantChoice> accountantList) {
     List<RunSpec> runs = new ArrayList<>();
+    require(maxContributions.stream().allMatch(k -> k == 1) || !accountantList.contains(AccountantChoice.PAPER),
+        "--max-contributions K > 1 is accounted in zCDP: use --accountant zcdp, auto, factorization or blt, not paper");
     for (double pValue : distinct(p)) {
       for (int dValue : distinct(d)) {
         for (int tValue : distinct(horizon)) {
@@ -239,9 +248,16 @@ public final class OfwExperimentCommand implements Callable<Integer> {
           for (long seed = 1; seed <= seeds; seed++) {
             for (double eps : distinct(privacy.epsilons())) {
               for (Algorithm algorithm : algorithmList) {
-                List<AccountantChoice> forThis = accountantsFor(algorithm, pValue, accountantList);
-                for (AccountantChoice accountant : forThis) {
-                  runs.add(new RunSpec(algorithm, accountant, pValue, dValue, tValue, eps, deltaValue, seed));
+                for (int k : distinct(maxContributions)) {
+                  if (k > 1 && !algorithm.online()) {
+                    continue; // the batch baselines are event level
+                  }
+                  List<AccountantChoice> forThis = accountantsFor(algorithm, pValue, accountantList, k);
+                  for (AccountantChoice accountant : forThis) {
+                    for (RunSpec.PrivacyUnit unit : units(k)) {
+                      runs.add(new RunSpec(algorithm, accountant, pValue, dValue, tValue, eps, deltaValue, seed, unit));
+                    }
+                  }
                 }
               }
             }
@@ -257,7 +273,8 @@ public final class OfwExperimentCommand implements Callable<Integer> {
    * has two vertex choices: Laplace report-noisy-min (paper) and the exponential mechanism (any other accountant,
    * listed as {@code auto}), so the output never claims an accountant that was not used.
    */
-  private static List<AccountantChoice> accountantsFor(Algorithm algorithm, double p, List<AccountantChoice> requested) {
+  private static List<AccountantChoice> accountantsFor(Algorithm algorithm, double p, List<AccountantChoice> requested,
+      int k) {
     if (!algorithm.online()) {
       return requested.subList(0, 1);
     }
@@ -265,13 +282,20 @@ public final class OfwExperimentCommand implements Callable<Integer> {
       return requested;
     }
     List<AccountantChoice> pofw = new ArrayList<>();
-    if (requested.contains(AccountantChoice.PAPER)) {
+    if (k == 1 && requested.contains(AccountantChoice.PAPER)) {
+      // the paper's report-noisy-min is event level only; a person-level DP-POFW is the exponential mechanism
       pofw.add(AccountantChoice.PAPER);
     }
-    if (requested.stream().anyMatch(a -> a != AccountantChoice.PAPER)) {
+    if (k > 1 || requested.stream().anyMatch(a -> a != AccountantChoice.PAPER)) {
       pofw.add(AccountantChoice.AUTO);
     }
     return pofw;
+  }
+
+  /** The event level for k = 1; for k > 1, accounted for k, and the group-privacy baseline. */
+  private static List<RunSpec.PrivacyUnit> units(int k) {
+    return k == 1 ? List.of(RunSpec.PrivacyUnit.EVENT)
+        : List.of(new RunSpec.PrivacyUnit("user", k), new RunSpec.PrivacyUnit("group", k));
   }
 
   /**
@@ -293,6 +317,9 @@ public final class OfwExperimentCommand implements Callable<Integer> {
   private void validateNumbers() {
     for (int value : d) {
       require(value >= 1, "--d: the dimension must be >= 1, got " + value);
+    }
+    for (int value : maxContributions) {
+      require(value >= 1, "--max-contributions: K must be >= 1, got " + value);
     }
     for (int value : horizon) {
       require(value >= 2, "--T: the stream length must be >= 2, got " + value);

@@ -133,4 +133,38 @@ class OfwExperimentCommandTest {
     assertTrue(rows.stream().anyMatch(r -> r.startsWith("noisysgd,bfgt20-gaussian,-,inf,")), rows.toString());
     assertTrue(outcome.out().contains("noisy-sfw(n=200"), outcome.out());
   }
+
+  /** The node sigma in the mechanism string of the summary's row of {@code accountant}. */
+  private static double nodeSigma(String summary, String accountant) {
+    String row = summary.lines().filter(line -> line.contains(" " + accountant + " ")).findFirst().orElseThrow(
+        () -> new AssertionError("no row of " + accountant + " in " + summary));
+    java.util.regex.Matcher sigma = java.util.regex.Pattern.compile("sigma=([0-9.Ee+-]+)\\)").matcher(row);
+    assertTrue(sigma.find(), row);
+    return Double.parseDouble(sigma.group(1));
+  }
+
+  /**
+   * --max-contributions 4: per seed one event-level run, one accounted for 4 participations and one by group privacy;
+   * the person-level ones name their unit, and accounting for k takes less noise than group privacy at the same
+   * guarantee per person.
+   */
+  @Test
+  void maxContributionsRunsThePersonLevelModelBesideTheGroupPrivacyBaseline(@TempDir Path dir) throws Exception {
+    BenchRun outcome = run("ofw", "--p", "1.5", "--d", "3", "--T", "256", "--seeds", "2", "--algorithms", "ofw",
+        "--accountant", "zcdp", "--clip", "0.5", "--epsilon", "1", "--max-contributions", "1,4", "--out", dir.toString());
+    assertEquals(0, outcome.exitCode(), outcome.err());
+    List<String[]> rows = Files.readAllLines(dir.resolve("results.csv")).stream().skip(1).map(r -> r.split(","))
+        .toList();
+    assertEquals(Set.of("zcdp", "zcdp/user-k4", "zcdp/group-k4"),
+        rows.stream().map(r -> r[1]).collect(Collectors.toSet()));
+    assertEquals(6, rows.size());
+    // T = 256: h = 9, Phi_4 = 4 + 8 + 7 * 16 = 124 < 4^2 h; group privacy pays (epsilon / 4)^2 and a smaller delta
+    double user = nodeSigma(outcome.out(), "zcdp/user-k4");
+    double group = nodeSigma(outcome.out(), "zcdp/group-k4");
+    assertTrue(user < group, "accounted for k: sigma " + user + ", group privacy: " + group);
+
+    BenchRun paper = run("ofw", "--accountant", "paper", "--max-contributions", "2", "--out", dir.toString());
+    assertTrue(paper.exitCode() != 0);
+    assertTrue(paper.err().contains("--max-contributions K > 1 is accounted in zCDP"), paper.err());
+  }
 }

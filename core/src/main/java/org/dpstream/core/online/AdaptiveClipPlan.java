@@ -80,7 +80,8 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
     }
     this.spec = spec;
     // The spec's (epsilon, delta) becomes rho here, once; the histogram and the epochs' mechanisms split it in rho.
-    this.budget = AdaptiveClipBudget.of(ZcdpBudget.of(spec.budget()), spec.incrementClipping().quantileShare());
+    this.budget = AdaptiveClipBudget.of(ZcdpBudget.of(spec.budget()), spec.incrementClipping().quantileShare(),
+        spec.participations());
     this.schedule = ClipBlockSchedule.forHorizon(spec.horizon());
     this.initialThreshold = initialThreshold(spec);
     this.calibrationScale = calibrationScale;
@@ -139,7 +140,7 @@ final class AdaptiveClipPlan implements PrefixSumPlan {
     AccountantChoice accountant = spec.accountant() == AccountantChoice.AUTO ? AccountantChoice.ZCDP : spec.accountant();
     return new OnlineModelSpec(spec.modelId(), spec.dimension(), spec.loss(), spec.domain(), spec.budget(),
         leaves, spec.clipBounds(), accountant, spec.data(), IncrementClipping.fixed(bound), spec.learningRate(),
-        spec.noise());
+        spec.noise()).withParticipations(spec.participations());
   }
 
   /**

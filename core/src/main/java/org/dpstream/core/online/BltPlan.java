@@ -38,7 +38,7 @@ public record BltPlan(BltStrategy strategy, GaussianZcdpMap calibration, double 
 
   /** The plan for the spec with a zCDP budget of its own (adaptive clipping's blocks: theirs). */
   static BltPlan of(OnlineModelSpec spec, ZcdpBudget budget) {
-    return of(budget, spec.horizon(), PrefixSumPlan.l2LeafSensitivity(spec, 0), spec.dimension(),
+    return of(budget, spec.horizon(), PrefixSumPlan.l2PersonSensitivity(spec, 0), spec.dimension(),
         LpNorm.dualExponent(spec.p()));
   }
 

@@ -194,6 +194,9 @@ public final class DpPofw implements OnlineEstimator {
       law.number("lattice exponent", exactChoice.lattice().exponent()).number("lattice bound",
           exactChoice.lattice().bound());
     }
+    if (spec.participations() > 1) {
+      law.number("participations", spec.participations()); // only at person level: event-level laws unchanged
+    }
     return law.digest();
   }
 

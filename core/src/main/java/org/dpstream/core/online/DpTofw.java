@@ -114,7 +114,9 @@ public final class DpTofw implements OnlineEstimator {
 
   /** The digest of the noise law of a model of {@code spec} on {@code plan}. */
   static byte[] lawOf(OnlineModelSpec spec, PrefixSumPlan plan) {
-    return NoiseLaw.of(ALGORITHM).law("prefix sums", plan.noiseLaw(spec)).digest();
+    NoiseLaw law = NoiseLaw.of(ALGORITHM).law("prefix sums", plan.noiseLaw(spec));
+    // Named only at person level, so the laws (and saved states) of event-level models are unchanged.
+    return (spec.participations() > 1 ? law.number("participations", spec.participations()) : law).digest();
   }
 
   /** Resumes from {@link #writeState} under its own key, which must be {@code source}'s. */

@@ -62,7 +62,8 @@ public record ExactBltPlan(FixedPointBlt encoder, Lattice lattice, GaussianZcdpM
 
   private static ExactBltPlan of(ZcdpBudget budget, long horizon, double clipBound, double coordinateBound,
       OnlineModelSpec spec, int dimension, double q) {
-    Key key = new Key(budget, horizon, clipBound, coordinateBound, PrefixSumPlan.l2LeafSensitivity(spec, 0), dimension, q);
+    Key key = new Key(budget, horizon, clipBound, coordinateBound, PrefixSumPlan.l2PersonSensitivity(spec, 0), dimension,
+        q);
     ExactBltPlan cached = CACHE.get(key);
     if (cached != null) {
       return cached;
@@ -102,10 +103,13 @@ public record ExactBltPlan(FixedPointBlt encoder, Lattice lattice, GaussianZcdpM
 
   private static ExactBltPlan calibrated(ZcdpBudget budget, long horizon, OnlineModelSpec spec, int dimension,
       double q, Lattice lattice, FixedPointBlt encoder) {
-    double sensitivity = PrefixSumPlan.l2LeafSensitivity(spec, lattice.roundingSlack(dimension, 2));
+    // One sample's shift, rounding included, is S sqrt(F_eff); a person's k samples shift the rows by at most k times
+    // that (triangle inequality, one replaced leaf at a time): the map's sensitivity is k S over one sample's norms.
+    double leaf = PrefixSumPlan.l2LeafSensitivity(spec, lattice.roundingSlack(dimension, 2));
+    double sensitivity = PrefixSumPlan.l2PersonSensitivity(spec, lattice.roundingSlack(dimension, 2));
     GaussianZcdpMap calibration = GaussianZcdpMap.calibrate("zcdp-" + budget.conversion().citation() + "-exact-blt",
         budget, sensitivity,
-        SensitivityStructure.toeplitz(horizon, encoder.shiftNorms(lattice.granularity(), dimension, sensitivity)));
+        SensitivityStructure.toeplitz(horizon, encoder.shiftNorms(lattice.granularity(), dimension, leaf)));
     double sigmaUnits = Math.scalb(calibration.sigma(), -lattice.exponent());
     if (!(sigmaUnits < DiscreteGaussian.MAX_SIGMA)) {
       throw new IllegalArgumentException("noise: discrete needs the exact BLT's sigma below 2^53 units of the lattice,"

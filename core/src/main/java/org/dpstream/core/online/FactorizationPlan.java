@@ -21,7 +21,7 @@ record FactorizationPlan(SqrtFactorizationCalibration calibration) implements Pr
 
   static FactorizationPlan of(OnlineModelSpec spec, ZcdpBudget budget) {
     return new FactorizationPlan(
-        SqrtFactorizationCalibration.of(budget, spec.horizon(), PrefixSumPlan.l2LeafSensitivity(spec, 0)));
+        SqrtFactorizationCalibration.of(budget, spec.horizon(), PrefixSumPlan.l2PersonSensitivity(spec, 0)));
   }
 
   @Override

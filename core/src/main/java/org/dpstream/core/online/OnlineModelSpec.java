@@ -33,6 +33,10 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     before the estimator ({@link FeatureBoundScaling}): the estimator, {@code domain}, {@code data} and the
  *     clip bounds are then in those scaled units (features in [-1, 1]), and {@link OnlineEstimator#parameters}
  *     is in the original units ({@link ScaledOnlineEstimator})
+ * @param participations k, the most samples one person contributes over the model's life (bounded before the
+ *     estimator, by the service); 1 is event level. Every mechanism is calibrated for k participations of one
+ *     person (docs/privacy-layer.md, "Person-level privacy"); the paper's (epsilon, delta) accountant is event
+ *     level only
  */
 public record OnlineModelSpec(
     String modelId,
@@ -47,9 +51,17 @@ public record OnlineModelSpec(
     IncrementClipping incrementClipping,
     double learningRate,
     NoiseChoice noise,
-    FeatureBoundScaling featureScaling) {
+    FeatureBoundScaling featureScaling,
+    int participations) {
 
   public OnlineModelSpec {
+    if (participations < 1) {
+      throw new IllegalArgumentException("participations (maxContributions) must be at least 1, got " + participations);
+    }
+    if (participations > 1 && accountant == AccountantChoice.PAPER) {
+      throw new IllegalArgumentException("privacyUnit by user is accounted in zCDP: use accountant zcdp, auto,"
+          + " factorization or blt, not paper (its (epsilon, delta) calibration is event level only)");
+    }
     Objects.requireNonNull(modelId, "modelId");
     Objects.requireNonNull(loss, "loss");
     Objects.requireNonNull(domain, "domain");
@@ -92,6 +104,20 @@ public record OnlineModelSpec(
     }
   }
 
+  /** An event-level spec (one participation per person). */
+  public OnlineModelSpec(String modelId, int dimension, SampleLoss loss, LpBall domain, PrivacyBudget budget,
+      long horizon, ClipBounds clipBounds, AccountantChoice accountant, DataBounds data,
+      IncrementClipping incrementClipping, double learningRate, NoiseChoice noise, FeatureBoundScaling featureScaling) {
+    this(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data, incrementClipping,
+        learningRate, noise, featureScaling, 1);
+  }
+
+  /** This spec accounted for up to {@code k} participations of one person (1: event level). */
+  public OnlineModelSpec withParticipations(int k) {
+    return new OnlineModelSpec(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data,
+        incrementClipping, learningRate, noise, featureScaling, k);
+  }
+
   /** A spec whose samples are used in their own units (no {@code featureBounds}). */
   public OnlineModelSpec(String modelId, int dimension, SampleLoss loss, LpBall domain, PrivacyBudget budget,
       long horizon, ClipBounds clipBounds, AccountantChoice accountant, DataBounds data,
@@ -103,13 +129,13 @@ public record OnlineModelSpec(
   /** This spec with samples scaled by declared per-feature bounds (null: none). */
   public OnlineModelSpec withFeatureScaling(FeatureBoundScaling scaling) {
     return new OnlineModelSpec(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data,
-        incrementClipping, learningRate, noise, scaling);
+        incrementClipping, learningRate, noise, scaling, participations);
   }
 
   /** This spec with node noise sampled as {@code choice}. */
   public OnlineModelSpec withNoise(NoiseChoice choice) {
     return new OnlineModelSpec(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data,
-        incrementClipping, learningRate, choice, featureScaling);
+        incrementClipping, learningRate, choice, featureScaling, participations);
   }
 
   /** The paper's configuration: worst-case clipping, step size 1 / (t + 1), continuous node noise. */
@@ -122,13 +148,13 @@ public record OnlineModelSpec(
   /** The same spec with another increment clipping. */
   public OnlineModelSpec withIncrementClipping(IncrementClipping clipping) {
     return new OnlineModelSpec(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data,
-        clipping, learningRate, noise, featureScaling);
+        clipping, learningRate, noise, featureScaling, participations);
   }
 
   /** The same spec with another learning rate. */
   public OnlineModelSpec withLearningRate(double rate) {
     return new OnlineModelSpec(modelId, dimension, loss, domain, budget, horizon, clipBounds, accountant, data,
-        incrementClipping, rate, noise, featureScaling);
+        incrementClipping, rate, noise, featureScaling, participations);
   }
 
   /** A spec whose clip bounds are derived from the loss over the domain for the declared data bounds. */
@@ -164,6 +190,10 @@ public record OnlineModelSpec(
     if (featureScaling != null) {
       // Likewise appended only when declared: a state learnt under other bounds (other units) is refused.
       canonical += "|featureBounds|" + featureScaling.fingerprintToken();
+    }
+    if (participations > 1) {
+      // Likewise: a state accounted for another number of participations is refused.
+      canonical += "|participations|" + participations;
     }
     try {
       return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));

@@ -5,6 +5,7 @@ import java.io.DataInput;
 import java.io.IOException;
 import org.dpstream.core.privacy.PrivatePrefixSums;
 import org.dpstream.core.privacy.accounting.PrivacyCalibration;
+import org.dpstream.core.privacy.accounting.Rounding;
 import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.state.NoiseLaw;
@@ -99,5 +100,20 @@ public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, 
     double qToL2 = q > 2 && !spec.incrementClipping().isWhole() ? Math.nextUp(Math.pow(d, 0.5 - 1 / q)) : 1.0;
     double leaf = Math.nextUp(Math.nextUp(qToL2 * TreeNoisePlan.incrementBound(spec)) + slack);
     return Math.nextUp(2 * leaf);
+  }
+
+  /**
+   * The l2 sensitivity of a person's up to k clipped increments (k = {@link OnlineModelSpec#participations}) as one
+   * leaf of a Toeplitz strategy's map (the square root, the BLT): k times one sample's. Replacing k leaves moves
+   * C x by sum_i C e_i (x_i - x_i'), whose norm over any rows is at most sum_i ||C e_i|| ||x_i - x_i'|| &lt;= k S
+   * sqrt(Phi) by the triangle inequality, every column cut to the rows being at most sqrt(Phi). For the square
+   * root and the BLT, whose columns are shifts of one slowly decaying column, consecutive participations are
+   * close to parallel, so the bound is nearly attained unless a minimum separation is enforced (it is not).
+   * A person whose k samples fall in several epochs or blocks, each calibrated for k, costs sum (k_b / k)^2 &lt;= 1
+   * of one calibration in all.
+   */
+  static double l2PersonSensitivity(OnlineModelSpec spec, double slack) {
+    double sample = l2LeafSensitivity(spec, slack);
+    return spec.participations() == 1 ? sample : Rounding.productUp(spec.participations(), sample);
   }
 }

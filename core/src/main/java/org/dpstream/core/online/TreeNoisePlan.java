@@ -101,6 +101,9 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
       case ZCDP -> zcdp(spec, budget);
       case FACTORIZATION, BLT -> throw new IllegalArgumentException(spec.accountant() + " is not a tree: use PrefixSumPlan.choose");
       case AUTO -> {
+        if (spec.participations() > 1) {
+          yield zcdp(spec, budget); // the paper's calibration is event level only
+        }
         TreeNoisePlan paper = paper(spec);
         TreeNoisePlan zcdp = zcdp(spec, budget);
         yield zcdp.predictedNodeError <= paper.predictedNodeError ? zcdp : paper;
@@ -132,7 +135,8 @@ public record TreeNoisePlan(PrivacyCalibration calibration, VectorNoise noise, d
     int d = spec.dimension();
     double q = LpNorm.dualExponent(spec.p());
     double l2Sensitivity = PrefixSumPlan.l2LeafSensitivity(spec, latticeFor(spec).roundingSlack(d, 2));
-    GaussianTreeCalibration calibration = GaussianTreeCalibration.of(budget, spec.horizon(), l2Sensitivity);
+    GaussianTreeCalibration calibration =
+        GaussianTreeCalibration.of(budget, spec.horizon(), l2Sensitivity, spec.participations());
     IidVectorNoise noise = IidVectorNoise.gaussian(d, calibration.nodeSigma());
     if (spec.noise() == NoiseChoice.DISCRETE) {
       requireDiscreteRange(noise.scale(), latticeFor(spec));

@@ -38,8 +38,12 @@ sealed interface VertexChoice {
   static VertexChoice build(OnlineModelSpec spec) {
     double diameter = spec.domain().diameter();
     // The calibrations take beta and L; our clip bounds are L and beta D.
-    double smoothness = spec.clipBounds().difference() / diameter;
-    double lipschitz = spec.clipBounds().gradient();
+    // A person's k samples move every utility by at most k Delta_t (the triangle inequality over their
+    // gradients in d_t), as k times larger L and beta would: so the choice is calibrated for those.
+    int k = spec.participations();
+    double smoothness = k == 1 ? spec.clipBounds().difference() / diameter
+        : Math.nextUp(k * Math.nextUp(spec.clipBounds().difference() / diameter));
+    double lipschitz = k == 1 ? spec.clipBounds().gradient() : Math.nextUp(k * spec.clipBounds().gradient());
     return spec.accountant() == AccountantChoice.PAPER
         ? new Laplace(ReportNoisyMaxCalibration.of(spec.budget(), spec.horizon(), diameter, smoothness, lipschitz),
             IidVectorNoise.laplace(2 * spec.dimension(), 1.0))

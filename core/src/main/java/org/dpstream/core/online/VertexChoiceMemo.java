@@ -15,7 +15,7 @@ final class VertexChoiceMemo {
 
   /** What a vertex choice is a function of. */
   private record Key(boolean paper, int dimension, double epsilon, double delta, long horizon, double diameter,
-      double difference, double gradient) {}
+      double difference, double gradient, int participations) {}
 
   private static final Map<Key, VertexChoice> CHOICES = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
@@ -29,7 +29,7 @@ final class VertexChoiceMemo {
   static VertexChoice of(OnlineModelSpec spec) {
     Key key = new Key(spec.accountant() == AccountantChoice.PAPER, spec.dimension(), spec.budget().epsilon(),
         spec.budget().delta(), spec.horizon(), spec.domain().diameter(), spec.clipBounds().difference(),
-        spec.clipBounds().gradient());
+        spec.clipBounds().gradient(), spec.participations());
     synchronized (CHOICES) {
       VertexChoice known = CHOICES.get(key);
       if (known != null) {

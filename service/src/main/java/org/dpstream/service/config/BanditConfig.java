@@ -80,7 +80,18 @@ public record BanditConfig(
     String accountant,
     String noise,
     Double rewardCenter,
-    Integer noiseGeneration) {
+    Integer noiseGeneration,
+    Object privacyUnit) {
+
+  /** An event-level bandit (the fields before {@code privacyUnit}). */
+  public BanditConfig(String id, int dimension, int arms, String link, Double radius, String preSelectionGap, Long t0,
+      double epsilon, double delta, long horizon, Double contextBound, double rewardBound, String rewardTimeout,
+      String missingReward, Double defaultReward, Integer releaseEvery, String policy, Double contextClip,
+      Integer refreshEvery, String accountant, String noise, Double rewardCenter, Integer noiseGeneration) {
+    this(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon, contextBound, rewardBound,
+        rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip, refreshEvery, accountant, noise,
+        rewardCenter, noiseGeneration, null);
+  }
 
   /** A bandit of noise generation 0 (the fields before {@code noiseGeneration}). */
   public BanditConfig(String id, int dimension, int arms, String link, Double radius, String preSelectionGap, Long t0,
@@ -106,7 +117,7 @@ public record BanditConfig(
   public BanditConfig withNoiseGeneration(int generation) {
     return new BanditConfig(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon,
         contextBound, rewardBound, rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip,
-        refreshEvery, accountant, noise, rewardCenter, generation);
+        refreshEvery, accountant, noise, rewardCenter, generation, privacyUnit);
   }
 
   /** A bandit with the default noise (the fields before {@code noise}). */
@@ -162,6 +173,12 @@ public record BanditConfig(
       if (banditId.indexOf('\u0000') >= 0 || banditId.indexOf('\u0001') >= 0) {
         // They separate the parts of the bandit's store keys (RequestKey).
         throw new IllegalArgumentException("id must not contain NUL or U+0001");
+      }
+      if (PrivacyUnit.parse(privacyUnit).byUser()) {
+        // Person-level bounding and accounting are built for the online models only: refusing keeps a bandit from
+        // claiming a guarantee per person that its calibration does not give.
+        throw new IllegalArgumentException("privacyUnit: {by: user} is built for models, not bandits: a bandit's"
+            + " guarantee is per round (one user's context and reward); use privacyUnit: event");
       }
       PrivacyBudget budget = new PrivacyBudget(epsilon, delta);
       String policyName = policy.strip().toLowerCase(Locale.ROOT);

@@ -51,6 +51,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     lost (an application reset, a deleted changelog, a new applicationId, a restored backup), when the service
  *     refuses to start it again at coordinates it published (STATE_LOST, STATE_BEHIND_RELEASES). A new generation
  *     starts at step 1 under new noise coordinates; its releases state what the earlier ones spent
+ * @param privacyUnit {@code event} (default) or {@code {by: user, maxContributions: k, header: h}} ({@link
+ *     PrivacyUnit}): at person level each person's samples are bounded to k and every mechanism is accounted for k
  */
 public record ModelConfig(
     String id,
@@ -71,7 +73,8 @@ public record ModelConfig(
     Double learningRate,
     String noise,
     List<Double> featureBounds,
-    Integer noiseGeneration) {
+    Integer noiseGeneration,
+    Object privacyUnit) {
 
   public ModelConfig {
     accountant = accountant == null ? "auto" : accountant;
@@ -79,6 +82,15 @@ public record ModelConfig(
     releaseEvery = releaseEvery == null ? 1 : releaseEvery;
     learningRate = learningRate == null ? 1.0 : learningRate;
     featureBounds = featureBounds == null ? null : Collections.unmodifiableList(new ArrayList<>(featureBounds));
+  }
+
+  /** An event-level model. */
+  public ModelConfig(String id, int dimension, String loss, String p, double radius, double epsilon, double delta,
+      long horizon, double featureNormBound, double labelBound, Double gradientClip, Double differenceClip,
+      String accountant, Integer releaseEvery, ClipConfig clip, Double learningRate, String noise,
+      List<Double> featureBounds, Integer noiseGeneration) {
+    this(id, dimension, loss, p, radius, epsilon, delta, horizon, featureNormBound, labelBound, gradientClip,
+        differenceClip, accountant, releaseEvery, clip, learningRate, noise, featureBounds, noiseGeneration, null);
   }
 
   /** A model of noise generation 0. */
@@ -93,7 +105,24 @@ public record ModelConfig(
   /** The same model in noise generation {@code generation}. */
   public ModelConfig withNoiseGeneration(int generation) {
     return new ModelConfig(id, dimension, loss, p, radius, epsilon, delta, horizon, featureNormBound, labelBound,
-        gradientClip, differenceClip, accountant, releaseEvery, clip, learningRate, noise, featureBounds, generation);
+        gradientClip, differenceClip, accountant, releaseEvery, clip, learningRate, noise, featureBounds, generation,
+        privacyUnit);
+  }
+
+  /** The same model with privacy unit {@code unit} (as written in the config: {@code event} or a map). */
+  public ModelConfig withPrivacyUnit(Object unit) {
+    return new ModelConfig(id, dimension, loss, p, radius, epsilon, delta, horizon, featureNormBound, labelBound,
+        gradientClip, differenceClip, accountant, releaseEvery, clip, learningRate, noise, featureBounds,
+        noiseGeneration, unit);
+  }
+
+  /** The model's privacy unit, parsed; the message names the model. */
+  public PrivacyUnit unit() {
+    try {
+      return PrivacyUnit.parse(privacyUnit);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("model " + id + ": " + e.getMessage(), e);
+    }
   }
 
   /** A model whose samples are used as they come (no featureBounds). */
@@ -146,7 +175,8 @@ public record ModelConfig(
             + " factorization or auto, or clip.mode: worst-case or fixed with accountant: paper");
       }
       OnlineModelSpec spec = new OnlineModelSpec(require(id, "id"), dimension, sampleLoss, domain, budget, horizon, clipBounds, choice,
-          bounds, clipping, learningRate, sampling, featureScaling(featureBounds, dimension));
+          bounds, clipping, learningRate, sampling, featureScaling(featureBounds, dimension),
+          PrivacyUnit.parse(privacyUnit).participations());
       if (sampling == NoiseChoice.DISCRETE && domain.exponent() > 1) {
         TreeNoisePlan.choose(spec); // the calibrated sigma must be within the discrete sampler's range
       }

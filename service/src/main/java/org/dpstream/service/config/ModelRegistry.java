@@ -8,10 +8,25 @@ import org.dpstream.core.online.OnlineModelSpec;
 /** The configured models, looked up by the model id a sample is keyed with. */
 public final class ModelRegistry {
 
-  /** A model's spec, how often its parameters are published, and its noise generation (0 unless declared). */
-  public record Entry(OnlineModelSpec spec, int releaseEvery, int noiseGeneration) {
+  /**
+   * A model's spec, how often its parameters are published, its noise generation (0 unless declared) and its privacy
+   * unit (whose k the spec's participations are).
+   */
+  public record Entry(OnlineModelSpec spec, int releaseEvery, int noiseGeneration, PrivacyUnit unit) {
 
-    /** A model of noise generation 0. */
+    public Entry {
+      if (unit.participations() != spec.participations()) {
+        throw new IllegalArgumentException("model " + spec.modelId() + ": privacy unit " + unit
+            + " but the spec is accounted for " + spec.participations() + " participations; this is a bug");
+      }
+    }
+
+    /** An event-level model. */
+    public Entry(OnlineModelSpec spec, int releaseEvery, int noiseGeneration) {
+      this(spec, releaseEvery, noiseGeneration, PrivacyUnit.EVENT);
+    }
+
+    /** An event-level model of noise generation 0. */
     public Entry(OnlineModelSpec spec, int releaseEvery) {
       this(spec, releaseEvery, 0);
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.dpstream.service.contribution.ContributionCounts;
 import org.dpstream.service.kafka.TopicNames;
 import org.dpstream.service.serde.OutputFormat;
 
@@ -149,7 +150,9 @@ public record ServiceConfig(
   public ModelRegistry registry() {
     Map<String, ModelRegistry.Entry> entries = new LinkedHashMap<>();
     for (ModelConfig model : models) {
-      ModelRegistry.Entry entry = new ModelRegistry.Entry(model.toSpec(), model.releaseEvery(), model.noiseGeneration());
+      ContributionCounts.requireUnitId(model.id());
+      ModelRegistry.Entry entry =
+          new ModelRegistry.Entry(model.toSpec(), model.releaseEvery(), model.noiseGeneration(), model.unit());
       if (entries.put(entry.spec().modelId(), entry) != null) {
         throw new IllegalArgumentException("model id " + model.id() + " is configured twice");
       }

@@ -137,7 +137,8 @@ public final class MicrometerModelMetrics implements ModelMetrics {
     meters.add(Gauge.builder("dpstream.epsilon.budget", model, m -> m.epsilonBudget).tag("model", modelId)
         .description("the model's epsilon: spent / budget is how close it is to refusing samples").register(registry));
     meters.add(Gauge.builder("dpstream.epsilon.spent", model, m -> m.epsilonSpent).tag("model", modelId)
-        .description("privacy loss of the releases so far w.r.t. one sample").register(registry));
+        .description("privacy loss of the releases so far w.r.t. one sample, or one person (all of its samples) under"
+            + " privacyUnit by user, as the release's ledger states").register(registry));
     meters.add(Gauge.builder("dpstream.tree.epoch", model, m -> m.epoch).tag("model", modelId)
         .description("current tree epoch").register(registry));
     meters.add(Gauge.builder("dpstream.model.step", model, m -> m.step).tag("model", modelId)

@@ -8,6 +8,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.dpstream.core.privacy.random.KeyCheck;
 import org.dpstream.core.state.VersionedState;
 import org.dpstream.service.routing.PlacedState;
+import org.dpstream.service.contribution.ContributionCounts;
 import org.dpstream.service.routing.Placement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +50,9 @@ public final class TaskStates {
     try (KeyValueIterator<String, byte[]> states = store.all()) {
       while (states.hasNext()) {
         KeyValue<String, byte[]> state = states.next();
+        if (ContributionCounts.isCount(state.key)) {
+          continue; // a person's count, not a state
+        }
         try {
           Placement home = Placement.of(state.key, routingPartitions);
           VersionedState.peekKey(PlacedState.openStamped(state.key, home, state.value).state())

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.schemas.ModelRelease;
+import org.dpstream.service.config.PrivacyUnit;
 
 /**
  * The one place a {@link ModelRelease} is built: the released parameters with the {@link PrivacyLedger} that
@@ -53,6 +54,20 @@ public final class ModelReleases {
     ledger.setGeneration(generation.generation());
     ledger.setEarlierGenerationsEpsilonSpent(generation.earlierEpsilon());
     ledger.setEarlierGenerationsDeltaSpent(generation.earlierDelta());
+    return release;
+  }
+
+  /**
+   * The release of a model in its privacy unit: an event-level release as it is (its bytes are those of a build
+   * without units); a person-level release names the unit and k in its ledger and its {@code algorithm}.
+   */
+  public static ModelRelease inUnit(ModelRelease release, PrivacyUnit unit) {
+    if (!unit.byUser()) {
+      return release;
+    }
+    release.setAlgorithm(release.getAlgorithm() + unit.algorithmSuffix());
+    release.getLedger().setPrivacyUnit(unit.name());
+    release.getLedger().setMaxContributions(unit.maxContributions());
     return release;
   }
 

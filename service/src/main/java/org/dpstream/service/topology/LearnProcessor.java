@@ -21,6 +21,7 @@ import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
 import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.dpstream.core.state.StateBindingException;
 import org.dpstream.service.config.ModelRegistry;
+import org.dpstream.service.contribution.ContributionCounts;
 import org.dpstream.service.metrics.ModelMetrics;
 import org.dpstream.service.noise.NoiseContext;
 import org.dpstream.service.noise.RefusedStateException;
@@ -69,6 +70,7 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
   private final ByteArrayOutputStream stateBuffer = new ByteArrayOutputStream();
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, byte[]> store;
+  private ContributionCounts counts;
 
   /** A loaded model: its estimator and the generation it releases in. */
   private record Live(OnlineEstimator estimator, NoiseGeneration generation) {}
@@ -87,6 +89,7 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
   public void init(ProcessorContext<String, Object> context) {
     this.context = context;
     this.store = context.getStateStore(ContinualReleaseTopology.MODEL_STATE_STORE);
+    this.counts = new ContributionCounts(store, noise.keys());
     live.clear();
     states.start(store);
   }
@@ -139,6 +142,16 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
       reject(record, e.reason().name(), e.getMessage());
       return;
     }
+    ContributionCounts.Contributor contributor = null;
+    if (entry.unit().byUser()) {
+      // Bounded before any mechanism sees the sample: the (k+1)-th never reaches the estimator.
+      contributor = counts.find(sample.modelId(), sample.personId());
+      if (contributor.count() >= entry.unit().maxContributions()) {
+        reject(record, SampleRejection.CONTRIBUTION_LIMIT, "the sample's person has contributed the "
+            + entry.unit().maxContributions() + " samples model " + sample.modelId() + " takes per person");
+        return;
+      }
+    }
     OnlineEstimator estimator = model.estimator();
     long started = System.nanoTime();
     StepOutcome outcome;
@@ -149,11 +162,15 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
       return;
     }
     byte[] state = serialize(estimator);
+    if (contributor != null) {
+      counts.add(contributor); // same store, same transaction as the state: a replay counts it as often as it learns it
+    }
     store.put(sample.modelId(), PlacedState.stamp(home, model.generation().generation(), state));
     states.written(sample.modelId(), state);
     metrics.stepped(sample.modelId(), outcome, System.nanoTime() - started, estimator.ledger());
     if (outcome.step() % entry.releaseEvery() == 0) {
-      context.forward(record.withValue(ModelReleases.inGeneration(Releases.of(estimator, outcome), model.generation())));
+      context.forward(record.withValue(ModelReleases.inUnit(
+          ModelReleases.inGeneration(Releases.of(estimator, outcome), model.generation()), entry.unit())));
     }
   }
 

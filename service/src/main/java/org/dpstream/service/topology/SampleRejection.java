@@ -32,5 +32,12 @@ public enum SampleRejection {
    * Processing the record threw (a bug, or a value no check foresaw); the message names the exception's
    * class. The record is skipped and processing goes on; the model resumes from its last stored state.
    */
-  PROCESSING_ERROR
+  PROCESSING_ERROR,
+  /** A model of privacyUnit by user got a sample without the person's id (the userId field, or the header). */
+  MISSING_USER_ID,
+  /**
+   * The sample's person has contributed the model's maxContributions samples already: the sample never reaches the
+   * model (it is bounded before any mechanism sees it).
+   */
+  CONTRIBUTION_LIMIT
 }

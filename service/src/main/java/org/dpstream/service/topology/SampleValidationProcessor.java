@@ -16,7 +16,8 @@ import org.dpstream.service.serde.SchemaSerde;
 
 /**
  * Decodes a raw sample (Avro single-object or JSON) and checks it against its model: the key names a
- * configured model, the features have its dimension, the label suits its loss. A valid sample goes to
+ * configured model, the features have its dimension, the label suits its loss, a person-level model's sample names
+ * its person. A valid sample goes to
  * the learner as dense features; anything else goes to dp.rejected with a reason code and the
  * original bytes. Nothing is dropped and nothing throws: bad input never stops the service.
  */
@@ -73,7 +74,16 @@ final class SampleValidationProcessor implements Processor<String, byte[], Strin
       reject(record, modelId, SampleRejection.INVALID_LABEL.name(), e.getMessage());
       return;
     }
-    context.forward(record.withValue(new ValidatedSample(modelId, features, label, key, record.value())));
+    String personId = null;
+    if (entry.unit().byUser()) {
+      personId = PersonIds.of(entry.unit(), sample, record.headers());
+      if (personId == null) {
+        reject(record, modelId, SampleRejection.MISSING_USER_ID.name(), "model " + modelId + " is person-level:"
+            + " a sample needs its person's id in " + PersonIds.where(entry.unit()));
+        return;
+      }
+    }
+    context.forward(record.withValue(new ValidatedSample(modelId, features, label, key, record.value(), personId)));
   }
 
   private void reject(Record<String, byte[]> record, String modelId, String reason, String message) {

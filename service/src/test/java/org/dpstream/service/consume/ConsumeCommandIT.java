@@ -180,7 +180,7 @@ class ConsumeCommandIT {
 
   private static ModelRelease release(String modelId, long step, double p) {
     return new ModelRelease(modelId, step, 0L, List.of(0.1 * step, -0.2, 1e-300), "dp-tofw", p,
-        new PrivacyLedger(1.0, 1e-5, "zcdp", 1000L, 0L, 0.01 * step, 1e-5, null, null, null));
+        new PrivacyLedger(1.0, 1e-5, "zcdp", 1000L, 0L, 0.01 * step, 1e-5, null, null, null, null, null));
   }
 
   private static int freePort() throws Exception {

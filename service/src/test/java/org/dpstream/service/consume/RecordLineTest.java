@@ -30,7 +30,7 @@ class RecordLineTest {
   private final RecordLine lines = new RecordLine(new ValueReader(SchemaCatalog.dpstream()));
 
   private static final ModelRelease RELEASE = new ModelRelease("lr-p1.5", 12L, 0L, List.of(0.25, -0.5, 1e-300),
-      "dp-tofw", Double.POSITIVE_INFINITY, new PrivacyLedger(1.0, 1e-5, "zcdp", 100L, 0L, 0.5, 1e-5, null, null, null));
+      "dp-tofw", Double.POSITIVE_INFINITY, new PrivacyLedger(1.0, 1e-5, "zcdp", 100L, 0L, 0.5, 1e-5, null, null, null, null, null));
   private static final DecisionResponse DECISION = new DecisionResponse("req-1", 2, DecisionPhase.GREEDY, 310L, null);
 
   private static byte[] utf8(String text) {
@@ -71,7 +71,7 @@ class RecordLineTest {
 
   @Test
   void avroWithNonFiniteNumbersThatTheServiceWouldRejectStillPrints() {
-    Sample sample = new Sample(new DenseFeatures(List.of(Double.NaN, 1e200)), Double.NEGATIVE_INFINITY, null);
+    Sample sample = new Sample(new DenseFeatures(List.of(Double.NaN, 1e200)), Double.NEGATIVE_INFINITY, null, null);
     byte[] avro = DpSerdes.sample().encode(sample);
     assertTrue(line(avro).endsWith("\"value\":{\"features\":[\"NaN\",1.0E200],\"label\":\"-Infinity\"}}"), line(avro));
   }

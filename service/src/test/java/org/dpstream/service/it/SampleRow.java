@@ -6,8 +6,15 @@ import org.dpstream.schemas.DenseFeatures;
 import org.dpstream.schemas.Sample;
 import org.dpstream.service.serde.DpSerdes;
 
-/** One valid sample of a model, as the test produces it and as the reference estimator steps on it. */
-record SampleRow(String modelId, double[] features, double label) {
+/**
+ * One valid sample of a model, as the test produces it and as the reference estimator steps on it; {@code userId} is
+ * its person (null: none).
+ */
+record SampleRow(String modelId, double[] features, double label, String userId) {
+
+  SampleRow(String modelId, double[] features, double label) {
+    this(modelId, features, label, null);
+  }
 
   byte[] key() {
     return modelId.getBytes(StandardCharsets.UTF_8);
@@ -18,6 +25,7 @@ record SampleRow(String modelId, double[] features, double label) {
     Sample sample = Sample.newBuilder()
         .setFeatures(new DenseFeatures(Arrays.stream(features).boxed().toList()))
         .setLabel(label)
+        .setUserId(userId)
         .build();
     return DpSerdes.sample().encode(sample);
   }

@@ -29,7 +29,7 @@ class TopicsTest {
   @Test
   void topicsPairTheirNameWithTheSerdeOfTheirRecords() {
     Topic<String, Sample> samples = Topics.defaults().samples();
-    Sample sample = new Sample(new DenseFeatures(List.of(1.0)), 0.0, null);
+    Sample sample = new Sample(new DenseFeatures(List.of(1.0)), 0.0, null, null);
     byte[] bytes = samples.valueSerde().serializer().serialize(samples.name(), sample);
     assertEquals(sample, samples.valueSerde().deserializer().deserialize(samples.name(), bytes));
   }

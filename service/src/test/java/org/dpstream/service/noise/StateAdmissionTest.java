@@ -22,7 +22,7 @@ class StateAdmissionTest {
 
   private static PublishedReleases published(int generation, long step) {
     PublishedReleases published = PublishedReleases.empty();
-    PrivacyLedger ledger = new PrivacyLedger(1.0, 1e-5, "zcdp", 100L, 0L, 0.5, 1e-6, generation, null, null);
+    PrivacyLedger ledger = new PrivacyLedger(1.0, 1e-5, "zcdp", 100L, 0L, 0.5, 1e-6, generation, null, null, null, null);
     published.add("m", DpSerdes.modelRelease().encode(
         new ModelRelease("m", step, 0L, List.of(0.0), "dp-tofw", 1.5, ledger)));
     return published;

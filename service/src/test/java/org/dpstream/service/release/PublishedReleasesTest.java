@@ -24,7 +24,7 @@ class PublishedReleasesTest {
   private static byte[] release(String model, long step, Integer generation, double epsilonSpent, double deltaSpent,
       Double earlierEpsilon, Double earlierDelta) {
     PrivacyLedger ledger = new PrivacyLedger(1.0, 1e-5, "zcdp", 100L, 0L, epsilonSpent, deltaSpent, generation,
-        earlierEpsilon, earlierDelta);
+        earlierEpsilon, earlierDelta, null, null);
     return DpSerdes.modelRelease().encode(new ModelRelease(model, step, 0L, List.of(0.0), "dp-tofw", 1.5, ledger));
   }
 

@@ -20,15 +20,15 @@ final class ExampleRecords {
   private ExampleRecords() {}
 
   static Sample denseSample() {
-    return new Sample(new DenseFeatures(List.of(0.1, 0.2)), 1.0, null);
+    return new Sample(new DenseFeatures(List.of(0.1, 0.2)), 1.0, null, null);
   }
 
   static Sample sparseSample() {
-    return new Sample(new SparseFeatures(1000, List.of(3, 17), List.of(0.5, -1.0)), 0.0, 1_700_000_000_000L);
+    return new Sample(new SparseFeatures(1000, List.of(3, 17), List.of(0.5, -1.0)), 0.0, 1_700_000_000_000L, null);
   }
 
   static PrivacyLedger ledger() {
-    return new PrivacyLedger(1.0, 1e-6, "zcdp", 1024L, 2L, 0.75, 1e-7, null, null, null);
+    return new PrivacyLedger(1.0, 1e-6, "zcdp", 1024L, 2L, 0.75, 1e-7, null, null, null, null, null);
   }
 
   /** p = Infinity is legitimate (l_inf geometry), so releases must keep non-finite values. */

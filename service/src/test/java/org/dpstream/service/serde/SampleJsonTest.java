@@ -33,7 +33,7 @@ class SampleJsonTest {
   @Test
   void denseFeaturesAreABareArray() {
     Sample sample = decodeJson("{\"features\": [0.1, 0.2], \"label\": 1.0}");
-    assertEquals(new Sample(new DenseFeatures(List.of(0.1, 0.2)), 1.0, null), sample);
+    assertEquals(new Sample(new DenseFeatures(List.of(0.1, 0.2)), 1.0, null, null), sample);
   }
 
   @Test
@@ -46,7 +46,7 @@ class SampleJsonTest {
   void sparseFeaturesAreAnObjectWithDimensionIndicesAndValues() {
     Sample sample = decodeJson("""
         {"features": {"dimension": 1000, "indices": [3, 17], "values": [0.5, -1]}, "label": 0}""");
-    assertEquals(new Sample(new SparseFeatures(1000, List.of(3, 17), List.of(0.5, -1.0)), 0.0, null), sample);
+    assertEquals(new Sample(new SparseFeatures(1000, List.of(3, 17), List.of(0.5, -1.0)), 0.0, null, null), sample);
   }
 
   @Test
@@ -66,6 +66,6 @@ class SampleJsonTest {
   @Test
   void decodeReturnsTheValueForGoodInput() {
     DecodeResult<Sample> result = serde.decode("{\"features\": [0.5], \"label\": 1}".getBytes(StandardCharsets.UTF_8));
-    assertEquals(new DecodeResult.Decoded<>(new Sample(new DenseFeatures(List.of(0.5)), 1.0, null)), result);
+    assertEquals(new DecodeResult.Decoded<>(new Sample(new DenseFeatures(List.of(0.5)), 1.0, null, null)), result);
   }
 }

@@ -60,7 +60,7 @@ class SampleRejectionTest {
             RejectReason.NON_FINITE_NUMBER),
         reject("a literal that overflows a double", "{\"features\": [1e400], \"label\": 1}",
             RejectReason.NON_FINITE_NUMBER),
-        reject("NaN in Avro", SERDE.encode(new Sample(new DenseFeatures(List.of(0.1)), Double.NaN, null)),
+        reject("NaN in Avro", SERDE.encode(new Sample(new DenseFeatures(List.of(0.1)), Double.NaN, null, null)),
             RejectReason.NON_FINITE_NUMBER));
   }
 

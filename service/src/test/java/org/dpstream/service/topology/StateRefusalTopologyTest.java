@@ -138,7 +138,7 @@ class StateRefusalTopologyTest {
   /** What dp.releases says model "linear" published: {@code step} in {@code generation}, having spent eps 0.25. */
   private static PublishedReleases published(int generation, long step) {
     PublishedReleases published = PublishedReleases.empty();
-    PrivacyLedger ledger = new PrivacyLedger(1.0, 1e-5, "zcdp", 64L, 0L, 0.25, 1e-6, generation, null, null);
+    PrivacyLedger ledger = new PrivacyLedger(1.0, 1e-5, "zcdp", 64L, 0L, 0.25, 1e-6, generation, null, null, null, null);
     ModelRelease release = new ModelRelease("linear", step, 0L, List.of(0.0, 0.0, 0.0), "dp-tofw", 1.5, ledger);
     published.add("linear", DpSerdes.modelRelease().encode(release));
     return published;

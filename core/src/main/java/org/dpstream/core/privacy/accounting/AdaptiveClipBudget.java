@@ -31,10 +31,14 @@ public final class AdaptiveClipBudget {
   private final double quantileRho;
   private final ZcdpBudget blocks;
 
-  private AdaptiveClipBudget(ZcdpBudget model, double share) {
+  private AdaptiveClipBudget(ZcdpBudget model, double share, int participations) {
     this.model = model;
-    this.histogramSigma = Rounding.up(1 / Math.sqrt(Rounding.down(share * model.rho())));
-    this.quantileRho = ZeroConcentratedDp.gaussianRho(HISTOGRAM_SENSITIVITY, histogramSigma);
+    // A person's k samples move at most k counts of one histogram from one bin to another: l2 sensitivity
+    // k sqrt(2), so sigma_h grows by k (k = 1 computes exactly what the event-level budget always did).
+    this.histogramSigma = Rounding.up((double) participations / Math.sqrt(Rounding.down(share * model.rho())));
+    double sensitivity = participations == 1
+        ? HISTOGRAM_SENSITIVITY : Rounding.productUp(participations, HISTOGRAM_SENSITIVITY);
+    this.quantileRho = ZeroConcentratedDp.gaussianRho(sensitivity, histogramSigma);
     this.blocks = model.beside(quantileRho);
   }
 
@@ -43,10 +47,21 @@ public final class AdaptiveClipBudget {
    * @param share the fraction of rho spent on the quantile, in (0, 1/2]
    */
   public static AdaptiveClipBudget of(ZcdpBudget budget, double share) {
+    return of(budget, share, 1);
+  }
+
+  /**
+   * The split for a person with up to {@code participations} samples: the histograms' noise grows by k. A person's
+   * samples in several blocks cost (k_b / k)^2 of a histogram's rho in block b, at most one rho_q in all.
+   */
+  public static AdaptiveClipBudget of(ZcdpBudget budget, double share, int participations) {
     if (!(share > 0 && share <= 0.5)) {
       throw new IllegalArgumentException("clip.budgetShare must be in (0, 0.5], got " + share);
     }
-    return new AdaptiveClipBudget(budget, share);
+    if (participations < 1) {
+      throw new IllegalArgumentException("participations must be at least 1, got " + participations);
+    }
+    return new AdaptiveClipBudget(budget, share, participations);
   }
 
   /** The model's (epsilon, delta), as its ledger holds it. */

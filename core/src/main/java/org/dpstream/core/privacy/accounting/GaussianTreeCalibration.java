@@ -16,8 +16,9 @@ public final class GaussianTreeCalibration extends GaussianZcdpMap {
 
   private final TreeHorizon tree;
 
-  private GaussianTreeCalibration(ZcdpBudget budget, TreeHorizon tree, double l2Sensitivity) {
-    super("zcdp-" + budget.conversion().citation(), budget, l2Sensitivity, SensitivityStructure.tree(tree));
+  private GaussianTreeCalibration(ZcdpBudget budget, TreeHorizon tree, double l2Sensitivity, int participations) {
+    super("zcdp-" + budget.conversion().citation(), budget, l2Sensitivity,
+        SensitivityStructure.tree(tree, participations));
     this.tree = tree;
   }
 
@@ -27,7 +28,16 @@ public final class GaussianTreeCalibration extends GaussianZcdpMap {
    * @param l2Sensitivity S, the l2 norm bound of one leaf's contribution (as clipped)
    */
   public static GaussianTreeCalibration of(ZcdpBudget budget, long horizon, double l2Sensitivity) {
-    return new GaussianTreeCalibration(budget, new TreeHorizon(horizon), l2Sensitivity);
+    return of(budget, horizon, l2Sensitivity, 1);
+  }
+
+  /**
+   * The tree for a person with up to {@code participations} leaves: sigma calibrated to Phi_k, the worst set of k
+   * leaves ({@link SensitivityStructure#tree(TreeHorizon, int)}); S stays one leaf's sensitivity.
+   */
+  public static GaussianTreeCalibration of(ZcdpBudget budget, long horizon, double l2Sensitivity,
+      int participations) {
+    return new GaussianTreeCalibration(budget, new TreeHorizon(horizon), l2Sensitivity, participations);
   }
 
   public TreeHorizon tree() {

@@ -101,19 +101,59 @@ public final class SensitivityStructure {
    * @throws IllegalArgumentException beyond {@value #MAX_TREE_CAPACITY} leaves
    */
   public static SensitivityStructure tree(TreeHorizon tree) {
+    return tree(tree, 1);
+  }
+
+  /**
+   * The binary tree over n leaves for a participant with up to k leaves (person level): Phi_k(t), the largest
+   * squared norm of the sum of k columns cut to the nodes released by step t. Node v at level l (2^l leaves) holds
+   * c_v of the k leaves, and the sum of the columns has squared norm sum_v c_v^2. On one level the counts are at
+   * most 2^l each and add up to at most k, so sum_v c_v^2 &lt;= g_l(k) = floor(k / 2^l) 4^l + (k mod 2^l)^2 (a
+   * convex function is largest at a vertex of that polytope: as many full nodes as fit, and the rest in one);
+   * an aligned block of k consecutive leaves reaches g_l(k) on every level at once, so on a tree of 2^(h-1) leaves
+   * Phi_k = sum_l g_l(k) exactly ({@code SensitivityStructureTest} checks it against every k-subset of small
+   * trees). By step t only the levels l &lt;= floor(log2 t) have released a node, as for one leaf, so Phi_k(t) is
+   * the sum over those levels; k = 1 gives the one-leaf structure, g_l(1) = 1.
+   *
+   * <p>Why this, and not k^2 times the one-leaf bound: on the top levels (2^l &gt;= k) the k leaves can share a
+   * node (k^2 each), but on the lower ones they cannot, so Phi_k = k^2 h - k^2 log2 k + O(k^2) at k a power of two.
+   * g_l(j) / j is non-decreasing in j, so Phi_j(t) &lt;= (j / k) Phi_k for j &lt;= k: a person whose k leaves fall in
+   * several epochs (or adaptive clipping's blocks), each calibrated to its own Phi_k, costs at most one Phi_k in all
+   * (docs/privacy-layer.md, "Person-level privacy").
+   *
+   * @param participations k, at least 1
+   * @throws IllegalArgumentException beyond {@value #MAX_TREE_CAPACITY} leaves
+   */
+  public static SensitivityStructure tree(TreeHorizon tree, int participations) {
     if (tree.capacity() > MAX_TREE_CAPACITY) {
       throw new IllegalArgumentException("a tree of more than 2^62 leaves, got " + tree.capacity());
+    }
+    if (participations < 1) {
+      throw new IllegalArgumentException("participations must be at least 1, got " + participations);
     }
     int depth = tree.depth();
     long[] steps = new long[depth];
     double[] nodes = new double[depth];
+    double levels = 0;
     for (int level = 1; level < depth; level++) {
+      levels = Rounding.tightSumUp(levels, levelBound(level - 1, participations));
       steps[level - 1] = (1L << level) - 1;
-      nodes[level - 1] = level;
+      nodes[level - 1] = levels;
     }
     steps[depth - 1] = 1L << (depth - 1);
-    nodes[depth - 1] = depth;
+    nodes[depth - 1] = Rounding.tightSumUp(levels, levelBound(depth - 1, participations));
     return of(tree.capacity(), steps, nodes);
+  }
+
+  /** g_l(k) = floor(k / 2^l) 4^l + (k mod 2^l)^2: the most sum_v c_v^2 of k leaves on level l (exact below 2^53). */
+  static double levelBound(int level, int participations) {
+    if (level >= Integer.SIZE - 1 || participations < 1L << level) {
+      return (double) participations * participations; // all k fit in one node
+    }
+    long nodeSize = 1L << level;
+    long full = participations / nodeSize;
+    long rest = participations % nodeSize;
+    return (double) (full * nodeSize * nodeSize + rest * rest);
   }
 
   /**

@@ -37,6 +37,15 @@ public final class KeyedNoiseSource {
   /** The input of the key check's HMAC; no stream derivation input starts with it. */
   public static final String KEY_CHECK_LABEL = "dpstream/key-check/v1";
 
+  /**
+   * The label of the person pseudonyms' HMAC input ({@link #personPseudonym}): neither a stream derivation input
+   * nor the key check's starts with it, so a pseudonym is never a stream key or a key check.
+   */
+  private static final byte[] PERSON_LABEL = "dpstream/person-pseudonym/v1".getBytes(StandardCharsets.US_ASCII);
+
+  /** The bytes of a person pseudonym: 128 bits, so two persons of one unit collide with probability 2^-128 per pair. */
+  public static final int PERSON_PSEUDONYM_BYTES = 16;
+
   // Stands where an unscoped derivation input ends; -1 is no length, so no unscoped input has it there.
   private static final int SCOPE_MARKER = -1;
 
@@ -189,6 +198,21 @@ public final class KeyedNoiseSource {
   public NoiseStream forStream(String purpose, String streamId) {
     NoiseStream own = new NoiseStream(mac(macKey, derivationInput(purpose, streamId)));
     return successor == null ? own : own.handingOverAfter(lastEpoch, successor.forStream(purpose, streamId));
+  }
+
+  /**
+   * The keyed pseudonym of a person within a unit (a model or a bandit), under which the service counts the person's
+   * contributions: the first {@value #PERSON_PSEUDONYM_BYTES} bytes of HMAC-SHA256(key, label || unit || person),
+   * length-prefixed. Without the key it says nothing of the id (HMAC is a PRF), so a store holding it holds no id,
+   * and the same person has unrelated pseudonyms in two units. Of the key alone: scopes, parts and kinds do not
+   * change it.
+   */
+  public byte[] personPseudonym(String unitId, String personId) {
+    byte[] unit = utf8(unitId);
+    byte[] person = utf8(personId);
+    ByteBuffer input = ByteBuffer.allocate(PERSON_LABEL.length + 8 + unit.length + person.length);
+    input.put(PERSON_LABEL).putInt(unit.length).put(unit).putInt(person.length).put(person);
+    return java.util.Arrays.copyOf(mac(macKey, input.array()), PERSON_PSEUDONYM_BYTES);
   }
 
   /** The HMAC input of a stream key: injective in (purpose, stream id, scope, part, kind) (see the class comment). */

@@ -110,6 +110,17 @@ public final class NoiseKeyRing {
         .map(key -> key.handingOverAfter(epoch, primary));
   }
 
+  /**
+   * The person's pseudonym under every key of the ring ({@link KeyedNoiseSource#personPseudonym}), the primary's
+   * first: a count kept under a retired key is found, and moved to the primary's pseudonym, after a rotation.
+   */
+  public List<byte[]> personPseudonyms(String unitId, String personId) {
+    List<byte[]> pseudonyms = new ArrayList<>(1 + retired.size());
+    pseudonyms.add(primary.personPseudonym(unitId, personId));
+    retired.forEach(key -> pseudonyms.add(key.personPseudonym(unitId, personId)));
+    return pseudonyms;
+  }
+
   /** The ring by its check values, e.g. {@code primary 1f2e..., retired [a0b1...]}: never key material. */
   public String describe() {
     return "primary " + primary.keyCheck() + (retired.isEmpty() ? "" : ", retired " + retiredChecks());

@@ -3,6 +3,7 @@ package org.dpstream.core.privacy.accounting;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -171,5 +172,73 @@ class SensitivityStructureTest {
     bounds[1] = 9;
     assertEquals(2, structure.checkpoint(1));
     assertEquals(2, structure.bound(1));
+  }
+
+  /**
+   * The largest squared norm of the sum of the columns of {@code leaves} cut to the nodes complete by step t, over
+   * every set of k leaves of the full tree of 2^(h-1) leaves: sum over complete nodes of (chosen leaves in it)^2.
+   */
+  private static long bruteForcePhi(int depth, int k, long step) {
+    int leaves = 1 << (depth - 1);
+    long best = 0;
+    for (int set = 0; set < 1 << leaves; set++) {
+      if (Integer.bitCount(set) != k) {
+        continue;
+      }
+      long phi = 0;
+      for (int level = 0; level < depth; level++) {
+        int size = 1 << level;
+        for (int start = 0; start + size <= Math.min(leaves, step); start += size) {
+          long inNode = Integer.bitCount(set & (int) (((1L << size) - 1) << start));
+          phi += inNode * inNode;
+        }
+      }
+      best = Math.max(best, phi);
+    }
+    return best;
+  }
+
+  @Test
+  void aPersonsPhiOnTheTreeIsTheWorstSetOfKLeavesByBruteForce() {
+    for (long capacity : new long[] {1, 2, 3, 4, 5, 8, 9, 16}) {
+      TreeHorizon tree = new TreeHorizon(capacity);
+      int fullLeaves = 1 << (tree.depth() - 1);
+      for (int k = 1; k <= Math.min(fullLeaves, 6); k++) {
+        SensitivityStructure structure = SensitivityStructure.tree(tree, k);
+        // over the whole tree the bound is exact: an aligned block of k leaves fills every level at once
+        assertEquals(bruteForcePhi(tree.depth(), k, fullLeaves), structure.largestBound(), "n=" + capacity + ", k=" + k);
+        for (long t = 1; t <= fullLeaves && fullLeaves <= 8; t++) {
+          long worst = bruteForcePhi(tree.depth(), k, t);
+          assertTrue(structure.bound(structure.indexOf(t)) >= worst, "n=" + capacity + ", k=" + k + ", t=" + t);
+        }
+      }
+    }
+  }
+
+  @Test
+  void oneParticipationIsTheOneLeafStructureBitForBit() {
+    for (long capacity : new long[] {1, 3, 1000, 1L << 20, 1L << 62}) {
+      TreeHorizon tree = new TreeHorizon(capacity);
+      assertArrayEquals(bounds(SensitivityStructure.tree(tree)), bounds(SensitivityStructure.tree(tree, 1)));
+      assertArrayEquals(checkpoints(SensitivityStructure.tree(tree)), checkpoints(SensitivityStructure.tree(tree, 1)));
+    }
+  }
+
+  @Test
+  void aPersonsPhiIsBelowKSquaredTimesTheDepthAndAboveKTimesIt() {
+    // n = 2^20, h = 21, k = 5: levels 0, 1, 2 hold 5, 9 and 17; the 18 levels from 8 leaves up hold 25 each.
+    SensitivityStructure five = SensitivityStructure.tree(new TreeHorizon(1L << 20), 5);
+    assertEquals(5 + 9 + 17 + 18 * 25, five.largestBound());
+    assertTrue(five.largestBound() < 25 * 21);
+    // a person's j <= k leaves cost at most j / k of Phi_k at every step: epochs and blocks add up to one Phi_k
+    for (int k = 2; k <= 20; k++) {
+      SensitivityStructure whole = SensitivityStructure.tree(new TreeHorizon(1000), k);
+      for (int j = 1; j < k; j++) {
+        SensitivityStructure part = SensitivityStructure.tree(new TreeHorizon(1000), j);
+        for (int c = 0; c < part.size(); c++) {
+          assertTrue(part.bound(c) * k <= whole.largestBound() * j, "j=" + j + ", k=" + k);
+        }
+      }
+    }
   }
 }

@@ -1,0 +1,115 @@
+package org.dpstream.service.contribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseKey;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** A person's count across a key rotation, counts beside states, and a count this build cannot read. */
+class ContributionCountsTest {
+
+  private static KeyedNoiseSource key(int seed) {
+    byte[] material = new byte[32];
+    for (int i = 0; i < material.length; i++) {
+      material[i] = (byte) (seed * 31 + i);
+    }
+    return new KeyedNoiseSource(NoiseKey.ofBytes(material));
+  }
+
+  private static final KeyedNoiseSource OLD = key(1);
+  private static final KeyedNoiseSource NEW = key(2);
+
+  private KeyValueStore<String, byte[]> store;
+
+  @BeforeEach
+  void openStore() {
+    store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("model-state"), Serdes.String(), Serdes.ByteArray())
+        .withLoggingDisabled().build();
+    MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
+    store.init(context.getStateStoreContext(), store);
+  }
+
+  private Map<String, byte[]> entries() {
+    Map<String, byte[]> all = new java.util.LinkedHashMap<>();
+    try (KeyValueIterator<String, byte[]> it = store.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, byte[]> entry = it.next();
+        all.put(entry.key, entry.value);
+      }
+    }
+    return all;
+  }
+
+  @Test
+  void aCountFollowsThePersonAcrossAKeyRotationAndMovesToThePrimaryKey() {
+    ContributionCounts before = new ContributionCounts(store, NoiseKeyRing.of(OLD));
+    for (int n = 0; n < 3; n++) {
+      before.add(before.find("m", "alice"));
+    }
+    assertEquals(3, before.find("m", "alice").count());
+    ContributionCounts after = new ContributionCounts(store, NoiseKeyRing.of(NEW, List.of(OLD)));
+    ContributionCounts.Contributor alice = after.find("m", "alice");
+    assertEquals(3, alice.count(), "found under the retired key's pseudonym");
+    after.add(alice);
+    assertEquals(1, entries().size(), "moved: the retired key's entry is gone");
+    assertEquals(4, new ContributionCounts(store, NoiseKeyRing.of(NEW)).find("m", "alice").count());
+    assertEquals(0, new ContributionCounts(store, NoiseKeyRing.of(OLD)).find("m", "alice").count(),
+        "a key dropped from the ring no longer finds it: why a retired key stays while its persons may return");
+  }
+
+  @Test
+  void countsArePerModelUnderPrefixedKeysThatHoldNoId() {
+    ContributionCounts counts = new ContributionCounts(store, NoiseKeyRing.of(OLD));
+    counts.add(counts.find("m", "alice"));
+    counts.add(counts.find("n", "alice"));
+    counts.add(counts.find("m", "bob"));
+    store.put("m", new byte[] {7}); // a model's state beside them
+    assertEquals(1, counts.find("m", "alice").count());
+    assertEquals(1, counts.find("n", "alice").count());
+    assertEquals(0, counts.find("n", "bob").count());
+    List<String> countKeys = new ArrayList<>();
+    entries().keySet().forEach(key -> {
+      if (ContributionCounts.isCount(key)) {
+        countKeys.add(key);
+      }
+      assertFalse(key.contains("alice") || key.contains("bob"), key);
+    });
+    assertEquals(3, countKeys.size());
+    assertFalse(ContributionCounts.isCount("m"));
+    assertFalse(ContributionCounts.isCount(null));
+  }
+
+  @Test
+  void aCountThisBuildCannotReadStopsInsteadOfStartingOver() {
+    ContributionCounts counts = new ContributionCounts(store, NoiseKeyRing.of(OLD));
+    counts.add(counts.find("m", "alice"));
+    String key = entries().keySet().iterator().next();
+    store.put(key, new byte[] {2, 0, 0, 0, 1});
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> counts.find("m", "alice"));
+    assertTrue(e.getMessage().contains("version 2"), e.getMessage());
+    assertFalse(e.getMessage().contains("alice"), e.getMessage());
+  }
+
+  @Test
+  void unitIdsMustNotStartWithTheCountsPrefix() {
+    assertEquals("m\u0000", ContributionCounts.requireUnitId("m\u0000"));
+    assertNull(ContributionCounts.requireUnitId(null));
+    assertThrows(IllegalArgumentException.class, () -> ContributionCounts.requireUnitId("\u0000m"));
+  }
+}
