@@ -145,7 +145,13 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     ContributionCounts.Contributor contributor = null;
     if (entry.unit().byUser()) {
       // Bounded before any mechanism sees the sample: the (k+1)-th never reaches the estimator.
-      contributor = counts.find(sample.modelId(), sample.personId());
+      try {
+        contributor = counts.find(sample.modelId(), sample.personId());
+      } catch (RefusedStateException e) {
+        states.refuse(sample.modelId(), e);
+        reject(record, e.reason().name(), e.getMessage());
+        return;
+      }
       if (contributor.count() >= entry.unit().maxContributions()) {
         reject(record, SampleRejection.CONTRIBUTION_LIMIT, "the sample's person has contributed the "
             + entry.unit().maxContributions() + " samples model " + sample.modelId() + " takes per person");

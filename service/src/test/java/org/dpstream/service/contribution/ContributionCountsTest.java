@@ -18,6 +18,8 @@ import org.apache.kafka.streams.state.Stores;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.core.privacy.random.NoiseKeyRing;
+import org.dpstream.service.noise.RefusedStateException;
+import org.dpstream.service.noise.StateRefusal;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -67,10 +69,32 @@ class ContributionCountsTest {
     ContributionCounts.Contributor alice = after.find("m", "alice");
     assertEquals(3, alice.count(), "found under the retired key's pseudonym");
     after.add(alice);
-    assertEquals(1, entries().size(), "moved: the retired key's entry is gone");
-    assertEquals(4, new ContributionCounts(store, NoiseKeyRing.of(NEW)).find("m", "alice").count());
-    assertEquals(0, new ContributionCounts(store, NoiseKeyRing.of(OLD)).find("m", "alice").count(),
-        "a key dropped from the ring no longer finds it: why a retired key stays while its persons may return");
+    assertEquals(1, entries().keySet().stream().filter(key -> key.startsWith(ContributionCounts.KEY_PREFIX)).count(),
+        "moved: the retired key's entry is gone");
+    assertEquals(4, after.find("m", "alice").count());
+  }
+
+  /**
+   * A person not seen since a rotation is counted under the old key only: a ring without it must not take the person
+   * for new, so the model is refused until the key is back.
+   */
+  @Test
+  void aModelWhoseCountsNeedAKeyMissingFromTheRingIsRefusedNotStartedOver() {
+    ContributionCounts before = new ContributionCounts(store, NoiseKeyRing.of(OLD));
+    before.add(before.find("m", "bob"));
+    ContributionCounts rotated = new ContributionCounts(store, NoiseKeyRing.of(NEW, List.of(OLD)));
+    rotated.add(rotated.find("m", "alice"));
+    RefusedStateException refused = assertThrows(RefusedStateException.class,
+        () -> new ContributionCounts(store, NoiseKeyRing.of(NEW)).find("m", "bob"));
+    assertEquals(StateRefusal.NOISE_KEY_MISMATCH, refused.reason());
+    assertTrue(refused.getMessage().contains(OLD.keyCheck().hex()), refused.getMessage());
+    assertFalse(refused.getMessage().contains("bob"), refused.getMessage());
+    assertThrows(RefusedStateException.class,
+        () -> new ContributionCounts(store, NoiseKeyRing.of(NEW)).find("m", "carol"), "any person: bob may return");
+    assertEquals(1, new ContributionCounts(store, NoiseKeyRing.of(NEW, List.of(OLD))).find("m", "bob").count(),
+        "with the key back as retired, bob's count is found");
+    assertEquals(0, new ContributionCounts(store, NoiseKeyRing.of(NEW)).find("n", "bob").count(),
+        "another model without counts under the old key is not refused");
   }
 
   @Test
@@ -90,7 +114,7 @@ class ContributionCountsTest {
       }
       assertFalse(key.contains("alice") || key.contains("bob"), key);
     });
-    assertEquals(3, countKeys.size());
+    assertEquals(5, countKeys.size(), "three counts and each model's record of the key they were made under");
     assertFalse(ContributionCounts.isCount("m"));
     assertFalse(ContributionCounts.isCount(null));
   }
@@ -99,7 +123,8 @@ class ContributionCountsTest {
   void aCountThisBuildCannotReadStopsInsteadOfStartingOver() {
     ContributionCounts counts = new ContributionCounts(store, NoiseKeyRing.of(OLD));
     counts.add(counts.find("m", "alice"));
-    String key = entries().keySet().iterator().next();
+    String key = entries().keySet().stream().filter(k -> k.startsWith(ContributionCounts.KEY_PREFIX)).findFirst()
+        .orElseThrow();
     store.put(key, new byte[] {2, 0, 0, 0, 1});
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> counts.find("m", "alice"));
     assertTrue(e.getMessage().contains("version 2"), e.getMessage());

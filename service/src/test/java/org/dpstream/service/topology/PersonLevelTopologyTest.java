@@ -122,7 +122,7 @@ class PersonLevelTopologyTest {
           KeyValue<String, byte[]> entry = all.next();
           assertFalse(entry.key.contains("person-"), "the store holds no id: " + entry.key);
           assertFalse(new String(entry.value, StandardCharsets.ISO_8859_1).contains("person-"));
-          counts += ContributionCounts.isCount(entry.key) ? 1 : 0;
+          counts += entry.key.startsWith(ContributionCounts.KEY_PREFIX) ? 1 : 0;
         }
       }
       assertEquals(persons, counts, "one count per person");
