@@ -11,6 +11,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Creates the topics of a DP-DDA run if they are missing (every node tries; the first wins) and checks the
@@ -39,8 +40,7 @@ final class DdaTopics {
           }
         }
       }
-      TopicDescription gossip = admin.describeTopics(List.of(topics.gossip())).allTopicNames()
-          .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topics.gossip());
+      TopicDescription gossip = describeOnceKnown(admin, topics.gossip());
       if (gossip.partitions().size() < nodes) {
         throw new IllegalStateException("gossip topic " + topics.gossip() + " has " + gossip.partitions().size()
             + " partitions; " + nodes + " nodes need one each (partition i is node i's inbox)");
@@ -50,6 +50,25 @@ final class DdaTopics {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while setting up the DP-DDA topics", e);
+    }
+  }
+
+  /**
+   * The topic's description, waiting while the brokers do not know it yet: another node may have just created it
+   * (our create then met TopicExistsException), and its metadata reaches every broker a moment later.
+   */
+  private static TopicDescription describeOnceKnown(Admin admin, String topic)
+      throws ExecutionException, TimeoutException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+    while (true) {
+      try {
+        return admin.describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).get(topic);
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(100);
+      }
     }
   }
 }
