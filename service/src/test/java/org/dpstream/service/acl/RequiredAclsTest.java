@@ -92,7 +92,9 @@ class RequiredAclsTest {
     List<String> lines = lines(RequiredAcls.forService(EXAMPLE.withDecider(DeciderConfig.decidingInTopology())));
     assertTrue(lines.contains("TOPIC LITERAL dp.contexts READ") && lines.contains("TOPIC LITERAL dp.decisions WRITE"));
     assertFalse(lines.contains("GROUP LITERAL dpstream-decider READ"));
-    assertFalse(lines.contains("TOPIC LITERAL dp.releases READ"), "nothing follows the releases");
+    assertTrue(lines.contains("TOPIC LITERAL dp.releases READ"), "run reads the releases once at start-up");
+    assertTrue(RequiredAcls.forService(EXAMPLE.withDecider(DeciderConfig.decidingInTopology())).all().stream()
+        .noneMatch(acl -> acl.why().contains("deciders follow")), "nothing follows the releases");
     assertFalse(lines.contains("TOPIC LITERAL dp.rewards WRITE"), "only the deciders write rewards");
   }
 
@@ -100,8 +102,8 @@ class RequiredAclsTest {
   void withoutBanditsOrTopicCreationOnlyTheModelsTopicsRemain() {
     ServiceConfig config = new ServiceConfig(EXAMPLE.applicationId(), EXAMPLE.topics(), EXAMPLE.models(),
         EXAMPLE.kafka(), 0, List.of(), null, null, new TopicCreation(false, null, null, null), null);
-    assertEquals(List.of("TOPIC LITERAL dp.rejected WRITE", "TOPIC LITERAL dp.releases WRITE",
-        "TOPIC LITERAL dp.samples READ", "TOPIC LITERAL dpstream-model-routing-repartition DELETE",
+    assertEquals(List.of("TOPIC LITERAL dp.rejected WRITE", "TOPIC LITERAL dp.releases READ",
+        "TOPIC LITERAL dp.releases WRITE", "TOPIC LITERAL dp.samples READ", "TOPIC LITERAL dpstream-model-routing-repartition DELETE",
         "TOPIC PREFIXED dpstream- READ", "TOPIC PREFIXED dpstream- WRITE", "TOPIC PREFIXED dpstream- CREATE",
         "GROUP LITERAL dpstream READ", "TRANSACTIONAL_ID PREFIXED dpstream- WRITE"),
         lines(RequiredAcls.forService(config)));
