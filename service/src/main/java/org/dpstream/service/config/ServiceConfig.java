@@ -27,6 +27,9 @@ import org.dpstream.service.serde.OutputFormat;
  *     up to 100 models)
  * @param metricsAddress the address /metrics (with /health and /ready) listens on, a host name or IP address;
  *     default: every interface
+ * @param liveModelsPerTask models a task keeps loaded on the heap (their estimators), the most recently stepped;
+ *     another model's state is read from its task's store when a sample of it comes; default
+ *     {@value #DEFAULT_LIVE_MODELS_PER_TASK} (docs/operations.md, "Many models")
  */
 public record ServiceConfig(
     String applicationId,
@@ -41,7 +44,8 @@ public record ServiceConfig(
     String instanceId,
     DeciderConfig decider,
     MetricsConfig metrics,
-    String metricsAddress) {
+    String metricsAddress,
+    Integer liveModelsPerTask) {
 
   /** Port of /metrics when the file does not say. */
   public static final int DEFAULT_METRICS_PORT = 9400;
@@ -51,6 +55,12 @@ public record ServiceConfig(
    * few enough that an idle task costs little.
    */
   public static final int DEFAULT_ROUTING_PARTITIONS = 6;
+
+  /**
+   * Live models per task when the file does not say: every model of a deployment of up to a few thousand stays loaded
+   * (6 tasks by default), while one of ten thousand models keeps at most this many estimators per task on the heap.
+   */
+  public static final int DEFAULT_LIVE_MODELS_PER_TASK = 1_000;
 
   public ServiceConfig {
     Objects.requireNonNull(applicationId, "applicationId");
@@ -72,6 +82,25 @@ public record ServiceConfig(
       throw new IllegalArgumentException("metricsAddress must name a host or address (leave it out for every"
           + " interface)");
     }
+    liveModelsPerTask = liveModelsPerTask == null ? DEFAULT_LIVE_MODELS_PER_TASK : liveModelsPerTask;
+    if (liveModelsPerTask < 1) {
+      throw new IllegalArgumentException("liveModelsPerTask must be at least 1, got " + liveModelsPerTask);
+    }
+  }
+
+  /** A configuration with the default number of live models per task. */
+  public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
+      Integer metricsPort, List<BanditConfig> bandits, Integer routingPartitions, OutputConfig output,
+      TopicCreation createTopics, String instanceId, DeciderConfig decider, MetricsConfig metrics,
+      String metricsAddress) {
+    this(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output, createTopics,
+        instanceId, decider, metrics, metricsAddress, null);
+  }
+
+  /** The same configuration with this many live models per task. */
+  public ServiceConfig withLiveModelsPerTask(int live) {
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
+        createTopics, instanceId, decider, metrics, metricsAddress, live);
   }
 
   /** A configuration with the default {@code metrics:} section and /metrics on every interface. */
@@ -85,7 +114,7 @@ public record ServiceConfig(
   /** The same configuration with this {@code metrics:} section. */
   public ServiceConfig withMetrics(MetricsConfig newMetrics) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
-        createTopics, instanceId, decider, newMetrics, metricsAddress);
+        createTopics, instanceId, decider, newMetrics, metricsAddress, liveModelsPerTask);
   }
 
   /** The ids of the models that have per-model series on /metrics ({@link MetricsConfig#modelsWithSeries}). */
@@ -104,7 +133,7 @@ public record ServiceConfig(
   /** The same configuration with this {@code decider:} section. */
   public ServiceConfig withDecider(DeciderConfig newDecider) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
-        createTopics, instanceId, newDecider, metrics, metricsAddress);
+        createTopics, instanceId, newDecider, metrics, metricsAddress, liveModelsPerTask);
   }
 
   /** A configuration with these bandits, the default routing, Avro outputs, default topic creation and dynamic membership. */
@@ -123,26 +152,26 @@ public record ServiceConfig(
   /** The same configuration with these bandits. */
   public ServiceConfig withBandits(List<BanditConfig> newBandits) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits, routingPartitions, output,
-        createTopics, instanceId, decider, metrics, metricsAddress);
+        createTopics, instanceId, decider, metrics, metricsAddress, liveModelsPerTask);
   }
 
   /** The same configuration with another routing partition count. */
   public ServiceConfig withRoutingPartitions(int partitions) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, partitions, output,
-        createTopics, instanceId, decider, metrics, metricsAddress);
+        createTopics, instanceId, decider, metrics, metricsAddress, liveModelsPerTask);
   }
 
   /** The same configuration with its outputs in this format. */
   public ServiceConfig withOutputFormat(OutputFormat format) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions,
         new OutputConfig(format.name().toLowerCase(Locale.ROOT)), createTopics, instanceId, decider, metrics,
-        metricsAddress);
+        metricsAddress, liveModelsPerTask);
   }
 
   /** The same configuration with this static membership id (null: dynamic membership). */
   public ServiceConfig withInstanceId(String newInstanceId) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
-        createTopics, newInstanceId, decider, metrics, metricsAddress);
+        createTopics, newInstanceId, decider, metrics, metricsAddress, liveModelsPerTask);
   }
 
   /** The models' specs by id, each checked; duplicate ids are refused. */

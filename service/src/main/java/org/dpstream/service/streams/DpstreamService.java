@@ -157,7 +157,7 @@ public final class DpstreamService implements AutoCloseable {
     Topics topics = new Topics(config.topics(), config.output().outputFormat());
     StreamsBuilder builder = new StreamsBuilder();
     ContinualReleaseTopology.addTo(builder, config.registry(), topics, config.routingPartitions(), noise,
-        new MicrometerModelMetrics(registry, config.modelsWithSeries()::contains));
+        new MicrometerModelMetrics(registry, config.modelsWithSeries()::contains), config.liveModelsPerTask());
     BanditRegistry bandits = config.banditRegistry();
     if (!bandits.isEmpty()) {
       BanditTopology.addTo(builder, bandits, topics, config.routingPartitions(), noise,

@@ -6,7 +6,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -41,8 +40,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>State: each model's estimator state lives in a changelogged key-value store, written after every
  * step, so with exactly-once processing the store, the releases and the input offsets commit together.
- * Live estimators are cached in memory for speed; the cache is dropped whenever Streams (re)initialises
- * or closes the task, so after an aborted transaction or a rebalance every model is reloaded from the
+ * Live estimators are cached in memory for speed, at most {@code liveModels} per task, the least recently stepped
+ * dropped first ({@link LiveModels}); the cache is dropped whenever Streams (re)initialises or closes the task, so after an aborted transaction or a rebalance every model is reloaded from the
  * store as the changelog left it. Noise is regenerated from the key, so a replayed sample produces the
  * release it produced before, bit for bit.
  *
@@ -62,7 +61,7 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
   private final NoiseContext noise;
   private final ModelMetrics metrics;
   private final EstimatorFactory estimators;
-  private final Map<String, Live> live = new HashMap<>();
+  private final Map<String, Live> live;
   private final TaskStates states;
   /** The models this task has reported to the metrics, which forget them when the task closes. */
   private final Set<String> reported = new HashSet<>();
@@ -74,7 +73,8 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
   private record Live(OnlineEstimator estimator, NoiseGeneration generation) {}
 
   LearnProcessor(ModelRegistry models, int routingPartitions, NoiseContext noise, ModelMetrics metrics,
-      EstimatorFactory estimators) {
+      EstimatorFactory estimators, int liveModels) {
+    this.live = new LiveModels<>(liveModels);
     this.models = models;
     this.routingPartitions = routingPartitions;
     this.noise = noise;
