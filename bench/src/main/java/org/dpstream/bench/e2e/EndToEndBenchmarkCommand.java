@@ -70,6 +70,11 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
       + " service's, " + ServiceConfig.DEFAULT_LIVE_MODELS_PER_TASK + ")")
   Integer liveModels;
 
+  @Option(names = "--rest", defaultValue = "0s", converter = org.dpstream.service.cli.DurationConverter.class,
+      description = "how long the service rests after the last output before its heap is measured, e.g. 75s: past a"
+      + " minute the tasks have dropped their idle models (default: ${DEFAULT-VALUE})")
+  Duration rest;
+
   @Option(names = "--threads", defaultValue = "1", description = "Kafka Streams threads per topology (default: ${DEFAULT-VALUE})")
   int threads;
 
@@ -112,6 +117,7 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
       Throughput dpstream = measure("dpstream", kafka, () -> {
         DpstreamService service = startDpstream(kafka, stateRoot);
         return () -> {
+          Thread.sleep(rest.toMillis());
           heapIdle[0] = ModelFootprint.heapAfterFullCollection();
           service.close();
         };

@@ -9,8 +9,8 @@ import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * What the service's models cost at rest: heap after a full collection (with the service idle, every sample learnt,
- * against the same measure before it started) and the bytes of its state directory (RocksDB's files, after the service
+ * What the service's models cost: heap after a full collection (with every sample learnt and the service resting for
+ * {@code --rest}, against the same measure before it started) and the bytes of its state directory (RocksDB's files, after the service
  * closed and flushed them), each per model.
  *
  * @param models the models configured

@@ -27,8 +27,9 @@ import org.dpstream.service.serde.OutputFormat;
  *     up to 100 models)
  * @param metricsAddress the address /metrics (with /health and /ready) listens on, a host name or IP address;
  *     default: every interface
- * @param liveModelsPerTask models a task keeps loaded on the heap (their estimators), the most recently stepped;
- *     another model's state is read from its task's store when a sample of it comes; default
+ * @param liveModelsPerTask models a task keeps loaded on the heap (their estimators), the most recently stepped (a
+ *     model that has not stepped for a minute is dropped too); another model's state is read from its task's store
+ *     when a sample of it comes; default
  *     {@value #DEFAULT_LIVE_MODELS_PER_TASK} (docs/operations.md, "Many models")
  */
 public record ServiceConfig(
@@ -57,10 +58,11 @@ public record ServiceConfig(
   public static final int DEFAULT_ROUTING_PARTITIONS = 6;
 
   /**
-   * Live models per task when the file does not say: every model of a deployment of up to a few thousand stays loaded
-   * (6 tasks by default), while one of ten thousand models keeps at most this many estimators per task on the heap.
+   * Live models per task when the file does not say: ten thousand models stepping at once over the default 6 tasks
+   * stay loaded (a task that reloads a model for every sample learnt at a fifth of the rate in docs/benchmarks.md,
+   * "Many models"), and an instance keeps at most 6 x 2,000 estimators, about 14 KB each at d = 20, on its heap.
    */
-  public static final int DEFAULT_LIVE_MODELS_PER_TASK = 1_000;
+  public static final int DEFAULT_LIVE_MODELS_PER_TASK = 2_000;
 
   public ServiceConfig {
     Objects.requireNonNull(applicationId, "applicationId");

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.dpstream.schemas.ModelRelease;
@@ -22,13 +21,29 @@ class LiveModelsTest {
 
   @Test
   void keepsTheMostRecentlyUsedUpToItsCapacity() {
-    LiveModels<Integer> live = new LiveModels<>(2);
-    live.put("a", 1);
-    live.put("b", 2);
-    live.get("a");
-    live.put("c", 3);
-    assertEquals(List.of("a", "c"), new ArrayList<>(live.keySet()), "b, the least recently used, is dropped");
-    assertThrows(IllegalArgumentException.class, () -> new LiveModels<Integer>(0));
+    LiveModels<String> live = new LiveModels<>(2);
+    live.use("a", id -> id, 1);
+    live.use("b", id -> id, 2);
+    live.use("a", id -> "reloaded", 3);
+    live.use("c", id -> id, 4);
+    assertEquals(2, live.size());
+    assertTrue(live.contains("a") && live.contains("c"), "b, the least recently used, is dropped");
+    assertEquals("a", live.use("a", id -> "reloaded", 5), "a kept loaded is not loaded again");
+    assertThrows(IllegalArgumentException.class, () -> new LiveModels<String>(0));
+  }
+
+  @Test
+  void dropsTheModelsUnusedSinceACutoff() {
+    LiveModels<String> live = new LiveModels<>(10);
+    live.use("a", id -> id, 100);
+    live.use("b", id -> id, 200);
+    live.use("c", id -> id, 300);
+    live.use("a", id -> id, 400);
+    live.dropUnusedSince(300);
+    assertEquals(2, live.size());
+    assertTrue(live.contains("a") && live.contains("c"), "b, last used at 200, is dropped; a, used at 400, stays");
+    live.dropUnusedSince(1_000);
+    assertEquals(0, live.size());
   }
 
   /**
