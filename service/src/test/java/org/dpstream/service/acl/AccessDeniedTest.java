@@ -26,8 +26,9 @@ class AccessDeniedTest {
   void aRefusedTopicIsNamedWithTheOperationsAndReasonsDpstreamNeedsThere() {
     Optional<String> line = AccessDenied.explain(new StreamsException("Error encountered sending record",
         new TopicAuthorizationException(Set.of("dp.releases"))), ACLS);
-    assertEquals(Optional.of("not authorised to use topic dp.releases, where dpstream needs Read, Write, Create (the"
-        + " deciders follow every release, without a consumer group, to decide from the released parameters;"
+    assertEquals(Optional.of("not authorised to use topic dp.releases, where dpstream needs Read, Write, Create (run"
+        + " reads every release once before it starts, without a consumer group: a model or bandit whose state was"
+        + " lost or is behind its releases must not resume; the deciders follow every release, without a consumer group, to decide from the released parameters;"
         + " Kafka Streams writes the releases; run creates it when it is missing, as createTopics.enabled says)"),
         line);
   }

@@ -188,7 +188,8 @@ class BanditConfigTest {
    */
   @Test
   void everyIdABanditDerivesIsRefusedAsAnotherModelOrBanditsId() {
-    String hdb = "{id: b, dimension: 3, arms: 2, link: identity, preSelectionGap: \"0.1\", epsilon: 1, delta: 1.0e-5,"
+    String hdb = "{id: b, policy: dp-hdb, dimension: 3, arms: 2, link: identity, preSelectionGap: \"0.1\", epsilon: 1,"
+        + " delta: 1.0e-5,"
         + " horizon: 100, rewardBound: 1, rewardTimeout: 5s}";
     String linear = "{id: l, policy: dp-linear, dimension: 2, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100,"
         + " rewardBound: 1, rewardTimeout: 5s}";
