@@ -66,6 +66,15 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
   @Option(names = "--models", defaultValue = "4", description = "models, model m on partition m mod partitions (default: ${DEFAULT-VALUE})")
   int models;
 
+  @Option(names = "--live-models", description = "models each task keeps loaded (liveModelsPerTask; default: the"
+      + " service's, " + ServiceConfig.DEFAULT_LIVE_MODELS_PER_TASK + ")")
+  Integer liveModels;
+
+  @Option(names = "--rest", defaultValue = "0s", converter = org.dpstream.service.cli.DurationConverter.class,
+      description = "how long the service rests after the last output before its heap is measured, e.g. 75s: past a"
+      + " minute the tasks have dropped their idle models (default: ${DEFAULT-VALUE})")
+  Duration rest;
+
   @Option(names = "--threads", defaultValue = "1", description = "Kafka Streams threads per topology (default: ${DEFAULT-VALUE})")
   int threads;
 
@@ -79,8 +88,9 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--samples, --d, --partitions, --models and --threads must be positive");
     }
     out.println(MachineFacts.describe());
-    out.printf(Locale.ROOT, "e2e: %,d samples, d = %d, %d models over %d partitions, %d stream thread(s), exactly_once_v2%n",
-        samples, dimension, models, partitions, threads);
+    out.printf(Locale.ROOT, "e2e: %,d samples, d = %d, %d models over %d partitions, %d stream thread(s), exactly_once_v2,"
+        + " live models per task %s%n", samples, dimension, models, partitions, threads,
+        liveModels == null ? ServiceConfig.DEFAULT_LIVE_MODELS_PER_TASK + " (default)" : liveModels);
     out.flush();
     try (TemporaryDirectory stateDirectory = TemporaryDirectory.create("dpstream-bench-state-");
         EmbeddedKafka kafka = EmbeddedKafka.start()) {
@@ -102,9 +112,19 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
           PASS_THROUGH_OUTPUT);
       out.println(passThrough.describe());
       out.flush();
-      Throughput dpstream = measure("dpstream", kafka, () -> startDpstream(kafka, stateRoot),
-          topics.releases().name(), topics.rejected().name());
+      long heapBefore = ModelFootprint.heapAfterFullCollection();
+      long[] heapIdle = new long[1];
+      Throughput dpstream = measure("dpstream", kafka, () -> {
+        DpstreamService service = startDpstream(kafka, stateRoot);
+        return () -> {
+          Thread.sleep(rest.toMillis());
+          heapIdle[0] = ModelFootprint.heapAfterFullCollection();
+          service.close();
+        };
+      }, topics.releases().name(), topics.rejected().name());
       out.println(dpstream.describe());
+      out.println(new ModelFootprint(models, heapBefore, heapIdle[0],
+          ModelFootprint.bytesUnder(stateRoot.resolve("dpstream"))).describe());
       out.printf(Locale.ROOT, "ratio dpstream / pass-through: %.2f from start, %.2f first-to-last (target >= 0.5)%n",
           dpstream.perSecond() / passThrough.perSecond(), dpstream.steadyPerSecond() / passThrough.steadyPerSecond());
       out.flush();
@@ -159,10 +179,13 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
     }
   }
 
-  private AutoCloseable startDpstream(EmbeddedKafka kafka, Path stateRoot) {
+  private DpstreamService startDpstream(EmbeddedKafka kafka, Path stateRoot) {
     List<ModelConfig> configs = BenchModels.of(models, dimension, samples);
     ServiceConfig config = new ServiceConfig("bench-dpstream", TopicNames.defaults(), configs,
         streamsSettings(kafka, stateRoot.resolve("dpstream")), 0);
+    if (liveModels != null) {
+      config = config.withLiveModelsPerTask(liveModels);
+    }
     return DpstreamService.start(config, NoiseKey.random(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 

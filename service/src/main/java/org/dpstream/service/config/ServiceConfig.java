@@ -28,6 +28,10 @@ import org.dpstream.service.serde.OutputFormat;
  *     up to 100 models)
  * @param metricsAddress the address /metrics (with /health and /ready) listens on, a host name or IP address;
  *     default: every interface
+ * @param liveModelsPerTask models a task keeps loaded on the heap (their estimators), the most recently stepped (a
+ *     model that has not stepped for a minute is dropped too); another model's state is read from its task's store
+ *     when a sample of it comes; default
+ *     {@value #DEFAULT_LIVE_MODELS_PER_TASK} (docs/operations.md, "Many models")
  */
 public record ServiceConfig(
     String applicationId,
@@ -42,7 +46,8 @@ public record ServiceConfig(
     String instanceId,
     DeciderConfig decider,
     MetricsConfig metrics,
-    String metricsAddress) {
+    String metricsAddress,
+    Integer liveModelsPerTask) {
 
   /** Port of /metrics when the file does not say. */
   public static final int DEFAULT_METRICS_PORT = 9400;
@@ -52,6 +57,13 @@ public record ServiceConfig(
    * few enough that an idle task costs little.
    */
   public static final int DEFAULT_ROUTING_PARTITIONS = 6;
+
+  /**
+   * Live models per task when the file does not say: ten thousand models stepping at once over the default 6 tasks
+   * stay loaded (a task that reloads a model for every sample learnt at a fifth of the rate in docs/benchmarks.md,
+   * "Many models"), and an instance keeps at most 6 x 2,000 estimators, about 14 KB each at d = 20, on its heap.
+   */
+  public static final int DEFAULT_LIVE_MODELS_PER_TASK = 2_000;
 
   public ServiceConfig {
     Objects.requireNonNull(applicationId, "applicationId");
@@ -73,6 +85,25 @@ public record ServiceConfig(
       throw new IllegalArgumentException("metricsAddress must name a host or address (leave it out for every"
           + " interface)");
     }
+    liveModelsPerTask = liveModelsPerTask == null ? DEFAULT_LIVE_MODELS_PER_TASK : liveModelsPerTask;
+    if (liveModelsPerTask < 1) {
+      throw new IllegalArgumentException("liveModelsPerTask must be at least 1, got " + liveModelsPerTask);
+    }
+  }
+
+  /** A configuration with the default number of live models per task. */
+  public ServiceConfig(String applicationId, TopicNames topics, List<ModelConfig> models, Map<String, String> kafka,
+      Integer metricsPort, List<BanditConfig> bandits, Integer routingPartitions, OutputConfig output,
+      TopicCreation createTopics, String instanceId, DeciderConfig decider, MetricsConfig metrics,
+      String metricsAddress) {
+    this(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output, createTopics,
+        instanceId, decider, metrics, metricsAddress, null);
+  }
+
+  /** The same configuration with this many live models per task. */
+  public ServiceConfig withLiveModelsPerTask(int live) {
+    return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
+        createTopics, instanceId, decider, metrics, metricsAddress, live);
   }
 
   /** A configuration with the default {@code metrics:} section and /metrics on every interface. */
@@ -86,7 +117,7 @@ public record ServiceConfig(
   /** The same configuration with this {@code metrics:} section. */
   public ServiceConfig withMetrics(MetricsConfig newMetrics) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
-        createTopics, instanceId, decider, newMetrics, metricsAddress);
+        createTopics, instanceId, decider, newMetrics, metricsAddress, liveModelsPerTask);
   }
 
   /** The ids of the models that have per-model series on /metrics ({@link MetricsConfig#modelsWithSeries}). */
@@ -105,7 +136,7 @@ public record ServiceConfig(
   /** The same configuration with this {@code decider:} section. */
   public ServiceConfig withDecider(DeciderConfig newDecider) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
-        createTopics, instanceId, newDecider, metrics, metricsAddress);
+        createTopics, instanceId, newDecider, metrics, metricsAddress, liveModelsPerTask);
   }
 
   /** A configuration with these bandits, the default routing, Avro outputs, default topic creation and dynamic membership. */
@@ -124,26 +155,26 @@ public record ServiceConfig(
   /** The same configuration with these bandits. */
   public ServiceConfig withBandits(List<BanditConfig> newBandits) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, newBandits, routingPartitions, output,
-        createTopics, instanceId, decider, metrics, metricsAddress);
+        createTopics, instanceId, decider, metrics, metricsAddress, liveModelsPerTask);
   }
 
   /** The same configuration with another routing partition count. */
   public ServiceConfig withRoutingPartitions(int partitions) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, partitions, output,
-        createTopics, instanceId, decider, metrics, metricsAddress);
+        createTopics, instanceId, decider, metrics, metricsAddress, liveModelsPerTask);
   }
 
   /** The same configuration with its outputs in this format. */
   public ServiceConfig withOutputFormat(OutputFormat format) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions,
         new OutputConfig(format.name().toLowerCase(Locale.ROOT)), createTopics, instanceId, decider, metrics,
-        metricsAddress);
+        metricsAddress, liveModelsPerTask);
   }
 
   /** The same configuration with this static membership id (null: dynamic membership). */
   public ServiceConfig withInstanceId(String newInstanceId) {
     return new ServiceConfig(applicationId, topics, models, kafka, metricsPort, bandits, routingPartitions, output,
-        createTopics, newInstanceId, decider, metrics, metricsAddress);
+        createTopics, newInstanceId, decider, metrics, metricsAddress, liveModelsPerTask);
   }
 
   /** The models' specs by id, each checked; duplicate ids are refused. */

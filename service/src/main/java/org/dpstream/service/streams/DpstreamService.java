@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -43,8 +45,9 @@ public final class DpstreamService implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(DpstreamService.class);
 
-  private final KafkaStreams streams;
-  private final KafkaClientMetrics streamsMetrics;
+  /** The models' instance first; the bandits' second, when bandits are configured ({@link LearningRole}). */
+  private final List<KafkaStreams> instances;
+  private final List<KafkaClientMetrics> streamsMetrics;
   private final KafkaStreamsStatus status;
   private final BanditDeciders deciders;
   private final NoiseContext noise;
@@ -52,9 +55,9 @@ public final class DpstreamService implements AutoCloseable {
   /** How long the start-up read of dp.releases may take before the service gives up starting. */
   static final Duration RELEASES_SCAN_TIMEOUT = Duration.ofMinutes(10);
 
-  private DpstreamService(KafkaStreams streams, KafkaClientMetrics streamsMetrics, KafkaStreamsStatus status,
-      BanditDeciders deciders, NoiseContext noise) {
-    this.streams = streams;
+  private DpstreamService(List<KafkaStreams> instances, List<KafkaClientMetrics> streamsMetrics,
+      KafkaStreamsStatus status, BanditDeciders deciders, NoiseContext noise) {
+    this.instances = instances;
     this.streamsMetrics = streamsMetrics;
     this.status = status;
     this.deciders = deciders;
@@ -103,18 +106,30 @@ public final class DpstreamService implements AutoCloseable {
     NoiseContext noise = new NoiseContext(keys, published, new RefusedStates(), new BoundKeys());
     noise.bound().register(registry, keys);
     LOG.info("noise keys by check value: {}", keys.describe());
-    KafkaStreams streams = new KafkaStreams(topology(config, noise, registry), properties);
-    KafkaStreamsStatus status = new KafkaStreamsStatus(streams);
-    streams.setUncaughtExceptionHandler(exception -> {
-      status.recordThreadFailure(Instant.now());
-      if (failures.report("Kafka Streams", exception)) {
-        return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+    List<KafkaStreams> instances = new ArrayList<>();
+    TopologyMetrics metrics = TopologyMetrics.of(config, registry);
+    if (config.bandits().isEmpty()) {
+      instances.add(new KafkaStreams(topology(config, noise, metrics), properties));
+    } else {
+      for (LearningRole role : LearningRole.values()) {
+        instances.add(new KafkaStreams(topology(config, noise, metrics),
+            StreamsSettings.forRole(properties, role, config)));
       }
-      LOG.error("stream thread failed; replacing it", exception);
-      return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
-    });
-    KafkaClientMetrics streamsMetrics = KafkaClientMetrics.bind(streams, registry);
-    streams.start();
+    }
+    KafkaStreamsStatus status = new KafkaStreamsStatus(instances);
+    List<KafkaClientMetrics> streamsMetrics = new ArrayList<>();
+    for (KafkaStreams streams : instances) {
+      streams.setUncaughtExceptionHandler(exception -> {
+        status.recordThreadFailure(Instant.now());
+        if (failures.report("Kafka Streams", exception)) {
+          return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        }
+        LOG.error("stream thread failed; replacing it", exception);
+        return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+      });
+      streamsMetrics.add(KafkaClientMetrics.bind(streams, registry));
+    }
+    instances.forEach(KafkaStreams::start);
     BanditDeciders deciders;
     try {
       deciders = hasDeciders(config)
@@ -123,11 +138,10 @@ public final class DpstreamService implements AutoCloseable {
           : null;
     } catch (RuntimeException e) {
       failures.report("the deciders", e);
-      streams.close(Duration.ofSeconds(30));
-      streamsMetrics.close();
+      closeAll(instances, streamsMetrics);
       throw e;
     }
-    DpstreamService service = new DpstreamService(streams, streamsMetrics, status, deciders, noise);
+    DpstreamService service = new DpstreamService(instances, streamsMetrics, status, deciders, noise);
     // /ready as a metric, so an alert rule (deploy/prometheus/alerts.yml) sees what a probe sees.
     HealthCheck health = service.health();
     Gauge.builder("dpstream.ready", () -> health.readiness().ok() ? 1 : 0)
@@ -143,10 +157,12 @@ public final class DpstreamService implements AutoCloseable {
 
   /**
    * The service's one topology: the continual release and, when bandits are configured, the bandit
-   * sub-topology next to it. One Kafka Streams instance (one application id, one consumer group, one
-   * exactly-once producer per thread, one /metrics binding) runs both; they share no topic as input, so
-   * they are separate sub-topologies with separate tasks and never wait for each other's partitions.
-   * Without bandits the topology is exactly the continual release, which reads no bandit topic.
+   * sub-topology next to it. They share no topic as input, so they are separate sub-topologies with separate tasks.
+   * With bandits, two Kafka Streams instances run this topology under the one application id (one consumer group),
+   * the models' and the bandits', and {@link RoleTaskAssignor} gives each its own tasks: each has its own stream
+   * thread, consumer and exactly-once producer, so a bandit's learning never waits behind a model's backlog
+   * (docs/bandit-decider.md, "Learning under load"). Without bandits the topology is exactly the continual release,
+   * which reads no bandit topic, on one instance.
    */
   public static Topology topology(ServiceConfig config, KeyedNoiseSource noise, MeterRegistry registry) {
     return topology(config, NoiseContext.of(noise), registry);
@@ -154,17 +170,32 @@ public final class DpstreamService implements AutoCloseable {
 
   /** {@link #topology(ServiceConfig, KeyedNoiseSource, MeterRegistry)} with a key ring and the published record. */
   static Topology topology(ServiceConfig config, NoiseContext noise, MeterRegistry registry) {
+    return topology(config, noise, TopologyMetrics.of(config, registry));
+  }
+
+  private static Topology topology(ServiceConfig config, NoiseContext noise, TopologyMetrics metrics) {
     Topics topics = new Topics(config.topics(), config.output().outputFormat());
     StreamsBuilder builder = new StreamsBuilder();
     ContinualReleaseTopology.addTo(builder, config.registry(), topics, config.routingPartitions(), noise,
-        new MicrometerModelMetrics(registry, config.modelsWithSeries()::contains));
+        metrics.models(), config.liveModelsPerTask());
     BanditRegistry bandits = config.banditRegistry();
     if (!bandits.isEmpty()) {
-      BanditTopology.addTo(builder, bandits, topics, config.routingPartitions(), noise,
-          new MicrometerBanditMetrics(registry),
+      BanditTopology.addTo(builder, bandits, topics, config.routingPartitions(), noise, metrics.bandits(),
           hasDeciders(config) ? BanditTopology.Deciding.BY_DECIDERS : BanditTopology.Deciding.IN_TOPOLOGY);
     }
     return builder.build();
+  }
+
+  /**
+   * The metrics the topology's processors report to, made once: both instances' topologies report to the same
+   * objects, since a registry keeps the first gauge registered under a name and tags.
+   */
+  private record TopologyMetrics(MicrometerModelMetrics models, MicrometerBanditMetrics bandits) {
+
+    static TopologyMetrics of(ServiceConfig config, MeterRegistry registry) {
+      return new TopologyMetrics(new MicrometerModelMetrics(registry, config.modelsWithSeries()::contains),
+          config.bandits().isEmpty() ? null : new MicrometerBanditMetrics(registry));
+    }
   }
 
   /**
@@ -178,13 +209,14 @@ public final class DpstreamService implements AutoCloseable {
         : streamsHealth.alsoRequiring("deciders caught up and running", deciders::readinessProblems);
   }
 
+  /** The state of the service's Kafka Streams: RUNNING when every instance is, otherwise the worst one's. */
   public KafkaStreams.State state() {
-    return streams.state();
+    return status.state();
   }
 
   /** The ids of the tasks this instance runs as active (e.g. {@code 1_3}: routing partition 3 of the models). */
   public java.util.Set<String> activeTasks() {
-    return streams.metadataForLocalThreads().stream()
+    return instances.stream().flatMap(streams -> streams.metadataForLocalThreads().stream())
         .flatMap(thread -> thread.activeTasks().stream())
         .map(task -> task.taskId().toString())
         .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
@@ -193,9 +225,9 @@ public final class DpstreamService implements AutoCloseable {
   /** Waits until the service is running (all tasks assigned and restored) or the timeout passes. */
   public boolean awaitRunning(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (streams.state() != KafkaStreams.State.RUNNING) {
-      if (System.nanoTime() > deadline || streams.state() == KafkaStreams.State.ERROR
-          || streams.state() == KafkaStreams.State.NOT_RUNNING) {
+    while (state() != KafkaStreams.State.RUNNING) {
+      if (System.nanoTime() > deadline || state() == KafkaStreams.State.ERROR
+          || state() == KafkaStreams.State.NOT_RUNNING) {
         return false;
       }
       Thread.sleep(50);
@@ -213,7 +245,11 @@ public final class DpstreamService implements AutoCloseable {
     if (deciders != null) {
       deciders.close();
     }
-    streams.close(Duration.ofSeconds(30));
-    streamsMetrics.close();
+    closeAll(instances, streamsMetrics);
+  }
+
+  private static void closeAll(List<KafkaStreams> instances, List<KafkaClientMetrics> metrics) {
+    instances.forEach(streams -> streams.close(Duration.ofSeconds(30)));
+    metrics.forEach(KafkaClientMetrics::close);
   }
 }

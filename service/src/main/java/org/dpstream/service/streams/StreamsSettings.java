@@ -77,6 +77,51 @@ public final class StreamsSettings {
     return properties;
   }
 
+  /**
+   * The properties of one role's Kafka Streams instance, from the service's ({@link #of}), when bandits are
+   * configured: both roles run the same topology under the same application id, and {@link RoleTaskAssignor} gives
+   * each the tasks of its role. The models' instance keeps the service's state directory, client id and static
+   * membership id, so their state stays where it was; the bandits' instance gets {@code <state.dir>/bandit-learning}
+   * (two Kafka Streams instances cannot share an application's state directory) and {@code -bandits} after the ids,
+   * and one stream thread: a bandit round is a few microseconds of work, and its thread's only job is not to wait
+   * behind the models'.
+   */
+  public static Properties forRole(Properties service, LearningRole role, ServiceConfig config) {
+    Properties properties = new Properties();
+    properties.putAll(service);
+    properties.put(StreamsConfig.CLIENT_TAG_PREFIX + LearningRole.TAG, role.label());
+    properties.put(StreamsConfig.TASK_ASSIGNOR_CLASS_CONFIG, RoleTaskAssignor.class.getName());
+    // Kafka Streams configures the assignor with its main consumer's settings, which keep only the consumer's own
+    // keys and those under the main consumer's prefix.
+    properties.put(StreamsConfig.mainConsumerPrefix(RoleTaskAssignor.BANDIT_TOPICS_CONFIG),
+        String.join(",", new java.util.TreeSet<>(banditSourceTopics(config))));
+    if (role == LearningRole.BANDITS) {
+      Object stateDir = service.getOrDefault(StreamsConfig.STATE_DIR_CONFIG,
+          StreamsConfig.configDef().defaultValues().get(StreamsConfig.STATE_DIR_CONFIG));
+      properties.put(StreamsConfig.STATE_DIR_CONFIG, java.nio.file.Path.of(String.valueOf(stateDir))
+          .resolve("bandit-learning").toString());
+      properties.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
+      suffix(properties, ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, role);
+      suffix(properties, StreamsConfig.CLIENT_ID_CONFIG, role);
+    }
+    return properties;
+  }
+
+  /** The topics whose tasks are the bandits': their inputs (either decision path) and their routing topic. */
+  static java.util.Set<String> banditSourceTopics(ServiceConfig config) {
+    Topics topics = new Topics(config.topics(), config.output().outputFormat());
+    return java.util.Set.of(topics.contexts().name(), topics.decided().name(), topics.rewards().name(),
+        org.dpstream.service.routing.Routing.topicName(config.applicationId(),
+            org.dpstream.service.bandit.BanditTopology.ROUTING));
+  }
+
+  private static void suffix(Properties properties, String key, LearningRole role) {
+    Object value = properties.get(key);
+    if (value != null) {
+      properties.put(key, value + "-" + role.label());
+    }
+  }
+
   /** Installs {@link RejectingExceptionHandler} as Kafka Streams' processing, deserialization and production handler. */
   public static void rejectFailedRecords(Properties properties, Topics topics, MeterRegistry registry) {
     properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingExceptionHandler.class);

@@ -63,19 +63,29 @@ public final class ContinualReleaseTopology {
   /** Test seam: the topology with a key ring and a record of what was published. */
   static Topology build(ModelRegistry models, Topics topics, int routingPartitions, NoiseContext noise,
       ModelMetrics metrics, EstimatorFactory estimators) {
+    return build(models, topics, routingPartitions, noise, metrics, estimators,
+        org.dpstream.service.config.ServiceConfig.DEFAULT_LIVE_MODELS_PER_TASK);
+  }
+
+  /** Test seam: the topology keeping at most {@code liveModels} models loaded per task. */
+  static Topology build(ModelRegistry models, Topics topics, int routingPartitions, NoiseContext noise,
+      ModelMetrics metrics, EstimatorFactory estimators, int liveModels) {
     StreamsBuilder builder = new StreamsBuilder();
-    addTo(builder, models, topics, routingPartitions, noise, metrics, estimators);
+    addTo(builder, models, topics, routingPartitions, noise, metrics, estimators, liveModels);
     return builder.build();
   }
 
-  /** Adds the continual release to a builder (the service adds the bandits next to it). */
+  /**
+   * Adds the continual release to a builder (the service adds the bandits next to it); each task keeps at most
+   * {@code liveModels} models loaded.
+   */
   public static void addTo(StreamsBuilder builder, ModelRegistry models, Topics topics, int routingPartitions,
-      NoiseContext noise, ModelMetrics metrics) {
-    addTo(builder, models, topics, routingPartitions, noise, metrics, EstimatorFactory.PRIVATE);
+      NoiseContext noise, ModelMetrics metrics, int liveModels) {
+    addTo(builder, models, topics, routingPartitions, noise, metrics, EstimatorFactory.PRIVATE, liveModels);
   }
 
   private static void addTo(StreamsBuilder builder, ModelRegistry models, Topics topics, int routingPartitions,
-      NoiseContext noise, ModelMetrics metrics, EstimatorFactory estimators) {
+      NoiseContext noise, ModelMetrics metrics, EstimatorFactory estimators, int liveModels) {
     builder.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(MODEL_STATE_STORE), Serdes.String(), Serdes.ByteArray())
             .withCachingEnabled()
@@ -87,7 +97,8 @@ public final class ContinualReleaseTopology {
     KStream<String, Object> learnt = validated
         .filter((modelId, value) -> value instanceof ValidatedSample, Named.as(LEARN + "-input"))
         .mapValues(value -> (ValidatedSample) value, Named.as(LEARN + "-cast"))
-        .process(() -> new LearnProcessor(models, routingPartitions, noise, metrics, estimators), Named.as(LEARN), MODEL_STATE_STORE);
+        .process(() -> new LearnProcessor(models, routingPartitions, noise, metrics, estimators,
+            liveModels), Named.as(LEARN), MODEL_STATE_STORE);
     TypedSinks.Sink<RejectedRecord> rejected =
         new TypedSinks.Sink<>(REJECTED_SINK, RejectedRecord.class, topics.rejected());
     TypedSinks.attach(validated.filterNot((modelId, value) -> value instanceof ValidatedSample,

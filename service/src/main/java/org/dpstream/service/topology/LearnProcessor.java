@@ -6,9 +6,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -42,8 +40,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>State: each model's estimator state lives in a changelogged key-value store, written after every
  * step, so with exactly-once processing the store, the releases and the input offsets commit together.
- * Live estimators are cached in memory for speed; the cache is dropped whenever Streams (re)initialises
- * or closes the task, so after an aborted transaction or a rebalance every model is reloaded from the
+ * Live estimators are cached in memory for speed, at most {@code liveModels} per task, the least recently stepped
+ * dropped first, and none that has not stepped for {@link #IDLE} ({@link LiveModels}: a model at rest costs no
+ * estimator on the heap); the cache is dropped whenever Streams (re)initialises or closes the task, so after an aborted transaction or a rebalance every model is reloaded from the
  * store as the changelog left it. Noise is regenerated from the key, so a replayed sample produces the
  * release it produced before, bit for bit.
  *
@@ -63,7 +62,12 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
   private final NoiseContext noise;
   private final ModelMetrics metrics;
   private final EstimatorFactory estimators;
-  private final Map<String, Live> live = new HashMap<>();
+  /** A model that has not stepped for this long (wall-clock) leaves the heap; its next sample reloads it. */
+  static final java.time.Duration IDLE = java.time.Duration.ofMinutes(1);
+  /** How often the task looks for idle models: a model at rest leaves the heap within IDLE and this. */
+  private static final java.time.Duration IDLE_CHECK = java.time.Duration.ofSeconds(10);
+
+  private final LiveModels<Live> live;
   private final TaskStates states;
   /** The models this task has reported to the metrics, which forget them when the task closes. */
   private final Set<String> reported = new HashSet<>();
@@ -76,7 +80,8 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
   private record Live(OnlineEstimator estimator, NoiseGeneration generation) {}
 
   LearnProcessor(ModelRegistry models, int routingPartitions, NoiseContext noise, ModelMetrics metrics,
-      EstimatorFactory estimators) {
+      EstimatorFactory estimators, int liveModels) {
+    this.live = new LiveModels<>(liveModels);
     this.models = models;
     this.routingPartitions = routingPartitions;
     this.noise = noise;
@@ -91,6 +96,9 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     this.store = context.getStateStore(ContinualReleaseTopology.MODEL_STATE_STORE);
     this.counts = new ContributionCounts(store, noise.keys());
     live.clear();
+    // Only the cache changes: the outputs are those of a task that kept every model loaded.
+    context.schedule(IDLE_CHECK, org.apache.kafka.streams.processor.PunctuationType.WALL_CLOCK_TIME,
+        now -> live.dropUnusedSince(now - IDLE.toMillis()));
     states.start(store);
   }
 
@@ -133,7 +141,7 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     }
     Live model;
     try {
-      model = live.computeIfAbsent(sample.modelId(), id -> load(entry, home));
+      model = live.use(sample.modelId(), id -> load(entry, home), context.currentSystemTimeMs());
     } catch (PlacedState.MisplacedStateException e) {
       reject(record, SampleRejection.MISPLACED_STATE, e.getMessage());
       return;

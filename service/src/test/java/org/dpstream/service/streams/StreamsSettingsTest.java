@@ -73,4 +73,33 @@ class StreamsSettingsTest {
     assertEquals("exactly_once_v2", StreamsSettings.of(config(Map.of("bootstrap.servers", "b:9092",
         "processing.guarantee", "exactly_once_v2"), null, null)).get("processing.guarantee"));
   }
+
+  @Test
+  void theBanditsInstanceHasItsOwnStateDirectoryIdsAndOneThreadAndBothCarryTheirRoleToTheAssignor() {
+    ServiceConfig config = config(Map.of("bootstrap.servers", "b:9092", StreamsConfig.STATE_DIR_CONFIG, "/var/dp",
+        StreamsConfig.NUM_STREAM_THREADS_CONFIG, "3", StreamsConfig.CLIENT_ID_CONFIG, "svc"), null, "host-a");
+    Properties service = StreamsSettings.of(config);
+    Properties models = StreamsSettings.forRole(service, LearningRole.MODELS, config);
+    Properties bandits = StreamsSettings.forRole(service, LearningRole.BANDITS, config);
+
+    assertEquals("/var/dp", models.get(StreamsConfig.STATE_DIR_CONFIG));
+    assertEquals("/var/dp/bandit-learning", bandits.get(StreamsConfig.STATE_DIR_CONFIG));
+    assertEquals("3", models.get(StreamsConfig.NUM_STREAM_THREADS_CONFIG));
+    assertEquals("1", bandits.get(StreamsConfig.NUM_STREAM_THREADS_CONFIG));
+    assertEquals("host-a", models.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+    assertEquals("host-a-bandits", bandits.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+    assertEquals("svc", models.get(StreamsConfig.CLIENT_ID_CONFIG));
+    assertEquals("svc-bandits", bandits.get(StreamsConfig.CLIENT_ID_CONFIG));
+    assertEquals("app", bandits.get(StreamsConfig.APPLICATION_ID_CONFIG), "one application, one consumer group");
+    for (Properties role : List.of(models, bandits)) {
+      StreamsConfig streams = new StreamsConfig(role);
+      assertEquals(RoleTaskAssignor.class.getName(), streams.getString(StreamsConfig.TASK_ASSIGNOR_CLASS_CONFIG));
+      // Kafka Streams configures the assignor with the main consumer's settings: the topics must reach them.
+      Map<String, Object> consumer = streams.getMainConsumerConfigs("app", "c1", 1);
+      assertEquals("app-bandit-routing-repartition,dp.contexts,dp.contexts.decided,dp.rewards",
+          consumer.get(RoleTaskAssignor.BANDIT_TOPICS_CONFIG));
+    }
+    assertEquals(Map.of(LearningRole.TAG, "bandits"), new StreamsConfig(bandits).getClientTags());
+    assertEquals(Map.of(LearningRole.TAG, "models"), new StreamsConfig(models).getClientTags());
+  }
 }

@@ -84,9 +84,20 @@ final class TopologyFixture implements AutoCloseable {
 
   private TopologyFixture(Path stateDir, ModelMetrics metrics, int routingPartitions, EstimatorFactory estimators,
       ServiceConfig config, NoiseContext noise) {
+    this(stateDir, metrics, routingPartitions, estimators, config, noise, config.liveModelsPerTask());
+  }
+
+  /** Around the models of {@code config}, keeping at most {@code liveModels} of them loaded per task. */
+  TopologyFixture(Path stateDir, ServiceConfig config, int liveModels) {
+    this(stateDir, ModelMetrics.NONE, config.routingPartitions(), EstimatorFactory.PRIVATE, config,
+        NoiseContext.of(new KeyedNoiseSource(key())), liveModels);
+  }
+
+  private TopologyFixture(Path stateDir, ModelMetrics metrics, int routingPartitions, EstimatorFactory estimators,
+      ServiceConfig config, NoiseContext noise, int liveModels) {
     registry = config.registry();
     driver = TestDrivers.exactlyOnce(
-        ContinualReleaseTopology.build(registry, topics, routingPartitions, noise, metrics, estimators),
+        ContinualReleaseTopology.build(registry, topics, routingPartitions, noise, metrics, estimators, liveModels),
         "dpstream-test", stateDir);
     samples = TestDrivers.rawInput(driver, topics.samples().name());
     releases = TestDrivers.output(driver, topics.releases());
