@@ -68,12 +68,14 @@ public final class ContributionCounts {
   /** A person's contributions to a unit so far, and where they are stored. */
   public static final class Contributor {
     private final String unitId;
+    private final Set<String> usedKeys;
     private final String key;
     private final int count;
     private final List<String> retiredKeys;
 
-    private Contributor(String unitId, String key, int count, List<String> retiredKeys) {
+    private Contributor(String unitId, Set<String> usedKeys, String key, int count, List<String> retiredKeys) {
       this.unitId = unitId;
+      this.usedKeys = usedKeys;
       this.key = key;
       this.count = count;
       this.retiredKeys = retiredKeys;
@@ -92,7 +94,7 @@ public final class ContributionCounts {
    *     under it would be found with 0
    */
   public Contributor find(String unitId, String personId) {
-    requireKeysOf(unitId);
+    Set<String> used = requireKeysOf(unitId);
     List<byte[]> pseudonyms = keys.personPseudonyms(unitId, personId);
     String primaryKey = key(unitId, pseudonyms.get(0));
     int count = read(store.get(primaryKey));
@@ -105,12 +107,13 @@ public final class ContributionCounts {
         retired.add(retiredKey);
       }
     }
-    return new Contributor(unitId, primaryKey, count, List.copyOf(retired));
+    return new Contributor(unitId, used, primaryKey, count, List.copyOf(retired));
   }
 
   /** One more contribution of {@code contributor}, stored under the primary key's pseudonym. */
   public void add(Contributor contributor) {
-    Set<String> used = keysOf(contributor.unitId);
+    // The keys read by find, in the same task and transaction: no second read of the store.
+    Set<String> used = new LinkedHashSet<>(contributor.usedKeys);
     if (used.add(keys.primary().keyCheck().hex())) {
       store.put(UNIT_KEYS_PREFIX + contributor.unitId,
           (VERSION_CHAR + String.join(",", used)).getBytes(StandardCharsets.UTF_8));
@@ -119,8 +122,9 @@ public final class ContributionCounts {
     contributor.retiredKeys.forEach(store::delete);
   }
 
-  private void requireKeysOf(String unitId) {
-    for (String check : keysOf(unitId)) {
+  private Set<String> requireKeysOf(String unitId) {
+    Set<String> used = keysOf(unitId);
+    for (String check : used) {
       KeyCheck key = KeyCheck.parse(check);
       if (!key.equals(keys.primary().keyCheck()) && !keys.isRetired(key)) {
         throw new RefusedStateException(StateRefusal.NOISE_KEY_MISMATCH, "model " + unitId + " counts its persons'"
@@ -128,6 +132,7 @@ public final class ContributionCounts {
             + " counted under it would contribute again. Add the key back as a retired key (DPSTREAM_NOISE_KEY_RETIRED)");
       }
     }
+    return used;
   }
 
   /** The check values of the keys the unit's counts were made under, in the order first used. */
