@@ -40,7 +40,11 @@ public final class UndercalibratedEstimators implements EstimatorFactory {
    * times its sensitivity (1: the model itself), for the audits' predictions.
    */
   public static double treeNodeSigma(OnlineModelSpec spec, double factor) {
-    PrefixSumPlan plan = factor == 1 ? PrefixSumPlan.choose(spec) : planOf(spec, factor);
+    return nodeSigma(factor == 1 ? PrefixSumPlan.choose(spec) : planOf(spec, factor));
+  }
+
+  /** The per-coordinate sigma of one node of a zCDP tree plan. */
+  public static double nodeSigma(PrefixSumPlan plan) {
     if (!(plan instanceof TreeNoisePlan tree)) {
       throw new IllegalArgumentException("not a tree: " + plan.describe());
     }

@@ -97,6 +97,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private static final byte[] PRESENT = {1};
 
   private final BanditRegistry bandits;
+  private final BanditPolicies policies;
   private final int routingPartitions;
   private final NoiseContext noise;
   private final BanditMetrics metrics;
@@ -143,6 +144,13 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
    */
   BanditProcessor(BanditRegistry bandits, int routingPartitions, NoiseContext noise, BanditMetrics metrics,
       boolean holdEarlyRewards) {
+    this(bandits, routingPartitions, noise, metrics, holdEarlyRewards, BanditPolicies.PRIVATE);
+  }
+
+  /** With {@code policies} starting and resuming the bandits (tests; production uses the private ones). */
+  BanditProcessor(BanditRegistry bandits, int routingPartitions, NoiseContext noise, BanditMetrics metrics,
+      boolean holdEarlyRewards, BanditPolicies policies) {
+    this.policies = policies;
     this.bandits = bandits;
     this.routingPartitions = routingPartitions;
     this.noise = noise;
@@ -599,7 +607,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     ServedBandit served;
     if (decision instanceof StateAdmission.Resume resume) {
       try {
-        served = ServedBandit.restore(entry.spec(), resume.state(), keys);
+        served = policies.restore(entry.spec(), resume.state(), keys);
       } catch (StateBindingException e) {
         throw RefusedStateException.of(e);
       } catch (IOException e) {
@@ -609,7 +617,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       StateAdmission.requireNotBehind(taskStates.what(banditId), releaseKey, decision.generation(), served.step().getAsLong(),
           noise.published());
     } else {
-      served = ServedBandit.start(entry.spec(), keys.primary());
+      served = policies.start(entry.spec(), keys.primary());
     }
     Long clock = clocks.get(banditId);
     return new Live(entry, home, served, decision.generation(), clock == null ? Long.MIN_VALUE : clock,

@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
-import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.online.UndercalibratedEstimators;
@@ -89,30 +88,11 @@ class OneRunAuditTopologyTest {
   @Test
   void theControlsMarginIsDerived() {
     double sigma = sigma(CONTROL_FACTOR);
-    double share = (double) GUESSES_EACH_SIDE / CANARY_COUNT;
-    NormalDistribution normal = NormalDistribution.of(0, 1);
-    double low = -10 * sigma;
-    double high = 10 * sigma;
-    for (int i = 0; i < 200; i++) {
-      double tau = (low + high) / 2;
-      double tail = 0.5 * normal.survivalProbability((tau - CLIP) / sigma)
-          + 0.5 * normal.survivalProbability((tau + CLIP) / sigma);
-      if (tail > share) {
-        low = tau;
-      } else {
-        high = tau;
-      }
-    }
-    double tau = low;
-    double wrong = 0.5 * normal.survivalProbability((tau + CLIP) / sigma) / share;
-    int r = 2 * GUESSES_EACH_SIDE;
-    double pessimisticWrong = r * wrong + 4 * Math.sqrt(r * wrong * (1 - wrong));
-    int pessimisticCorrect = (int) Math.floor(r - pessimisticWrong);
-    double bound = AUDIT.epsilonLowerBound(CANARY_COUNT, r, pessimisticCorrect);
-    System.out.printf(Locale.ROOT, "one-run audit, control derived: sigma %.4f, tau %.4f, w %.4f, expected correct"
-        + " %.1f of %d, 4 sd below %d, bound there %.3f%n", sigma, tau, wrong, r * (1 - wrong), r, pessimisticCorrect,
-        bound);
-    assertTrue(bound > CANARIES.epsilon(), "the control's margin: bound " + bound + " at " + pessimisticCorrect);
+    double wrong = OneRunAudit.gaussianWrongGuessRate(CLIP, sigma, (double) GUESSES_EACH_SIDE / CANARY_COUNT);
+    double bound = AUDIT.pessimisticBound(CANARY_COUNT, 2 * GUESSES_EACH_SIDE, wrong, 4);
+    System.out.printf(Locale.ROOT, "one-run audit, service model control derived: sigma %.4f, wrong guesses %.4f,"
+        + " bound with 4 sd more of them %.3f%n", sigma, wrong, bound);
+    assertTrue(bound > CANARIES.epsilon(), "the control's margin: " + bound);
   }
 
   private static double sigma(double factor) {

@@ -4,6 +4,7 @@ import java.util.Comparator;
 import java.util.Locale;
 import java.util.stream.IntStream;
 import org.apache.commons.statistics.distribution.BinomialDistribution;
+import org.apache.commons.statistics.distribution.NormalDistribution;
 
 /**
  * The one-run audit of T. Steinke, M. Nasr and M. Jagielski, "Privacy Auditing with One (1) Training Run", NeurIPS
@@ -138,6 +139,41 @@ public final class OneRunAudit {
     }
     int r = plus + minus;
     return new Result(m, r, correct, epsilonLowerBound(m, r, correct), delta, beta);
+  }
+
+  /**
+   * The rate of wrong guesses a Gaussian score model predicts: canary i scores S_i c + N(0, sigma^2), and the share q
+   * of highest scores is guessed in (by symmetry the q lowest out). The highest q lie above tau with 0.5 Phi-bar((tau -
+   * c) / sigma) + 0.5 Phi-bar((tau + c) / sigma) = q, and of those a fraction 0.5 Phi-bar((tau + c) / sigma) / q came
+   * from canaries left out.
+   */
+  public static double gaussianWrongGuessRate(double c, double sigma, double share) {
+    if (!(c > 0 && sigma > 0 && share > 0 && share < 0.5)) {
+      throw new IllegalArgumentException("need c > 0, sigma > 0, 0 < q < 1/2: " + c + ", " + sigma + ", " + share);
+    }
+    NormalDistribution normal = NormalDistribution.of(0, 1);
+    double low = -c - 40 * sigma;
+    double high = c + 40 * sigma;
+    for (int i = 0; i < 200; i++) {
+      double tau = (low + high) / 2;
+      double tail = 0.5 * normal.survivalProbability((tau - c) / sigma) + 0.5 * normal.survivalProbability((tau + c) / sigma);
+      if (tail > share) {
+        low = tau;
+      } else {
+        high = tau;
+      }
+    }
+    return 0.5 * normal.survivalProbability((low + c) / sigma) / share;
+  }
+
+  /**
+   * The bound an audit of r guesses among m canaries gives when each guess is wrong with probability {@code wrongRate}
+   * and the wrong guesses come out {@code deviations} standard deviations of Binomial(r, wrongRate) above their mean:
+   * the margin by which a control is caught, derived before it runs.
+   */
+  public double pessimisticBound(int m, int r, double wrongRate, double deviations) {
+    double wrong = r * wrongRate + deviations * Math.sqrt(r * wrongRate * (1 - wrongRate));
+    return epsilonLowerBound(m, r, Math.max(0, (int) Math.floor(r - wrong)));
   }
 
   /** The audit's outcome: m canaries, r guesses, v of them right, and the lower bound on eps at 1 - beta. */

@@ -50,6 +50,16 @@ class OneRunAuditTest {
     assertThrows(IllegalArgumentException.class, () -> OneRunAudit.pValue(10, 5, 3, -1, 0));
   }
 
+  /** Against SciPy: tau by brentq on norm.sf, then 0.5 norm.sf((tau + c) / sigma) / q. */
+  @Test
+  void theGaussianWrongGuessRateAgreesWithAnIndependentComputation() {
+    assertEquals(0.005108754799194299, OneRunAudit.gaussianWrongGuessRate(1, 1, 0.05), 1e-9);
+    assertEquals(0.011961197357373861, OneRunAudit.gaussianWrongGuessRate(0.2, 0.2288, 0.05), 1e-9);
+    // every guess right but 4 sd of Binomial(100, 0.01) = 3.98 more wrong ones, plus the 1 expected: 95 right
+    assertEquals(OneRunAudit.of(1e-5, 0.05).epsilonLowerBound(1000, 100, 95),
+        OneRunAudit.of(1e-5, 0.05).pessimisticBound(1000, 100, 0.01, 4));
+  }
+
   @Test
   void guessesTakeTheHighestAsIncludedAndTheLowestAsExcluded() {
     double[] scores = {0.5, -3, 2, 7, -1, 0};
