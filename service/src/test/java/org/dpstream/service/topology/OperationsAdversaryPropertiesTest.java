@@ -24,6 +24,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
+import net.jqwik.api.statistics.Statistics;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.dpstream.core.privacy.random.KeyCheck;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
@@ -112,9 +113,18 @@ class OperationsAdversaryPropertiesTest {
         world.apply(operation);
       }
       world.checkConsecutive();
+      Statistics.label("a crashed step published again").collect(world.replayedCrashes > 0);
+      Statistics.label("a model refused or misplaced").collect(world.refusedSamples > 0);
+      Statistics.label("a later noise generation published").collect(world.laterGenerations > 0);
+      Statistics.label("an epoch under another key than the first").collect(world.rotatedReleases > 0);
     } finally {
       delete(root);
     }
+    // The scenarios the property is about must occur, or it would pass by never meeting them.
+    Statistics.label("a crashed step published again").coverage(c -> c.check(true).percentage(p -> p > 10));
+    Statistics.label("a model refused or misplaced").coverage(c -> c.check(true).percentage(p -> p > 10));
+    Statistics.label("a later noise generation published").coverage(c -> c.check(true).percentage(p -> p > 5));
+    Statistics.label("an epoch under another key than the first").coverage(c -> c.check(true).percentage(p -> p > 5));
   }
 
   /** Where a release's noise comes from: its epoch's key, the stream's scope, and its coordinates in the stream. */
@@ -132,6 +142,10 @@ class OperationsAdversaryPropertiesTest {
     /** What a read_committed consumer of dp.releases saw, in order. */
     private final List<ModelRelease> committed = new ArrayList<>();
     private final Map<Coordinates, List<Double>> seen = new HashMap<>();
+    int replayedCrashes;
+    int refusedSamples;
+    int laterGenerations;
+    int rotatedReleases;
 
     World(Path root) {
       this.root = root;
@@ -159,7 +173,8 @@ class OperationsAdversaryPropertiesTest {
     /** One sample; its release, if any, is seen, and committed unless {@code commit} is false. */
     private void step(int row, boolean commit) {
       service.samples.pipeInput(key(MODEL.id()), avro(DATA[row]));
-      service.rejected.readValuesToList(); // a refused or misplaced model rejects its samples: nothing is drawn
+      // a refused or misplaced model rejects its samples: nothing is drawn
+      refusedSamples += service.rejected.readValuesToList().size();
       List<ModelRelease> releases = service.releases.readValuesToList();
       assertTrue(releases.size() <= 1, "one release per sample");
       if (releases.isEmpty()) {
@@ -177,6 +192,8 @@ class OperationsAdversaryPropertiesTest {
       if (commit) {
         committed.add(release);
         states.add(stored);
+        laterGenerations += coordinates.generation() > 0 ? 1 : 0;
+        rotatedReleases += key.equals(KEYS[0].keyCheck()) ? 0 : 1;
       }
     }
 
@@ -186,10 +203,14 @@ class OperationsAdversaryPropertiesTest {
         return;
       }
       byte[] before = store().get(MODEL.id());
+      int seenBefore = seen.size();
       step(nextRow, false);
+      boolean released = seen.size() > seenBefore;
       service.close();
       service = open(before);
+      int committedBefore = committed.size();
       step(nextRow++, true);
+      replayedCrashes += released && committed.size() > committedBefore ? 1 : 0;
     }
 
     private KeyValueStore<String, byte[]> store() {
