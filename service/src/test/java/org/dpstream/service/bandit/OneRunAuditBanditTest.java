@@ -13,6 +13,7 @@ import org.dpstream.bandit.BanditSpec;
 import org.dpstream.bandit.linear.DpLinearSpec;
 import org.dpstream.bandit.linear.RidgeWeight;
 import org.dpstream.bandit.linear.UndercalibratedDpLinear;
+import org.dpstream.core.privacy.audit.CanaryDesign;
 import org.dpstream.core.privacy.audit.OneRunAudit;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKeyRing;
@@ -61,9 +62,7 @@ class OneRunAuditBanditTest {
       new ServiceConfig("bandit-audit", null, List.of(), Map.of(), 0, List.of(CANARIES)).withRoutingPartitions(1);
   private static final BanditRegistry REGISTRY = CONFIG.banditRegistry();
   private static final DpLinearSpec SPEC = (DpLinearSpec) REGISTRY.find(BANDIT).orElseThrow().spec();
-  private static final int CANARY_COUNT = 2000;
-  private static final int GUESSES_EACH_SIDE = 100;
-  private static final double CONTROL_FACTOR = 0.1;
+  private static final CanaryDesign DESIGN = CanaryDesign.SERVICE;
   private static final OneRunAudit AUDIT = OneRunAudit.of(CANARIES.delta(), 0.05);
 
   @TempDir Path stateDir;
@@ -81,7 +80,7 @@ class OneRunAuditBanditTest {
     BanditPolicies undercalibrated = new BanditPolicies() {
       @Override
       public ServedBandit start(BanditSpec spec, KeyedNoiseSource noise) {
-        return ServedBandit.of(UndercalibratedDpLinear.start((DpLinearSpec) spec, noise, CONTROL_FACTOR));
+        return ServedBandit.of(UndercalibratedDpLinear.start((DpLinearSpec) spec, noise, DESIGN.controlFactor()));
       }
 
       @Override
@@ -89,22 +88,22 @@ class OneRunAuditBanditTest {
         throw new UnsupportedOperationException("the control keeps its bandit loaded; it never restores");
       }
     };
-    OneRunAudit.Result result = run(undercalibrated, CONTROL_FACTOR, 4L);
+    OneRunAudit.Result result = run(undercalibrated, DESIGN.controlFactor(), 4L);
     System.out.println("one-run audit, DP-Linear bandit with noise for a tenth of the sensitivity (sigma "
-        + format(UndercalibratedDpLinear.nodeSigma(SPEC, CONTROL_FACTOR)) + "): " + result);
+        + format(UndercalibratedDpLinear.nodeSigma(SPEC, DESIGN.controlFactor())) + "): " + result);
     assertTrue(result.epsilonLowerBound() > CANARIES.epsilon(), result.toString());
   }
 
   /** The margin of {@link #noiseForATenthOfTheSensitivityIsCaught}, derived from the control's sigma before it runs. */
   @Test
   void theControlsMarginIsDerived() {
-    double sigma = UndercalibratedDpLinear.nodeSigma(SPEC, CONTROL_FACTOR);
-    double wrong = OneRunAudit.gaussianWrongGuessRate(1, sigma, (double) GUESSES_EACH_SIDE / CANARY_COUNT);
-    double bound = AUDIT.pessimisticBound(CANARY_COUNT, 2 * GUESSES_EACH_SIDE, wrong, 4);
-    System.out.printf(Locale.ROOT, "one-run audit, DP-Linear control derived: sigma %.4f, wrong guesses %.4f,"
-        + " bound with 4 sd more of them %.3f%n", sigma, wrong, bound);
+    double sigma = UndercalibratedDpLinear.nodeSigma(SPEC, DESIGN.controlFactor());
+    double bound = DESIGN.derivedControlBound(AUDIT, 1, sigma);
+    System.out.printf(Locale.ROOT, "one-run audit, DP-Linear control derived: sigma %.4f, bound with 4 sd more wrong"
+        + " guesses than expected %.3f%n", sigma, bound);
     assertTrue(bound > CANARIES.epsilon(), "the control's margin: " + bound);
   }
+
 
   private static String format(double value) {
     return String.format(Locale.ROOT, "%.4f", value);
@@ -112,8 +111,8 @@ class OneRunAuditBanditTest {
 
   private OneRunAudit.Result run(BanditPolicies policies, double calibration, long coinSeed) {
     UniformRandomProvider coins = RandomSource.XO_RO_SHI_RO_128_PP.create(coinSeed);
-    boolean[] heads = new boolean[CANARY_COUNT];
-    int rounds = 2 * CANARY_COUNT;
+    boolean[] heads = new boolean[DESIGN.canaries()];
+    int rounds = 2 * DESIGN.canaries();
     try (BanditDriver driver = new BanditDriver(stateDir, "bandit-audit", REGISTRY, BanditMetrics.NONE, 1,
         BanditTopology.Deciding.IN_TOPOLOGY, NoiseContext.of(new KeyedNoiseSource(BanditTopologyTest.key())),
         policies)) {
@@ -132,13 +131,13 @@ class OneRunAuditBanditTest {
       List<ModelRelease> releases = driver.releases.readValuesToList();
       assertEquals(rounds, decisions.size(), "one decision per context");
       assertEquals(2 * rounds, releases.size(), "every arm released every round");
-      return AUDIT.guess(scores(decisions, releases, calibration), heads, GUESSES_EACH_SIDE, GUESSES_EACH_SIDE);
+      return DESIGN.guess(AUDIT, scores(decisions, releases, calibration), heads);
     }
   }
 
   /** Each canary's score from the decisions and the arms' releases (release 2 (t - 1) + a is arm a after round t). */
   private static double[] scores(List<DecisionResponse> decisions, List<ModelRelease> releases, double calibration) {
-    double[] scores = new double[CANARY_COUNT];
+    double[] scores = new double[DESIGN.canaries()];
     long[] canariesOf = new long[SPEC.arms()];
     for (int round = 1; round <= decisions.size(); round += 2) {
       int arm = decisions.get(round - 1).getArm();

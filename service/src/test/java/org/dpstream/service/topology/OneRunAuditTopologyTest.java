@@ -13,6 +13,7 @@ import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.online.OnlineModelSpec;
 import org.dpstream.core.online.UndercalibratedEstimators;
+import org.dpstream.core.privacy.audit.CanaryDesign;
 import org.dpstream.core.privacy.audit.OneRunAudit;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.config.ClipConfig;
@@ -62,9 +63,7 @@ class OneRunAuditTopologyTest {
   private static final OnlineModelSpec SPEC = CANARIES.toSpec();
   private static final double RADIUS = 0.25;
   private static final int WARM_UP = 100;
-  private static final int CANARY_COUNT = 2000;
-  private static final int GUESSES_EACH_SIDE = 100;
-  private static final double CONTROL_FACTOR = 0.1;
+  private static final CanaryDesign DESIGN = CanaryDesign.SERVICE;
   private static final OneRunAudit AUDIT = OneRunAudit.of(CANARIES.delta(), 0.05);
 
   @TempDir Path stateDir;
@@ -78,22 +77,22 @@ class OneRunAuditTopologyTest {
 
   @Test
   void noiseForATenthOfTheSensitivityIsCaught() {
-    OneRunAudit.Result result = run(UndercalibratedEstimators.forSensitivityTimes(CONTROL_FACTOR), 2L);
+    OneRunAudit.Result result = run(UndercalibratedEstimators.forSensitivityTimes(DESIGN.controlFactor()), 2L);
     System.out.println("one-run audit, service model with noise for a tenth of the sensitivity (sigma "
-        + format(sigma(CONTROL_FACTOR)) + "): " + result);
+        + format(sigma(DESIGN.controlFactor())) + "): " + result);
     assertTrue(result.epsilonLowerBound() > CANARIES.epsilon(), result.toString());
   }
 
   /** The margin of {@link #noiseForATenthOfTheSensitivityIsCaught}, derived from the control's sigma before it runs. */
   @Test
   void theControlsMarginIsDerived() {
-    double sigma = sigma(CONTROL_FACTOR);
-    double wrong = OneRunAudit.gaussianWrongGuessRate(CLIP, sigma, (double) GUESSES_EACH_SIDE / CANARY_COUNT);
-    double bound = AUDIT.pessimisticBound(CANARY_COUNT, 2 * GUESSES_EACH_SIDE, wrong, 4);
-    System.out.printf(Locale.ROOT, "one-run audit, service model control derived: sigma %.4f, wrong guesses %.4f,"
-        + " bound with 4 sd more of them %.3f%n", sigma, wrong, bound);
+    double sigma = sigma(DESIGN.controlFactor());
+    double bound = DESIGN.derivedControlBound(AUDIT, CLIP, sigma);
+    System.out.printf(Locale.ROOT, "one-run audit, service model control derived: sigma %.4f, bound with 4 sd more wrong"
+        + " guesses than expected %.3f%n", sigma, bound);
     assertTrue(bound > CANARIES.epsilon(), "the control's margin: " + bound);
   }
+
 
   private static double sigma(double factor) {
     return UndercalibratedEstimators.treeNodeSigma(SPEC, factor);
@@ -105,9 +104,9 @@ class OneRunAuditTopologyTest {
 
   private OneRunAudit.Result run(EstimatorFactory estimators, long coinSeed) {
     UniformRandomProvider coins = RandomSource.XO_RO_SHI_RO_128_PP.create(coinSeed);
-    boolean[] heads = new boolean[CANARY_COUNT];
-    int[] canaryStep = new int[CANARY_COUNT];
-    int[] pilotsBefore = new int[CANARY_COUNT];
+    boolean[] heads = new boolean[DESIGN.canaries()];
+    int[] canaryStep = new int[DESIGN.canaries()];
+    int[] pilotsBefore = new int[DESIGN.canaries()];
     try (TopologyFixture fixture =
         new TopologyFixture(stateDir, ModelMetrics.NONE, 1, estimators, CONFIG)) {
       int step = 0;
@@ -117,7 +116,7 @@ class OneRunAuditTopologyTest {
         step++;
         pilots++;
       }
-      for (int i = 0; i < CANARY_COUNT; i++) {
+      for (int i = 0; i < DESIGN.canaries(); i++) {
         heads[i] = coins.nextBoolean();
         fixture.samples.pipeInput(key(), sample(1, 0, heads[i] ? -1 : 1));
         step++;
@@ -130,14 +129,14 @@ class OneRunAuditTopologyTest {
       List<ModelRelease> releases = fixture.releases.readValuesToList();
       assertEquals(step, releases.size(), "one release per sample");
       double[][] vertices = vertices(releases);
-      double[] scores = new double[CANARY_COUNT];
-      for (int i = 0; i < CANARY_COUNT; i++) {
+      double[] scores = new double[DESIGN.canaries()];
+      for (int i = 0; i < DESIGN.canaries(); i++) {
         int t = canaryStep[i];
         double[] now = vertices[t];
         double[] before = vertices[t - 1];
         scores[i] = CLIP * pilotsBefore[i] * (now[0] / now[1] - before[0] / before[1]);
       }
-      return AUDIT.guess(scores, heads, GUESSES_EACH_SIDE, GUESSES_EACH_SIDE);
+      return DESIGN.guess(AUDIT, scores, heads);
     }
   }
 
