@@ -141,13 +141,8 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   /**
    * @param holdEarlyRewards whether a reward may come before its decision (deciders log their decisions while
    *     the rewards take another path) and is then held for up to the bandit's {@code rewardTimeout}
+   * @param policies start and resume the bandits: {@link BanditPolicies#PRIVATE} in production
    */
-  BanditProcessor(BanditRegistry bandits, int routingPartitions, NoiseContext noise, BanditMetrics metrics,
-      boolean holdEarlyRewards) {
-    this(bandits, routingPartitions, noise, metrics, holdEarlyRewards, BanditPolicies.PRIVATE);
-  }
-
-  /** With {@code policies} starting and resuming the bandits (tests; production uses the private ones). */
   BanditProcessor(BanditRegistry bandits, int routingPartitions, NoiseContext noise, BanditMetrics metrics,
       boolean holdEarlyRewards, BanditPolicies policies) {
     this.policies = policies;

@@ -12,8 +12,8 @@ import org.apache.commons.statistics.distribution.NormalDistribution;
  * auditor scores each from the run's output, guesses +1 for the k_+ highest scores and -1 for the k_- lowest
  * (abstaining on the rest, r = k_+ + k_- guesses) and counts the correct guesses W.
  *
- * <p>The paper's main theorem (Theorem 3; its Appendix D computes it): if the run is (eps, delta)-DP in each S_i, then
- * for every v
+ * <p>The paper's main theorem (the bound whose computation its Appendix D gives): if the run is (eps, delta)-DP in each
+ * S_i, then for every v
  *
  * <pre>
  *   P[W >= v] <= f(v) + 2 m delta max_{i = 1..m} (f(v - i) - f(v)) / i,    f(v) = P[Binomial(r, e^eps / (1 + e^eps)) >= v].
