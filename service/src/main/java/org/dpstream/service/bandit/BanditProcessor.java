@@ -97,6 +97,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private static final byte[] PRESENT = {1};
 
   private final BanditRegistry bandits;
+  private final BanditPolicies policies;
   private final int routingPartitions;
   private final NoiseContext noise;
   private final BanditMetrics metrics;
@@ -140,9 +141,11 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   /**
    * @param holdEarlyRewards whether a reward may come before its decision (deciders log their decisions while
    *     the rewards take another path) and is then held for up to the bandit's {@code rewardTimeout}
+   * @param policies start and resume the bandits: {@link BanditPolicies#PRIVATE} in production
    */
   BanditProcessor(BanditRegistry bandits, int routingPartitions, NoiseContext noise, BanditMetrics metrics,
-      boolean holdEarlyRewards) {
+      boolean holdEarlyRewards, BanditPolicies policies) {
+    this.policies = policies;
     this.bandits = bandits;
     this.routingPartitions = routingPartitions;
     this.noise = noise;
@@ -599,7 +602,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     ServedBandit served;
     if (decision instanceof StateAdmission.Resume resume) {
       try {
-        served = ServedBandit.restore(entry.spec(), resume.state(), keys);
+        served = policies.restore(entry.spec(), resume.state(), keys);
       } catch (StateBindingException e) {
         throw RefusedStateException.of(e);
       } catch (IOException e) {
@@ -609,7 +612,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       StateAdmission.requireNotBehind(taskStates.what(banditId), releaseKey, decision.generation(), served.step().getAsLong(),
           noise.published());
     } else {
-      served = ServedBandit.start(entry.spec(), keys.primary());
+      served = policies.start(entry.spec(), keys.primary());
     }
     Long clock = clocks.get(banditId);
     return new Live(entry, home, served, decision.generation(), clock == null ? Long.MIN_VALUE : clock,

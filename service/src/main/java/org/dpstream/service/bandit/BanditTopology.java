@@ -89,6 +89,12 @@ public final class BanditTopology {
   /** Adds the bandit sub-topology to a builder (the service adds it next to the continual release). */
   public static void addTo(StreamsBuilder builder, BanditRegistry bandits, Topics topics, int routingPartitions,
       NoiseContext noise, BanditMetrics metrics, Deciding deciding) {
+    addTo(builder, bandits, topics, routingPartitions, noise, metrics, deciding, BanditPolicies.PRIVATE);
+  }
+
+  /** Test seam: with {@code policies} starting and resuming the bandits. */
+  static void addTo(StreamsBuilder builder, BanditRegistry bandits, Topics topics, int routingPartitions,
+      NoiseContext noise, BanditMetrics metrics, Deciding deciding, BanditPolicies policies) {
     addStore(builder, STATE_STORE, Serdes.ByteArray(), true);
     addStore(builder, PENDING_STORE, Serdes.ByteArray(), false);
     addStore(builder, DEADLINES_STORE, Serdes.ByteArray(), false);
@@ -99,7 +105,8 @@ public final class BanditTopology {
     KStream<String, byte[]> routed = Routing.route(builder, ROUTING, routingPartitions, List.of(
         requests, new Routing.Input(topics.rewards().name(), REWARDS_INPUT)));
     KStream<String, Object> outputs = routed.process(
-        () -> new BanditProcessor(bandits, routingPartitions, noise, metrics, deciding == Deciding.BY_DECIDERS),
+        () -> new BanditProcessor(bandits, routingPartitions, noise, metrics, deciding == Deciding.BY_DECIDERS,
+            policies),
         Named.as(PROCESSOR),
         STATE_STORE, PENDING_STORE, DEADLINES_STORE, CLOCK_STORE);
     TypedSinks.attach(outputs, PROCESSOR + "-out", List.of(

@@ -62,7 +62,7 @@ record ServedBandit(PrivateBandit policy, IntFunction<Integer> releasePeriod,
         hdb::rounds);
   }
 
-  private static ServedBandit of(DpLinearPolicy linear) {
+  static ServedBandit of(DpLinearPolicy linear) {
     return new ServedBandit(linear, releaseEvery -> linear.spec().refreshEvery(), releaseEvery -> {
       List<ModelRelease> releases = new ArrayList<>(linear.arms());
       for (int arm = 0; arm < linear.arms(); arm++) {
