@@ -60,9 +60,12 @@ record DemoModel(String id, String p, int dimension, int maxContributions) {
   /**
    * The model as the service is configured with it.
    *
-   * @param horizon capacity of one tree epoch: the number of samples the demo sends this model
+   * @param samples the number of samples the demo sends this model: the capacity of one tree epoch, or for a
+   *     person-level model the number its bound lets through (public: the demo's persons are synthetic, {@link
+   *     DemoPersons}), so that every model spends its whole budget over a full stream
    */
-  ModelConfig toConfig(long horizon) {
+  ModelConfig toConfig(long samples) {
+    long horizon = perPerson() ? samples - DemoPersons.overTheBound(samples, maxContributions) : samples;
     ModelConfig config = new ModelConfig(id, dimension, "squared", p, RADIUS, EPSILON, DELTA, horizon,
         SyntheticRegression.FEATURE_NORM_BOUND, SyntheticRegression.LABEL_BOUND, null, null, "auto", 1);
     return perPerson() ? config.withPrivacyUnit(Map.of("by", "user", "maxContributions", maxContributions)) : config;
