@@ -71,7 +71,7 @@ final class DemoRun {
       DemoModel model = models.get(i);
       SyntheticRegression generator = new SyntheticRegression(model.exponent(), model.dimension(), options.seed() + i);
       progressByModel.add(new ModelProgress(model, generator.testSet(options.testSetSize())));
-      streams.add(new SampleProducer.ModelStream(model.id(), generator));
+      streams.add(new SampleProducer.ModelStream(model.id(), generator, model.perPerson() ? new DemoPersons() : null));
     }
     StreamProgress progress = new StreamProgress(progressByModel);
 

@@ -35,6 +35,15 @@ final class DemoSummary {
     for (Row row : rows) {
       out.printf("  %-9s %s%n", row.model().id(), row.mechanism());
     }
+    if (rows.stream().anyMatch(row -> row.model().perPerson())) {
+      out.println("Per person (privacyUnit: {by: user}):");
+      for (Row row : rows) {
+        if (row.model().perPerson()) {
+          out.printf(Locale.ROOT, "  %-9s %s; %,d samples over the bound rejected%n", row.model().id(),
+              row.model().personGuarantee(), row.rejected().getOrDefault(ModelProgress.CONTRIBUTION_LIMIT, 0L));
+        }
+      }
+    }
     out.println("Rejected (dp.rejected, by key and reason):");
     boolean any = false;
     for (Row row : rows) {

@@ -57,6 +57,14 @@ final class ModelProgress {
     return rejectedByReason.values().stream().mapToLong(Long::longValue).sum();
   }
 
+  /** The reason of a sample whose person has sent the model's maxContributions samples already. */
+  static final String CONTRIBUTION_LIMIT = "CONTRIBUTION_LIMIT";
+
+  /** Valid samples rejected because their person had reached the bound. */
+  synchronized long overTheBound() {
+    return rejectedByReason.getOrDefault(CONTRIBUTION_LIMIT, 0L);
+  }
+
   synchronized Map<String, Long> rejectedByReason() {
     return Map.copyOf(rejectedByReason);
   }

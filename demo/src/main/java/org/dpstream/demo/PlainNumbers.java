@@ -13,4 +13,14 @@ final class PlainNumbers {
     }
     return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
   }
+
+  /** A one-digit power of ten times a digit as {@code 1e-5}; other numbers as {@link #of}. */
+  static String scientific(double value) {
+    if (!Double.isFinite(value) || value == 0) {
+      return of(value);
+    }
+    BigDecimal exact = BigDecimal.valueOf(value).stripTrailingZeros();
+    return exact.unscaledValue().abs().compareTo(java.math.BigInteger.TEN) < 0 && exact.scale() > 3
+        ? exact.unscaledValue() + "e-" + exact.scale() : of(value);
+  }
 }

@@ -31,19 +31,32 @@ enum SampleEncoding {
   }
 
   byte[] encode(LabelledPoint point) {
+    return encode(point, null);
+  }
+
+  /** The sample with its person's id in {@code userId} (null: none, as an event-level model needs). */
+  byte[] encode(LabelledPoint point, String userId) {
     return switch (this) {
-      case AVRO -> SAMPLES.encode(dense(point));
-      case JSON_DENSE -> json(dense(point));
-      case JSON_SPARSE -> json(sparse(point));
+      case AVRO -> SAMPLES.encode(dense(point, userId));
+      case JSON_DENSE -> json(dense(point, userId));
+      case JSON_SPARSE -> json(sparse(point, userId));
     };
   }
 
   static Sample dense(LabelledPoint point) {
-    return new Sample(new DenseFeatures(boxed(point.features())), point.label(), System.currentTimeMillis(), null);
+    return dense(point, null);
+  }
+
+  static Sample dense(LabelledPoint point, String userId) {
+    return new Sample(new DenseFeatures(boxed(point.features())), point.label(), System.currentTimeMillis(), userId);
+  }
+
+  static Sample sparse(LabelledPoint point) {
+    return sparse(point, null);
   }
 
   /** The nonzero coordinates only (all of them, for Gaussian features, but the form is what matters). */
-  static Sample sparse(LabelledPoint point) {
+  static Sample sparse(LabelledPoint point, String userId) {
     double[] x = point.features();
     List<Integer> indices = new ArrayList<>();
     List<Double> values = new ArrayList<>();
@@ -53,7 +66,7 @@ enum SampleEncoding {
         values.add(x[i]);
       }
     }
-    return new Sample(new SparseFeatures(x.length, indices, values), point.label(), System.currentTimeMillis(), null);
+    return new Sample(new SparseFeatures(x.length, indices, values), point.label(), System.currentTimeMillis(), userId);
   }
 
   private static byte[] json(Sample sample) {

@@ -21,8 +21,12 @@ import org.dpstream.service.kafka.CheckedProducer;
  */
 final class SampleProducer implements AutoCloseable {
 
-  /** One model's generator. */
-  record ModelStream(String modelId, SyntheticRegression generator) {}
+  /**
+   * One model's generator.
+   *
+   * @param persons who sends each sample, for a person-level model; null for an event-level one (no userId)
+   */
+  record ModelStream(String modelId, SyntheticRegression generator, DemoPersons persons) {}
 
   /** What was sent: valid samples per model, and bad records. */
   record Sent(Map<String, Long> samplesPerModel, int malformed) {
@@ -71,7 +75,8 @@ final class SampleProducer implements AutoCloseable {
         if (System.nanoTime() > deadlineNanos || stopRequested.getAsBoolean()) {
           break sending;
         }
-        producer.send(new ProducerRecord<>(topic, stream.modelId(), encoding.encode(stream.generator().next())));
+        String userId = stream.persons() == null ? null : stream.persons().personOf(index);
+        producer.send(new ProducerRecord<>(topic, stream.modelId(), encoding.encode(stream.generator().next(), userId)));
         perModel.merge(stream.modelId(), 1L, Long::sum);
         pace(sentSoFar.incrementAndGet(), samplesPerSecond, started);
       }

@@ -60,13 +60,20 @@ final class StreamProgress {
     return others + models.values().stream().mapToLong(ModelProgress::rejected).sum();
   }
 
-  /** Whether every sample and bad record that was sent has come out as a release or a rejection. */
+  /**
+   * Whether every sample and bad record that was sent has come out as a release or a rejection: a model's valid
+   * samples as steps or, per person, as rejections over the bound; the bad records as the other rejections.
+   */
   boolean accountsFor(SampleProducer.Sent sent) {
+    long overTheBound = 0;
     for (Map.Entry<String, Long> entry : sent.samplesPerModel().entrySet()) {
-      if (models.get(entry.getKey()).snapshot().step() < entry.getValue()) {
+      ModelProgress model = models.get(entry.getKey());
+      long bounded = model.overTheBound();
+      overTheBound += bounded;
+      if (model.snapshot().step() + bounded < entry.getValue()) {
         return false;
       }
     }
-    return totalRejected() >= sent.malformed();
+    return totalRejected() - overTheBound >= sent.malformed();
   }
 }

@@ -49,6 +49,11 @@ class DemoCommandIT {
       assertTrue(summary.contains(model.id()), model.id() + " missing from the summary:\n" + summary);
     }
     assertTrue(summary.contains("dp-tofw") && summary.contains("dp-pofw"), summary);
+    // The person-level model: its guarantee per person, and exactly the samples past each person's 5th rejected.
+    assertTrue(summary.contains("lr-user   (1, 1e-5)-DP per person, at most 5 samples each; "
+        + DemoPersons.overTheBound(300, DemoModel.PERSON_MAX_CONTRIBUTIONS) + " samples over the bound rejected"),
+        summary);
+    assertTrue(summary.contains("CONTRIBUTION_LIMIT x" + DemoPersons.overTheBound(300, 5)), summary);
     // Every kind of bad input came back on dp.rejected with its reason.
     for (String reason : List.of("UNDECODABLE", "MISSING_FIELD", "WRONG_DIMENSION", "UNKNOWN_MODEL")) {
       assertTrue(summary.contains(reason), reason + " missing from the summary:\n" + summary);

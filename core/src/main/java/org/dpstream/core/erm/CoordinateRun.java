@@ -41,8 +41,9 @@ final class CoordinateRun {
   /**
    * Opens the run of {@code schedule} on {@code problem}. A private run calibrates its T K updates, reserves
    * their whole cost in its ledger, and gives coordinate j the noise of a Gaussian mechanism on a query of l2
-   * sensitivity 2 L_j / n (replace-one, rounded up); the non-private mode (NOT PRIVATE) has no ledger and
-   * adds zeros.
+   * sensitivity 2 k L_j / n (replace-one of up to k = {@link ErmProblem#maxContributions} records: each replaced
+   * record moves the clipped sum by at most 2 L_j, so k of them by at most 2 k L_j, the triangle inequality;
+   * rounded up); the non-private mode (NOT PRIVATE) has no ledger and adds zeros.
    *
    * @param sampleBound L_j: the largest contribution of one sample to coordinate j's update (before 1/n)
    */
@@ -56,15 +57,22 @@ final class CoordinateRun {
         problem.budget(), schedule.totalUpdates(), problem.options().zcdpRule());
     PrivacyLedger ledger = PrivacyLedger.forRun(calibration);
     for (int j = 0; j < sigmas.length; j++) {
-      sigmas[j] = calibration.sigmaFor(Rounding.up(2 * sampleBound.applyAsDouble(j) / n));
+      sigmas[j] = calibration.sigmaFor(
+          Rounding.up(2.0 * problem.maxContributions() * sampleBound.applyAsDouble(j) / n));
     }
     return new CoordinateRun(problem, schedule, calibration, ledger, IidVectorNoise.gaussian(1, 1.0), sigmas);
+  }
+
+  /** sigma_j, one per coordinate (zeros without privacy). */
+  double[] sigmas() {
+    return sigmas.clone();
   }
 
   /** The end of both algorithms' descriptions: the calibration (or NON-PRIVATE) and the range of sigma_j. */
   String describeNoise() {
     return String.format(Locale.ROOT, "%s; sigma_j in [%.4g, %.4g]",
-        calibration == null ? "NON-PRIVATE (no noise)" : calibration.describe(), min(sigmas), max(sigmas));
+        calibration == null ? "NON-PRIVATE (no noise)" : calibration.describe(), min(sigmas), max(sigmas))
+        + problem.describeUnit(calibration != null, "sensitivity 2 k L_j / n");
   }
 
   /**

@@ -44,6 +44,10 @@ import org.dpstream.core.privacy.random.NoiseStream;
  * at {@link ErmOptions#clipNorm} and follows a quantile of the per-example gradient norms through a noisy
  * count released with every step; the pair is one subsampled Gaussian of multiplier z (gradient noise
  * z / sqrt(1 - s) C_t), so the accountant above is unchanged.
+ *
+ * <p><b>Up to k records</b> ({@link ErmProblem#maxContributions}): z is calibrated for add/remove of up to k
+ * records by {@link SubsampledGaussianCalibration#forGroup} (the gradient-and-count pair of k records has norm at
+ * most k times one record's, so the same bound covers adaptive clipping).
  */
 public final class DpSgd implements ErmAlgorithm {
 
@@ -93,7 +97,8 @@ public final class DpSgd implements ErmAlgorithm {
     PrivacyLedger ledger = null;
     NoiseScales noise = NoiseScales.none(d);
     if (problem.isPrivate()) {
-      calibration = SubsampledGaussianCalibration.of(rate, updates, problem.budget(), options.rdpConversion());
+      calibration = SubsampledGaussianCalibration.forGroup(rate, updates, problem.budget(), options.rdpConversion(),
+          problem.maxContributions());
       ledger = PrivacyLedger.forRun(calibration);
       double z = calibration.noiseMultiplier();
       noise = NoiseScales.gaussian(d,

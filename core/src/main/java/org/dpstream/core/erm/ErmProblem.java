@@ -14,9 +14,13 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     add/remove for DP-SGD (see {@link org.dpstream.core.erm.privacy.SubsampledGaussianRdp}); null for a
  *     non-private run (no noise; clipping as configured), for tests and sanity curves only
  * @param passes &gt;= 1
+ * @param maxContributions k &gt;= 1: the budget holds for data sets that differ in up to k records (one person's,
+ *     after {@link ContributionBounding} kept at most k per person), not just one; 1 is record-level privacy.
+ *     Each algorithm accounts for k exactly or by a proved bound (docs/privacy-layer.md, "Person-level privacy in
+ *     train")
  */
 public record ErmProblem(ErmDataset dataset, CompositeObjective objective, PrivacyBudget budget, int passes,
-    ErmOptions options) {
+    ErmOptions options, int maxContributions) {
 
   public ErmProblem {
     Objects.requireNonNull(dataset, "dataset");
@@ -25,7 +29,16 @@ public record ErmProblem(ErmDataset dataset, CompositeObjective objective, Priva
     if (passes < 1) {
       throw new IllegalArgumentException("need at least one pass, got " + passes);
     }
+    if (maxContributions < 1) {
+      throw new IllegalArgumentException("maxContributions must be >= 1, got " + maxContributions);
+    }
     objective.requireCompatible(dataset);
+  }
+
+  /** A record-level problem (k = 1). */
+  public ErmProblem(ErmDataset dataset, CompositeObjective objective, PrivacyBudget budget, int passes,
+      ErmOptions options) {
+    this(dataset, objective, budget, passes, options, 1);
   }
 
   /** A private problem. */
@@ -55,6 +68,20 @@ public record ErmProblem(ErmDataset dataset, CompositeObjective objective, Priva
 
   /** The same problem with other hyper-parameters. */
   public ErmProblem withOptions(ErmOptions newOptions) {
-    return new ErmProblem(dataset, objective, budget, passes, newOptions);
+    return new ErmProblem(dataset, objective, budget, passes, newOptions, maxContributions);
+  }
+
+  /** The same problem whose guarantee covers data sets that differ in up to {@code k} records. */
+  public ErmProblem withMaxContributions(int k) {
+    return new ErmProblem(dataset, objective, budget, passes, options, k);
+  }
+
+  /**
+   * The end of a private run's description when k &gt; 1: the unit and how the algorithm accounts for it; empty
+   * for k = 1 or a non-private run, whose descriptions stay as they were.
+   */
+  String describeUnit(boolean isPrivateRun, String accounting) {
+    return maxContributions == 1 || !isPrivateRun ? "" : String.format(java.util.Locale.ROOT,
+        "; per person: up to k=%d records each, %s", maxContributions, accounting);
   }
 }

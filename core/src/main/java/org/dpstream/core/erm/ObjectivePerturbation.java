@@ -27,6 +27,10 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * with Lambda = lambda / R^2, so we minimise F(w) + (R/n) b'w + (Delta R^2 / 2)||w||^2 (Theorem 2 of the
  * paper, replace-one adjacency). The guarantee needs the exact minimiser; see {@link OutputPerturbation}.
  * lambda = 0 is allowed: then Delta carries all the regularisation.
+ *
+ * <p><b>Up to k records</b> ({@link ErmProblem#maxContributions}): the run is calibrated at epsilon / k, and pure
+ * (epsilon / k)-DP for one record is (epsilon, 0)-DP for data sets that differ in k records (group privacy, Dwork
+ * and Roth, "The Algorithmic Foundations of Differential Privacy", 2014, Theorem 2.2), exactly the budget.
  */
 public final class ObjectivePerturbation implements ErmAlgorithm {
 
@@ -84,7 +88,7 @@ public final class ObjectivePerturbation implements ErmAlgorithm {
     PrivacyLedger ledger = null;
     double noiseNorm = 0;
     if (problem.isPrivate()) {
-      calibration = calibrate(problem.budget().epsilon(), n, lambda / (r * r));
+      calibration = calibrate(problem.budget().epsilon() / problem.maxContributions(), n, lambda / (r * r));
       ledger = PrivacyLedger.forRun(privacyMap(problem.budget()));
       UniformRandomProvider bits = source.forStream(PURPOSE, runId).at(0, 0);
       noiseNorm = ScalarSamplers.gamma(bits, d, 2 / calibration.epsilonPrime()).sample();
@@ -114,7 +118,8 @@ public final class ObjectivePerturbation implements ErmAlgorithm {
             + " et al. 2011, Alg. 2, pure epsilon-DP), R=||b||=%.6g, lambda=%.6g; %s",
         solution.epochs(), r, lambda, calibration == null ? "NON-PRIVATE (no noise)" : String.format(Locale.ROOT,
             "epsilon'=%.6g, Delta=%.6g (paper units), noise norm %.6g", calibration.epsilonPrime(),
-            calibration.extraRegularization(), noiseNorm));
+            calibration.extraRegularization(), noiseNorm))
+        + problem.describeUnit(calibration != null, "calibrated at epsilon/k (group privacy of pure DP)");
     return StronglyConvexLogistic.release(name(), w, ledger, solution.epochs(), description);
   }
 }

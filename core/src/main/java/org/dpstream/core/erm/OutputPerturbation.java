@@ -21,7 +21,9 @@ import org.dpstream.core.privacy.random.KeyedNoiseSource;
  * <p><b>Privacy.</b> With ||x_i|| &lt;= R = ||b||_2 (declared bounds) and |l'| &lt;= 1, the gradient of one
  * record's loss has norm at most R and the objective is lambda-strongly convex, so replacing one record
  * moves the minimiser by at most 2R / (n lambda) in l2 (CMS11 Corollary 8, with their ||x|| &lt;= 1 and
- * Lambda = lambda / R^2). One Gaussian mechanism on that sensitivity with noise multiplier z is
+ * Lambda = lambda / R^2); replacing up to k records ({@link ErmProblem#maxContributions}) moves it by at most
+ * 2kR / (n lambda) (the same argument: the objectives' difference has gradient norm at most 2kR/n). One Gaussian
+ * mechanism on that sensitivity with noise multiplier z is
  * 1/(2 z^2)-zCDP; z comes from {@link GaussianCompositionCalibration} with one mechanism and
  * {@link ErmOptions#zcdpRule}. Replace-one adjacency, like DP-CD. The argument needs the exact minimiser;
  * the solver stops when an epoch moves no coordinate by more than 1e-12, an error we treat as zero, as
@@ -44,7 +46,8 @@ public final class OutputPerturbation implements ErmAlgorithm {
     NonPrivateSolver.Solution solution = NonPrivateSolver.solve(data, problem.objective(),
         StronglyConvexLogistic.SOLVER_TOLERANCE, StronglyConvexLogistic.SOLVER_EPOCHS);
     double[] w = solution.weights();
-    double sensitivity = Rounding.up(2 * StronglyConvexLogistic.normBound(data) / (data.size() * lambda));
+    int k = problem.maxContributions();
+    double sensitivity = Rounding.up(2.0 * k * StronglyConvexLogistic.normBound(data) / (data.size() * lambda));
     int d = w.length;
     GaussianCompositionCalibration calibration = null;
     PrivacyLedger ledger = null;
@@ -66,7 +69,8 @@ public final class OutputPerturbation implements ErmAlgorithm {
         "output-perturbation: exact l2-regularised logistic minimiser (%d epochs) + Gaussian noise (Chaudhuri et al."
             + " 2011, Alg. 1), sensitivity 2R/(n lambda)=%.6g with R=||b||=%.6g, lambda=%.6g; %s; sigma %.6g",
         solution.epochs(), sensitivity, StronglyConvexLogistic.normBound(data), lambda,
-        calibration == null ? "NON-PRIVATE (no noise)" : calibration.describe(), sigma);
+        calibration == null ? "NON-PRIVATE (no noise)" : calibration.describe(), sigma)
+        + problem.describeUnit(calibration != null, "sensitivity 2kR/(n lambda)");
     return StronglyConvexLogistic.release(name(), w, ledger, solution.epochs(), description);
   }
 }

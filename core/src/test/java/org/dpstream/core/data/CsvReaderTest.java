@@ -72,6 +72,24 @@ class CsvReaderTest {
     }
   }
 
+  @Test
+  void aPersonColumnIsReadAsTextNotAsAFeatureAndBlankMeansNoPerson() throws IOException {
+    Path file = write("persons.csv", "label,user,a,b\n1,ann,2,3\n0,,4,5\n1,\"bo\",6,7\n");
+    CsvReader.PersonRecords records = CsvReader.readWithPersons(file,
+        Options.defaults().withPersonColumn(LabelColumn.parse("user")));
+    assertArrayEquals(new String[] {"ann", null, "bo"}, records.persons());
+    assertEquals(2, records.data().dimension());
+    assertArrayEquals(new double[] {4, 5}, records.data().row(1));
+    assertArrayEquals(new double[] {1, 0, 1}, records.data().labels());
+
+    MalformedDataException same = failure("label,user,a\n1,ann,2\n",
+        Options.defaults().withPersonColumn(LabelColumn.parse("label")));
+    assertTrue(same.getMessage().contains("the person column is the label column"), same.getMessage());
+    MalformedDataException unknown = failure("label,a,b\n1,2,3\n",
+        Options.defaults().withPersonColumn(LabelColumn.parse("user")));
+    assertTrue(unknown.getMessage().contains("no column named 'user'"), unknown.getMessage());
+  }
+
   private MalformedDataException failure(String content, Options options) throws IOException {
     Path file = write("bad.csv", content);
     MalformedDataException e = assertThrows(MalformedDataException.class, () -> CsvReader.read(file, options));

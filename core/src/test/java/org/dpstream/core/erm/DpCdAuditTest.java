@@ -32,10 +32,21 @@ class DpCdAuditTest {
   private static final double CLIP = 1.0;
 
   private static AuditedMechanism oneCoordinateUpdate(PrivacyBudget budget, ZcdpRule rule) {
+    return oneCoordinateUpdate(budget, rule, 1, 1);
+  }
+
+  /**
+   * The update on neighbours that differ in the labels of the first {@code changed} records (one person's), run
+   * with the guarantee stated for up to {@code accountedK} records.
+   */
+  private static AuditedMechanism oneCoordinateUpdate(PrivacyBudget budget, ZcdpRule rule, int accountedK,
+      int changed) {
     CompositeObjective objective = CompositeObjective.of(GlmLoss.squared(), Regularizer.none());
     ErmOptions options = ErmOptions.defaults().withClipNorm(CLIP).withZcdpRule(rule);
-    ErmProblem original = ErmProblem.of(dataset(5), objective, budget, 1, options);
-    ErmProblem neighbour = ErmProblem.of(dataset(-5), objective, budget, 1, options);
+    ErmProblem original = ErmProblem.of(dataset(5, changed), objective, budget, 1, options)
+        .withMaxContributions(accountedK);
+    ErmProblem neighbour = ErmProblem.of(dataset(-5, changed), objective, budget, 1, options)
+        .withMaxContributions(accountedK);
     DpCd dpcd = new DpCd(DpCd.ClippingRule.SMOOTH);
     return (useNeighbour, rng) -> {
       // A fresh run id per run: independent noise, drawn exactly as in production.
@@ -45,14 +56,19 @@ class DpCdAuditTest {
     };
   }
 
-  private static ErmDataset dataset(double firstLabel) {
-    return ErmDataset.of(new double[][] {{1}, {1}, {1}, {1}}, new double[] {firstLabel, 0.5, -0.5, 0.25},
-        FeatureBounds.of(1));
+  private static ErmDataset dataset(double changedLabel, int changed) {
+    double[] labels = {0.5, 0.5, -0.5, 0.25};
+    java.util.Arrays.fill(labels, 0, changed, changedLabel);
+    return ErmDataset.of(new double[][] {{1}, {1}, {1}, {1}}, labels, FeatureBounds.of(1));
   }
 
   private static AuditResult audit(PrivacyBudget budget, ZcdpRule rule, long seed) {
+    return audit(oneCoordinateUpdate(budget, rule), budget, seed);
+  }
+
+  private static AuditResult audit(AuditedMechanism mechanism, PrivacyBudget budget, long seed) {
     UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
-    return PrivacyAuditor.of(1e-3, budget.delta()).audit(oneCoordinateUpdate(budget, rule), RUNS_PER_INPUT, rng);
+    return PrivacyAuditor.of(1e-3, budget.delta()).audit(mechanism, RUNS_PER_INPUT, rng);
   }
 
   @Test
@@ -70,5 +86,24 @@ class DpCdAuditTest {
     AuditResult result = audit(new PrivacyBudget(8.0, 1e-5), ZcdpRule.SIMPLE_EXACT, 42L);
     reporter.publishEntry("audit", result.toString());
     assertThrows(AssertionError.class, () -> result.assertAtMost(1.0), result.toString());
+  }
+
+  @Test
+  void aPersonsThreeRecordsAccountedForThreePassTheAudit(TestReporter reporter) {
+    // Neighbours differ in all 3 records of one person; the run accounts for k = 3.
+    PrivacyBudget budget = new PrivacyBudget(1.0, 1e-5);
+    AuditResult result = audit(oneCoordinateUpdate(budget, ZcdpRule.PAPER_CLOSED_FORM, 3, 3), budget, 43L);
+    reporter.publishEntry("audit", result.toString());
+    result.assertAtMost(budget.epsilon());
+    assertTrue(result.epsilonLowerBound() > 0.2, result.toString());
+  }
+
+  @Test
+  void aPersonsThreeRecordsAccountedAsOneAreCaught(TestReporter reporter) {
+    // Negative control: the same neighbours, accounted as if a person changed one record (k = 1).
+    PrivacyBudget budget = new PrivacyBudget(1.0, 1e-5);
+    AuditResult result = audit(oneCoordinateUpdate(budget, ZcdpRule.SIMPLE_EXACT, 1, 3), budget, 44L);
+    reporter.publishEntry("audit", result.toString());
+    assertThrows(AssertionError.class, () -> result.assertAtMost(budget.epsilon()), result.toString());
   }
 }

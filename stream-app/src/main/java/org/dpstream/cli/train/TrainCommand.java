@@ -20,6 +20,7 @@ import org.dpstream.core.data.LabelledData;
 import org.dpstream.core.data.LibSvmReader;
 import org.dpstream.core.data.MalformedDataException;
 import org.dpstream.core.data.MissingDatasetException;
+import org.dpstream.core.erm.ContributionBounding;
 import org.dpstream.core.erm.ErmDataset;
 import org.dpstream.core.erm.training.ErmSettings;
 import org.dpstream.core.erm.training.ErmTrainer;
@@ -73,6 +74,12 @@ import picocli.CommandLine.ParameterException;
           + " ledger = budget (epsilon, delta), accountant, horizon = n, spent (epsilon, delta).",
       "Noise key: DPSTREAM_NOISE_KEY or DPSTREAM_NOISE_KEY_FILE if set (reproducible noise), else a random"
           + " one-off key held only in memory.",
+      "Per person (--user-column COL --max-contributions K, CSV only): every record must name its person (a record"
+          + " without one stops the command, counting them); of each person's training records at most K are kept,"
+          + " those of smallest keyed hash of (person, record content) under the noise key (a public rule that sees"
+          + " only that person's records; with the random one-off key another run keeps other records), and the"
+          + " guarantee holds for data sets that differ in all of one person's records (docs/privacy-layer.md)."
+          + " The release's algorithm and ledger name the unit and K; no id reaches any output.",
       "Printed objective and accuracies are NOT private: they are computed from the data."
     },
     footer = {"", "Example: train --data data.csv --label-column label --feature-bound 1 --loss logistic --reg l2"
@@ -113,6 +120,16 @@ public final class TrainCommand implements Callable<Integer> {
 
   @Option(names = "--clamp-to-bounds", description = "Clamp features outside the declared bounds instead of failing.")
   boolean clamp;
+
+  @Option(names = "--user-column", paramLabel = "COL",
+      description = "CSV: the column naming each record's person (header name or 0-based index); the guarantee is"
+          + " then per person. Needs --max-contributions.")
+  String userColumn;
+
+  @Option(names = "--max-contributions", paramLabel = "K",
+      description = "With --user-column: the most training records kept per person (a keyed hash of each record"
+          + " chooses which); the privacy accounting covers all K records of one person.")
+  Integer maxContributions;
 
   @Option(names = "--intercept", description = "Add a constant feature 1 (bound 1); its weight is the last parameter.")
   boolean intercept;
@@ -211,8 +228,12 @@ public final class TrainCommand implements Callable<Integer> {
       description = "Extra Kafka producer setting (repeatable), e.g. security.protocol=SASL_SSL.")
   Map<String, String> producerProperties = new LinkedHashMap<>();
 
-  /** The data after loading: training and held-out records, public bounds and a name. */
-  record Prepared(LabelledData train, LabelledData test, double[] bounds, String name) {}
+  /**
+   * The data after loading: training and held-out records, public bounds, a name, and with --user-column what the
+   * bound kept (else null).
+   */
+  record Prepared(LabelledData train, LabelledData test, double[] bounds, String name,
+      ContributionBounding.Kept bound) {}
 
   @Override
   public Integer call() throws IOException {
@@ -226,10 +247,11 @@ public final class TrainCommand implements Callable<Integer> {
     validateNumbers();
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter stderr = spec.commandLine().getErr();
+    KeyedNoiseSource source = noiseSource(stderr);
 
     Prepared prepared;
     try {
-      prepared = prepare(lossValue);
+      prepared = prepare(lossValue, source);
     } catch (MalformedDataException | MissingDatasetException e) {
       stderr.println("train: " + e.getMessage());
       return 1;
@@ -250,7 +272,11 @@ public final class TrainCommand implements Callable<Integer> {
             + " epsilon %s, delta %s, %d passes%n", prepared.name(), n, prepared.test() == null ? 0 : prepared.test().size(),
         prepared.train().dimension(), settings.algorithm(), lossValue.cliName(), regValue.cliName(),
         fmt(settings.lambda()), fmt(settings.epsilon()), fmt(settings.delta()), passes);
-    KeyedNoiseSource source = noiseSource(stderr);
+    if (prepared.bound() != null) {
+      stderr.printf(Locale.ROOT, "per person: %d persons in the training records, at most %d records each kept"
+              + " (%d over the bound dropped, chosen by a keyed hash of each record)%n", prepared.bound().persons(),
+          maxContributions, prepared.bound().dropped());
+    }
     ProgressBar progress = ProgressBar.forPasses(stderr, passes);
     long started = System.nanoTime();
     String id = modelId != null ? modelId : prepared.name();
@@ -259,7 +285,8 @@ public final class TrainCommand implements Callable<Integer> {
     ErmTrainer.Trained trained;
     try {
       // Distinct settings or model ids never share noise, even under one key.
-      trained = ErmTrainer.train(trainSet, settings, source, "train/" + id + "/" + settings, progress::passDone);
+      trained = ErmTrainer.train(trainSet, settings, contributionsPerUnit(), source, "train/" + id + "/" + settings,
+          progress::passDone);
     } catch (IllegalArgumentException e) {
       stderr.println("train: " + e.getMessage());
       return 1;
@@ -278,8 +305,11 @@ public final class TrainCommand implements Callable<Integer> {
 
     double[] w = trained.weights();
     stdout.println("algorithm: " + trained.description());
-    stdout.printf(Locale.ROOT, "privacy: epsilon %s, delta %s spent (%s) of the budget (%s, %s)%n",
-        fmt(trained.epsilonSpent()), fmt(trained.deltaSpent()), trained.accountant(), fmt(settings.epsilon()), fmt(settings.delta()));
+    stdout.printf(Locale.ROOT, "privacy: epsilon %s, delta %s spent (%s) of the budget (%s, %s)%s%n",
+        fmt(trained.epsilonSpent()), fmt(trained.deltaSpent()), trained.accountant(), fmt(settings.epsilon()),
+        fmt(settings.delta()), prepared.bound() == null ? "" : String.format(Locale.ROOT,
+            "; per person: (%s, %s)-DP for all records of one person, at most %d each", fmt(settings.epsilon()),
+            fmt(settings.delta()), maxContributions));
     stdout.printf(Locale.ROOT, "training objective F(w) = %.6g   (F(0) = %.6g)   %d updates in %.2f s%n",
         ErmTrainer.objective(trainSet, settings, w),
         ErmTrainer.objective(trainSet, settings, new double[w.length]), trained.updates(), seconds);
@@ -308,12 +338,21 @@ public final class TrainCommand implements Callable<Integer> {
     return 0;
   }
 
-  Prepared prepare(ErmSettings.Loss lossValue) throws IOException {
+  /** k: --max-contributions per person, 1 per record. */
+  private int contributionsPerUnit() {
+    return maxContributions == null ? 1 : maxContributions;
+  }
+
+  Prepared prepare(ErmSettings.Loss lossValue, KeyedNoiseSource source) throws IOException {
     LabelledData train;
     LabelledData test;
     double[] bounds;
     String name;
+    ContributionBounding.Kept bound = null;
     if (data.strip().equalsIgnoreCase(FASHION_MNIST)) {
+      if (userColumn != null) {
+        throw new ParameterException(spec.commandLine(), "--user-column: fashion-mnist has no person column");
+      }
       if (featureBound != null) {
         throw new ParameterException(spec.commandLine(),
             "--feature-bound: fashion-mnist's bound is fixed by the format (pixel/255 in [0, 1])");
@@ -330,7 +369,12 @@ public final class TrainCommand implements Callable<Integer> {
             + " bounds |x_j| <= b_j (a number or a file of one per feature); they must not be measured on the data");
       }
       Path file = Path.of(data);
-      LabelledData all = read(file);
+      CsvReader.PersonRecords records = read(file);
+      LabelledData all = records.data();
+      String[] persons = records.persons();
+      if (userColumn != null) {
+        requireEveryPerson(persons, file);
+      }
       bounds = FeatureBoundsOption.resolve(featureBound, all.dimension());
       all = checkBounds(all, bounds, file);
       all = Labels.forLoss(all, lossValue, file.toString());
@@ -340,7 +384,13 @@ public final class TrainCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "--test-fraction leaves no training record");
       }
       test = testCount == 0 ? null : all.select(Arrays.copyOfRange(order, 0, testCount));
-      train = all.select(Arrays.copyOfRange(order, testCount, order.length));
+      int[] trainRows = Arrays.copyOfRange(order, testCount, order.length);
+      train = all.select(trainRows);
+      if (userColumn != null) {
+        String[] trainPersons = Arrays.stream(trainRows).mapToObj(i -> persons[i]).toArray(String[]::new);
+        bound = ContributionBounding.keep(trainPersons, train.features(), train.labels(), maxContributions, source);
+        train = train.select(bound.kept());
+      }
       String fileName = file.getFileName().toString();
       name = fileName.contains(".") ? fileName.substring(0, fileName.lastIndexOf('.')) : fileName;
     }
@@ -350,21 +400,47 @@ public final class TrainCommand implements Callable<Integer> {
       bounds = Arrays.copyOf(bounds, bounds.length + 1);
       bounds[bounds.length - 1] = 1;
     }
-    return new Prepared(train, test, bounds, name);
+    return new Prepared(train, test, bounds, name, bound);
   }
 
-  private LabelledData read(Path file) throws IOException {
+  /**
+   * Stops when records have no person: per person, a record nobody owns has no bound. Counts them and names the
+   * first by its record number (never an id).
+   */
+  private void requireEveryPerson(String[] persons, Path file) {
+    int missing = 0;
+    int first = -1;
+    for (int i = 0; i < persons.length; i++) {
+      if (persons[i] == null) {
+        missing++;
+        first = first < 0 ? i : first;
+      }
+    }
+    if (missing > 0) {
+      throw new ParameterException(spec.commandLine(), file + ": " + missing + " of " + persons.length
+          + " record(s) have no person in --user-column " + userColumn + " (the first: record " + (first + 1)
+          + "); a per-person guarantee needs every record's person: fill the column or drop those records");
+    }
+  }
+
+  private CsvReader.PersonRecords read(Path file) throws IOException {
     DataFormat dataFormat = parse(() -> DataFormat.resolve(format, file), "--format");
     if (!java.nio.file.Files.isRegularFile(file)) {
       throw new ParameterException(spec.commandLine(), "--data: no such file: " + file);
     }
     if (dataFormat == DataFormat.LIBSVM) {
-      return LibSvmReader.read(file, dimension == null ? OptionalInt.empty() : OptionalInt.of(dimension)).toDense();
+      if (userColumn != null) {
+        throw new ParameterException(spec.commandLine(), "--user-column: only CSV files have a person column");
+      }
+      LabelledData records =
+          LibSvmReader.read(file, dimension == null ? OptionalInt.empty() : OptionalInt.of(dimension)).toDense();
+      return new CsvReader.PersonRecords(records, new String[records.size()]);
     }
     CsvReader.Options options = CsvReader.Options.defaults().withHeader(!noHeader)
         .withDelimiter(delimiterChar(file))
-        .withLabelColumn(labelColumn == null ? null : CsvReader.LabelColumn.parse(labelColumn));
-    return CsvReader.read(file, options);
+        .withLabelColumn(labelColumn == null ? null : CsvReader.LabelColumn.parse(labelColumn))
+        .withPersonColumn(userColumn == null ? null : CsvReader.LabelColumn.parse(userColumn));
+    return CsvReader.readWithPersons(file, options);
   }
 
   private char delimiterChar(Path file) {
@@ -445,6 +521,11 @@ public final class TrainCommand implements Callable<Integer> {
     require(!publish || (bootstrapServers != null && !bootstrapServers.isBlank()),
         "--publish needs --bootstrap-servers");
     require(!topic.isBlank(), "--topic: must not be blank");
+    require((userColumn == null) == (maxContributions == null),
+        "--user-column and --max-contributions go together: per person, name the person's column and the most"
+            + " records kept per person");
+    require(maxContributions == null || maxContributions >= 1,
+        "--max-contributions: must be >= 1, got " + maxContributions);
   }
 
   private void require(boolean condition, String message) {

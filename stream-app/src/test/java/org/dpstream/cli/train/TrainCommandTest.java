@@ -223,4 +223,72 @@ class TrainCommandTest {
     assertEquals(2, batch.exitCode());
     assertTrue(batch.err().contains("--batch-size"), batch.err());
   }
+
+  /**
+   * {@link #tinyCsv()}'s records with a "user" column: person i % 40 (persons 0..39 send 7 or 8 records each), the
+   * ids "secret-person-N"; {@code blanks} records without a person.
+   */
+  private Path personCsv(int blanks) throws Exception {
+    java.util.List<String> lines = Files.readAllLines(tinyCsv());
+    StringBuilder text = new StringBuilder("user," + lines.get(0) + "\n");
+    for (int i = 1; i < lines.size(); i++) {
+      String user = i <= blanks ? "" : "secret-person-" + (i % 40);
+      text.append(user).append(',').append(lines.get(i)).append('\n');
+    }
+    Path file = dir.resolve("persons.csv");
+    Files.writeString(file, text.toString());
+    return file;
+  }
+
+  @Test
+  void perPersonEveryAlgorithmKeepsAtMostKRecordsEachAndTheReleaseNamesTheUnit() throws Exception {
+    String csv = personCsv(0).toString();
+    Path model = dir.resolve("person.json");
+    for (String algorithm : TrainCommand.algorithms()) {
+      Outcome outcome = run("train", "--data", csv, "--feature-bound", "1", "--user-column", "user",
+          "--max-contributions", "3", "--algorithm", algorithm, "--passes", "2", "--lambda", "0.01",
+          "--out", model.toString());
+      assertEquals(0, outcome.exitCode(), algorithm + ": " + outcome.err());
+      ModelRelease release = DpSerdes.modelRelease().decodeOrThrow(Files.readAllBytes(model));
+      // 240 training records of 40 persons, at most 3 each: 120 kept, 120 dropped.
+      assertEquals(120, release.getStep(), algorithm);
+      assertTrue(outcome.err().contains("per person: 40 persons in the training records, at most 3 records each kept"
+          + " (120 over the bound dropped"), outcome.err());
+      assertEquals(3, release.getParameters().size(), "the person column is no feature");
+      assertTrue(release.getAlgorithm().toString().contains("up to k=3 records"), release.getAlgorithm().toString());
+      assertTrue(release.getLedger().getAccountant().toString().endsWith("per person: up to 3 records each"),
+          release.getLedger().getAccountant().toString());
+      assertTrue(release.getLedger().getEpsilonSpent() <= 1.0, algorithm);
+      assertTrue(outcome.out().contains("per person: (1.000, "), outcome.out());
+      String everything = outcome.out() + outcome.err() + Files.readString(model);
+      assertTrue(!everything.contains("secret-person"), "an id reached an output");
+    }
+  }
+
+  @Test
+  void perPersonRecordsWithoutAPersonStopTheCommandCounted() throws Exception {
+    Outcome outcome = run("train", "--data", personCsv(4).toString(), "--feature-bound", "1", "--user-column", "user",
+        "--max-contributions", "2", "--out", dir.resolve("m.json").toString());
+    assertEquals(2, outcome.exitCode(), outcome.err());
+    assertTrue(outcome.err().contains("4 of 300 record(s) have no person in --user-column user (the first: record 1)"),
+        outcome.err());
+    assertTrue(!Files.exists(dir.resolve("m.json")));
+  }
+
+  @Test
+  void perPersonOptionErrors() throws Exception {
+    String csv = personCsv(0).toString();
+    String model = dir.resolve("m.json").toString();
+    Outcome alone = run("train", "--data", csv, "--feature-bound", "1", "--user-column", "user", "--out", model);
+    assertEquals(2, alone.exitCode());
+    assertTrue(alone.err().contains("--user-column and --max-contributions go together"), alone.err());
+    Outcome zero = run("train", "--data", csv, "--feature-bound", "1", "--user-column", "user",
+        "--max-contributions", "0", "--out", model);
+    assertEquals(2, zero.exitCode());
+    assertTrue(zero.err().contains("--max-contributions: must be >= 1"), zero.err());
+    Outcome unknown = run("train", "--data", csv, "--feature-bound", "1", "--user-column", "person",
+        "--max-contributions", "2", "--out", model);
+    assertEquals(1, unknown.exitCode());
+    assertTrue(unknown.err().contains("no column named 'person'"), unknown.err());
+  }
 }

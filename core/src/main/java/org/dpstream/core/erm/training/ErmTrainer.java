@@ -92,7 +92,17 @@ public final class ErmTrainer {
    */
   public static Trained train(ErmDataset data, ErmSettings settings, KeyedNoiseSource source, String runId,
       IntConsumer onPass) {
-    return run(data, settings, true, source, runId, onPass);
+    return train(data, settings, 1, source, runId, onPass);
+  }
+
+  /**
+   * Trains privately per person: the guarantee covers data sets that differ in up to {@code maxContributions} = k
+   * records, the rows of one person after {@link org.dpstream.core.erm.ContributionBounding} kept at most k of
+   * them. k = 1 is {@link #train(ErmDataset, ErmSettings, KeyedNoiseSource, String, IntConsumer)}.
+   */
+  public static Trained train(ErmDataset data, ErmSettings settings, int maxContributions, KeyedNoiseSource source,
+      String runId, IntConsumer onPass) {
+    return run(data, settings, maxContributions, true, source, runId, onPass);
   }
 
   /**
@@ -102,11 +112,11 @@ public final class ErmTrainer {
    */
   public static Trained trainWithoutNoise(ErmDataset data, ErmSettings settings, KeyedNoiseSource source,
       String runId) {
-    return run(data, settings, false, source, runId, pass -> { });
+    return run(data, settings, 1, false, source, runId, pass -> { });
   }
 
-  private static Trained run(ErmDataset data, ErmSettings settings, boolean isPrivate, KeyedNoiseSource source,
-      String runId, IntConsumer onPass) {
+  private static Trained run(ErmDataset data, ErmSettings settings, int maxContributions, boolean isPrivate,
+      KeyedNoiseSource source, String runId, IntConsumer onPass) {
     FeatureScaling scaling = FeatureScaling.byBounds(data.bounds());
     ErmDataset trainedOn = settings.scaleByBounds() ? scaling.apply(data) : data;
     ErmOptions options = options(settings, trainedOn);
@@ -118,29 +128,38 @@ public final class ErmTrainer {
         ? ErmProblem.of(trainedOn, objective, groupPrivacy ? addRemoveBudget(budget) : budget, settings.passes(),
             options)
         : ErmProblem.nonPrivate(trainedOn, objective, settings.passes(), options);
-    ErmRun run = algorithm.train(problem, source, runId, (pass, weights) -> onPass.accept(pass));
+    ErmRun run = algorithm.train(problem.withMaxContributions(maxContributions), source, runId,
+        (pass, weights) -> onPass.accept(pass));
     List<double[]> passWeights = new ArrayList<>();
     for (double[] w : run.passWeights()) {
       passWeights.add(settings.scaleByBounds() ? scaling.toOriginalUnits(w) : w);
     }
     double[] weights = settings.scaleByBounds() ? scaling.toOriginalUnits(run.finalWeights()) : run.finalWeights();
-    PrivacyLedger ledger = run.ledger().map(l -> replaceOneLedger(l, budget, groupPrivacy, data.size())).orElse(null);
+    PrivacyLedger ledger = run.ledger()
+        .map(l -> replaceOneLedger(l, budget, groupPrivacy, maxContributions, data.size())).orElse(null);
     return new Trained(weights, passWeights, ledger, run.describe(), run.updates());
   }
 
   /**
    * The run's ledger as {@code train} states it: the user's replace-one budget over n records. With group
    * privacy (DP-SGD), the add/remove spend is converted by {@link #replaceOneBudget}; a spend that would not fit
-   * the user's budget is refused here, before anything is written or published.
+   * the user's budget is refused here, before anything is written or published. With k = {@code maxContributions}
+   * &gt; 1 the accountant names the unit: a person, whose up to k records are replaced together.
    */
   static PrivacyLedger replaceOneLedger(PrivacyLedger run, PrivacyBudget replaceOne, boolean groupPrivacy,
-      long records) {
+      int maxContributions, long records) {
     PrivacyBudget spent = new PrivacyBudget(run.spentEpsilon(), run.spentDelta());
     if (groupPrivacy) {
       spent = replaceOneBudget(spent);
     }
     return PrivacyLedger.open(replaceOne,
-        run.accountant() + (groupPrivacy ? ", replace-one by group privacy" : ""), records).reserve(spent);
+        run.accountant() + (groupPrivacy ? ", replace-one by group privacy" : "") + personUnit(maxContributions),
+        records).reserve(spent);
+  }
+
+  /** The unit in a ledger's accountant: empty per record, else {@code ", per person: up to k records each"}. */
+  static String personUnit(int maxContributions) {
+    return maxContributions == 1 ? "" : ", per person: up to " + maxContributions + " records each";
   }
 
   /** Cap of the add/remove epsilon, so that e^epsilon and delta / (1 + e^epsilon) stay representable. */
