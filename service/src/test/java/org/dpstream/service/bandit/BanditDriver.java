@@ -14,6 +14,7 @@ import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
 import org.dpstream.schemas.Reward;
+import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.metrics.BanditMetrics;
 import org.dpstream.service.noise.NoiseContext;
@@ -45,9 +46,15 @@ class BanditDriver implements AutoCloseable {
   /** With these noise keys and this record of what was published. */
   BanditDriver(Path stateDir, String applicationId, BanditMetrics metrics, int routingPartitions,
       BanditTopology.Deciding deciding, NoiseContext noise) {
+    this(stateDir, applicationId, BanditTopologyTest.CONFIG.banditRegistry(), metrics, routingPartitions, deciding,
+        noise);
+  }
+
+  /** The bandits of {@code bandits}, with these noise keys and this record of what was published. */
+  BanditDriver(Path stateDir, String applicationId, BanditRegistry bandits, BanditMetrics metrics,
+      int routingPartitions, BanditTopology.Deciding deciding, NoiseContext noise) {
     StreamsBuilder builder = new StreamsBuilder();
-    BanditTopology.addTo(builder, BanditTopologyTest.CONFIG.banditRegistry(), topics, routingPartitions, noise, metrics,
-        deciding);
+    BanditTopology.addTo(builder, bandits, topics, routingPartitions, noise, metrics, deciding);
     driver = TestDrivers.exactlyOnce(builder.build(), applicationId, stateDir);
     String requestTopic = deciding == BanditTopology.Deciding.BY_DECIDERS
         ? topics.decided().name() : topics.contexts().name();
