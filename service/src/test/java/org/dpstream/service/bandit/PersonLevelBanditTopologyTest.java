@@ -53,13 +53,21 @@ class PersonLevelBanditTopologyTest {
   static final BanditConfig HDB = new BanditConfig("per-user-hdb", BanditTopologyTest.D, 3, "identity", 1.0, "inf",
       2L, 1, 1e-5, 400, 1.0, 1.0, "10s", "drop", null, 1, "dp-hdb", null, null, null, null, null, null,
       Map.of("by", "user", "maxContributions", 2, "header", "x-person"));
+  /** DP-Linear on the tree, one round per leaf, at most two rounds per person. */
+  static final BanditConfig TWO = new BanditConfig("two-per-user", BanditTopologyTest.D, 2, null, null, null, null, 1,
+      1e-5, 400, null, 1.0, "10s", "drop", null, 1, "dp-linear", null, 1, "zcdp", null, null, null,
+      Map.of("by", "user", "maxContributions", 2));
   static final BanditRegistry BANDITS = new ServiceConfig("person-bandit-test", null, List.of(), Map.of(), 0,
-      List.of(LINEAR, HDB)).withRoutingPartitions(1).banditRegistry();
+      List.of(LINEAR, HDB, TWO)).withRoutingPartitions(1).banditRegistry();
 
   @TempDir Path stateDir;
 
   static BanditDriver driver(Path stateDir, BanditTopology.Deciding deciding) {
-    return new BanditDriver(stateDir, "person-bandit-test", BANDITS, BanditMetrics.NONE, 1, deciding,
+    return driver(stateDir, deciding, BanditMetrics.NONE);
+  }
+
+  static BanditDriver driver(Path stateDir, BanditTopology.Deciding deciding, BanditMetrics metrics) {
+    return new BanditDriver(stateDir, "person-bandit-test", BANDITS, metrics, 1, deciding,
         NoiseContext.of(new KeyedNoiseSource(BanditTopologyTest.key())));
   }
 
@@ -190,6 +198,11 @@ class PersonLevelBanditTopologyTest {
 
   /** Asserts no store holds a person's id (key or value); returns the number of counts. */
   static int assertNoIdIn(TopologyTestDriver driver) {
+    return assertNoIdIn(driver, List.of("person-", "alice"));
+  }
+
+  /** Asserts no store holds any of {@code ids} (key or value); returns the number of counts. */
+  static int assertNoIdIn(TopologyTestDriver driver, List<String> ids) {
     int counts = 0;
     for (String name : List.of(BanditTopology.STATE_STORE, BanditTopology.PENDING_STORE,
         BanditTopology.DEADLINES_STORE)) {
@@ -197,7 +210,7 @@ class PersonLevelBanditTopologyTest {
       try (KeyValueIterator<String, byte[]> it = store.all()) {
         while (it.hasNext()) {
           KeyValue<String, byte[]> entry = it.next();
-          for (String id : List.of("person-", "alice")) {
+          for (String id : ids) {
             assertFalse(entry.key.contains(id), name + " holds an id: " + entry.key);
             assertFalse(new String(entry.value, StandardCharsets.ISO_8859_1).contains(id), name + " holds an id");
           }
