@@ -176,13 +176,16 @@ public final class DecisionService implements AutoCloseable {
   /**
    * As {@link #decideAndHand(String, Caller, String, List, long, boolean)}, for a request naming its person.
    *
-   * @param userId the request's person (null or blank: none), logged with the decision for learning to count
+   * @param userId the request's person (null or blank: none), logged with the decision of a person-level bandit for
+   *     learning to count (an event-level bandit's log carries none)
    * @throws Decider.Refused also when a person-level bandit's request names no person ({@code MISSING_USER_ID})
    */
   public Handed decideAndHand(String banditId, Caller caller, String requestId, List<Double> context, String userId,
       long timestamp, boolean alwaysResend) throws Decider.Refused {
-    String person = userId == null || userId.isBlank() ? null : userId;
-    if (person == null && decider.bandit(banditId).map(entry -> entry.unit().byUser()).orElse(false)) {
+    boolean byUser = decider.bandit(banditId).map(entry -> entry.unit().byUser()).orElse(false);
+    // Only a person-level bandit's log carries the person: an event-level one's records keep their bytes.
+    String person = !byUser || userId == null || userId.isBlank() ? null : userId;
+    if (byUser && person == null) {
       throw new Decider.Refused(BanditRejection.MISSING_USER_ID.name(), "bandit " + banditId + " is person-level:"
           + " a request needs its person's id (userId)");
     }
