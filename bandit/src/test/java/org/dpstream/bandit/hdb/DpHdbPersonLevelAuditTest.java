@@ -3,16 +3,13 @@ package org.dpstream.bandit.hdb;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
 import java.util.Arrays;
-import org.apache.commons.rng.UniformRandomProvider;
-import org.dpstream.bandit.Decision;
-import org.dpstream.core.loss.CanonicalLink;
-import org.dpstream.core.loss.DataBounds;
 import org.dpstream.core.online.EstimatorFactory;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.audit.AuditResult;
-import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,44 +26,17 @@ import org.junit.jupiter.api.Test;
 class DpHdbPersonLevelAuditTest {
 
   private static final PrivacyBudget BUDGET = new PrivacyBudget(1, 1e-5);
-  private static final int ROUNDS = 8;
   private static final int K = 4;
-  private static final KeyedNoiseSource SOURCE = TestRandomness.source(4040);
-  private static final double[] ORDINARY_X = {0.3, -0.4};
-  private static final double ORDINARY_REWARD = 0.2;
-  private static final double[] OVERSIZED_X = {50, 0};
-  private static final double OVERSIZED_REWARD = -50;
-  private static final double[] NEIGHBOUR_X = {-50, 0};
-  private static final double NEIGHBOUR_REWARD = 50;
 
   private static DpHdbSpec spec(String banditId, int participations) {
-    return new DpHdbSpec(banditId, 2, 2, CanonicalLink.IDENTITY, 1, 0.5, 1, BUDGET, ROUNDS, new DataBounds(1, 1))
-        .withParticipations(participations);
-  }
-
-  private static double[] run(int participations, boolean neighbour, UniformRandomProvider rng) {
-    DpHdbPolicy policy = DpHdbPolicy.start(spec("person-audit-" + Long.toHexString(rng.nextLong()), participations),
-        SOURCE, EstimatorFactory.PRIVATE);
-    for (int round = 0; round < ROUNDS; round++) {
-      if (round >= 2 && round < 2 + K) {
-        policy.update(new Decision(neighbour ? 1 : 0, Decision.Phase.GREEDY, round),
-            neighbour ? NEIGHBOUR_X : OVERSIZED_X, neighbour ? NEIGHBOUR_REWARD : OVERSIZED_REWARD);
-      } else {
-        policy.update(policy.decide(ORDINARY_X), ORDINARY_X, ORDINARY_REWARD);
-      }
-    }
-    double arm0 = policy.armParameters(0)[0];
-    return new double[] {arm0, arm0 - policy.armParameters(1)[0]};
-  }
-
-  private static AuditResult[] audit(int participations, int runsPerInput, long seed) {
-    return NeighbouringUsersAudit.audit((neighbour, rng) -> run(participations, neighbour, rng), 2, runsPerInput, seed,
-        BUDGET.delta());
+    return DpHdbAuditTest.spec(banditId).withParticipations(participations);
   }
 
   @Test
   void allKRoundsOfOnePersonPass() {
-    AuditResult[] calibrated = audit(K, 40_000, 21);
+    AuditResult[] calibrated = NeighbouringUsersAudit.audit(
+        (neighbour, rng) -> DpHdbAuditTest.run(EstimatorFactory.PRIVATE, K, K, neighbour, rng), 2, 40_000, 21,
+        BUDGET.delta());
     System.out.println("DP-HDB, 4 rounds of one person, arm 0: " + calibrated[0]);
     System.out.println("DP-HDB, 4 rounds of one person, arms 0 and 1: " + calibrated[1]);
     calibrated[0].assertAtMost(spec("x", K).armBudget().epsilon());
@@ -85,10 +55,10 @@ class DpHdbPersonLevelAuditTest {
         PrivacyBudget part = JointDpCalibration.armBudget(total, arms, k);
         int m = JointDpCalibration.affectedArms(arms, k);
         // m parts, added exactly, stay within the total
-        assertEquals(-1, new java.math.BigDecimal(part.epsilon()).multiply(java.math.BigDecimal.valueOf(m))
-            .compareTo(new java.math.BigDecimal(total.epsilon()).add(java.math.BigDecimal.valueOf(1e-300))));
-        assertEquals(true, new java.math.BigDecimal(part.delta()).multiply(java.math.BigDecimal.valueOf(m))
-            .compareTo(new java.math.BigDecimal(total.delta())) <= 0);
+        assertTrue(new BigDecimal(part.epsilon()).multiply(BigDecimal.valueOf(m))
+            .compareTo(new BigDecimal(total.epsilon())) <= 0, arms + " arms, k = " + k);
+        assertTrue(new BigDecimal(part.delta()).multiply(BigDecimal.valueOf(m))
+            .compareTo(new BigDecimal(total.delta())) <= 0, arms + " arms, k = " + k);
       }
     }
     assertEquals(JointDpCalibration.armBudget(total, 3), JointDpCalibration.armBudget(total, 3, 1),
@@ -97,7 +67,7 @@ class DpHdbPersonLevelAuditTest {
 
   @Test
   void kIsInTheFingerprintAndTheArmsNoiseLawOnlyAtPersonLevel() {
-    DpHdbSpec event = new DpHdbSpec("b", 2, 2, CanonicalLink.IDENTITY, 1, 0.5, 1, BUDGET, ROUNDS, new DataBounds(1, 1));
+    DpHdbSpec event = DpHdbAuditTest.spec("b");
     assertEquals(event, event.withParticipations(1));
     assertArrayEquals(event.fingerprint(), event.withParticipations(1).fingerprint());
     assertFalse(Arrays.equals(event.fingerprint(), event.withParticipations(K).fingerprint()));

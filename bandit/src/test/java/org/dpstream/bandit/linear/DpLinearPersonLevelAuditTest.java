@@ -38,24 +38,15 @@ class DpLinearPersonLevelAuditTest {
   private static final KeyedNoiseSource SOURCE = TestRandomness.source(808);
 
   private static AuditResult audit(PrefixSumPlan plan, int runsPerInput, long seed) {
-    double[] x = {1, 0};
-    double[] y = {-0.5, Math.sqrt(0.75)};
-    double[] v = new double[PERSON.leafDimension()];
-    double[] w = new double[PERSON.leafDimension()];
-    SufficientStatistics.contribution(x, 1, v);
-    SufficientStatistics.contribution(y, 1, w);
+    double[] direction = DpLinearAuditTest.worstPairDirection();
     return NeighbouringUsersAudit.audit((neighbour, rng) -> {
       DpLinearPolicy policy = DpLinearPolicy.start(PERSON, plan, SOURCE.scoped(Long.toHexString(rng.nextLong())),
           true);
       for (int round = 0; round < ROUNDS; round++) {
-        policy.update(new Decision(0, Decision.Phase.GREEDY, round), neighbour ? y : x, 1);
+        policy.update(new Decision(0, Decision.Phase.GREEDY, round),
+            neighbour ? DpLinearAuditTest.WORST_Y : DpLinearAuditTest.WORST_X, 1);
       }
-      double[] released = policy.releasedStatistics(0);
-      double projection = 0;
-      for (int i = 0; i < released.length; i++) {
-        projection += released[i] * (v[i] - w[i]);
-      }
-      return new double[] {projection};
+      return new double[] {DpLinearAuditTest.projection(policy.releasedStatistics(0), direction)};
     }, 1, runsPerInput, seed, BUDGET.delta())[0];
   }
 

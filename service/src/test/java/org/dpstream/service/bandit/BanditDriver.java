@@ -1,6 +1,9 @@
 package org.dpstream.service.bandit;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -83,5 +86,13 @@ class BanditDriver implements AutoCloseable {
   @Override
   public void close() {
     driver.close();
+  }
+
+  /** Closes the driver and deletes its state directory (property tests start each try afresh). */
+  void closeAndDelete(Path stateDir) throws IOException {
+    close();
+    try (var files = Files.walk(stateDir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    }
   }
 }

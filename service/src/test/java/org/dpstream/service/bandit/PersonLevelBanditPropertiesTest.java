@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,10 +62,7 @@ class PersonLevelBanditPropertiesTest {
 
   @AfterTry
   void stop() throws IOException {
-    log.close();
-    try (var files = Files.walk(stateDir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-    }
+    log.closeAndDelete(stateDir);
   }
 
   @Provide
