@@ -152,6 +152,9 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     if (maxContributions != null) {
       require(maxContributions.stream().allMatch(k -> k >= 1 && k <= horizon / 2),
           "--max-contributions: each k must be in [1, T / 2], got " + maxContributions);
+      require(linearAccountant == AccountantChoice.FACTORIZATION || linearReleases >= horizon,
+          "--max-contributions with --dplinear-accountant zcdp needs one round per leaf (--dplinear-releases T): the"
+              + " tree's bound for k rounds of one person holds only then");
       return PersonLevelCost.run(maxContributions, environments, dValue, kValue, sparsityValue, horizon, seeds,
           privacy.epsilon(), deltaValue, options, output.create(), stdout, stderr);
     }

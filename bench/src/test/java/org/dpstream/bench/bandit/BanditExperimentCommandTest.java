@@ -76,6 +76,10 @@ class BanditExperimentCommandTest {
         dir.resolve("refused").toString());
     assertEquals(2, refused.exitCode());
     assertTrue(refused.err().contains("--max-contributions"), refused.err());
+    BenchRun tree = run("bandit", "--T", "400", "--seeds", "1", "--max-contributions", "2", "--dplinear-accountant",
+        "zcdp", "--out", dir.resolve("tree").toString());
+    assertEquals(2, tree.exitCode());
+    assertTrue(tree.err().contains("one round per leaf"), tree.err());
   }
 
   @Test
