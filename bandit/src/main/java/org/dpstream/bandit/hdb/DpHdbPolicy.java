@@ -277,14 +277,17 @@ public final class DpHdbPolicy implements PrivateBandit {
     return arms[checkedArm(arm)].ledger();
   }
 
-  /** The joint privacy loss so far with respect to one user: the two largest arm ledgers added. */
+  /**
+   * The joint privacy loss so far with respect to one user (person): the two largest arm ledgers added (the
+   * min(K, 2k) largest for k rounds of one person).
+   */
   @Override
   public JointPrivacyLoss privacySpent() {
     PrivacyLedger[] ledgers = new PrivacyLedger[arms.length];
     for (int i = 0; i < arms.length; i++) {
       ledgers[i] = arms[i].ledger();
     }
-    return JointDpCalibration.spent(spec.budget(), ledgers);
+    return JointDpCalibration.spent(spec.budget(), spec.participations(), ledgers);
   }
 
   /** Each arm's mechanism as released, e.g. {@code dp-pofw/paper-thm-3.4/laplace-report-noisy-min}. */

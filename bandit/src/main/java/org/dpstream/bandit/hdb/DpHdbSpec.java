@@ -36,6 +36,9 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param data ||x||_inf &lt;= X (the dual norm of l1) and |r| &lt;= Y, declared
  * @param armNoise how each arm's DP-POFW draws its vertex: discrete (the fixed-point exponential mechanism on
  *     lattice scores, the default) or continuous (Gumbel-max)
+ * @param participations k &gt;= 1, the most rounds one person contributes over the bandit's life (bounded by the
+ *     service before the learner); 1 is event level. Each arm is calibrated for k of its samples and the budget is
+ *     split over the arms k rounds can reach ({@link JointDpCalibration#armBudget(PrivacyBudget, int, int)})
  */
 public record DpHdbSpec(
     String banditId,
@@ -48,7 +51,8 @@ public record DpHdbSpec(
     PrivacyBudget budget,
     long horizon,
     DataBounds data,
-    NoiseChoice armNoise) implements BanditSpec {
+    NoiseChoice armNoise,
+    int participations) implements BanditSpec {
 
   public DpHdbSpec {
     Objects.requireNonNull(banditId, "banditId");
@@ -75,6 +79,22 @@ public record DpHdbSpec(
     if (horizon < 2) {
       throw new IllegalArgumentException("horizon must be at least 2: " + horizon);
     }
+    if (participations < 1) {
+      throw new IllegalArgumentException("participations (maxContributions) must be at least 1: " + participations);
+    }
+  }
+
+  /** An event-level spec (one round per person). */
+  public DpHdbSpec(String banditId, int dimension, int arms, InverseLink link, double radius, double preSelectionGap,
+      long warmUpRoundsPerArm, PrivacyBudget budget, long horizon, DataBounds data, NoiseChoice armNoise) {
+    this(banditId, dimension, arms, link, radius, preSelectionGap, warmUpRoundsPerArm, budget, horizon, data,
+        armNoise, 1);
+  }
+
+  /** This bandit accounted for up to {@code k} rounds of one person (1: event level). */
+  public DpHdbSpec withParticipations(int k) {
+    return new DpHdbSpec(banditId, dimension, arms, link, radius, preSelectionGap, warmUpRoundsPerArm, budget,
+        horizon, data, armNoise, k);
   }
 
   /** A spec whose arms draw with the default, discrete noise. */
@@ -108,7 +128,7 @@ public record DpHdbSpec(
 
   /** The budget each arm's DP-POFW is calibrated to: see {@link JointDpCalibration#armBudget}. */
   public PrivacyBudget armBudget() {
-    return JointDpCalibration.armBudget(budget, arms);
+    return JointDpCalibration.armBudget(budget, arms, participations);
   }
 
   /** The GLM loss of the link: squared for identity, logistic for logistic. */
@@ -133,7 +153,8 @@ public record DpHdbSpec(
     }
     // Auto: DP-POFW's exponential mechanism accounted in zCDP (paper would be Laplace report-noisy-min).
     return OnlineModelSpec.withDerivedClipping(banditId + "/arm-" + arm, dimension, loss(),
-        LpBall.of(1, radius), armBudget(), horizon, data, AccountantChoice.AUTO).withNoise(armNoise);
+        LpBall.of(1, radius), armBudget(), horizon, data, AccountantChoice.AUTO).withNoise(armNoise)
+        .withParticipations(participations);
   }
 
   /**
@@ -169,7 +190,9 @@ public record DpHdbSpec(
         Integer.toString(arms), link.toString(), Double.toString(radius), Double.toString(preSelectionGap),
         Long.toString(warmUpRoundsPerArm), Double.toString(budget.epsilon()), Double.toString(budget.delta()),
         Long.toString(horizon), Double.toString(data.featureDualNorm()), Double.toString(data.labelBound()))
-        + (armNoise == NoiseChoice.CONTINUOUS ? "" : "|" + armNoise.fingerprintToken());
+        + (armNoise == NoiseChoice.CONTINUOUS ? "" : "|" + armNoise.fingerprintToken())
+        // Only at person level, so event-level bandits keep their fingerprints and saved states.
+        + (participations > 1 ? "|participations|" + participations : "");
     try {
       return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {

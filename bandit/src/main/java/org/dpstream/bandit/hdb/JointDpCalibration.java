@@ -30,6 +30,14 @@ import org.dpstream.core.privacy.accounting.Rounding;
  * and then asserts it is at most e^epsilon "by the synthetic update", with each arm run at epsilon. Two
  * arms each at epsilon compose to 2 epsilon in general; nothing in the synthetic update halves it.
  * We therefore halve the budget per arm (docs/bandit-privacy.md).
+ *
+ * <p><b>Person level</b> (k rounds of one person, {@code participations}). Each of the person's rounds changes at
+ * most two arms' streams by one sample each, as above, so the k rounds change at most 2k arm samples: at most k of
+ * one arm's samples (one per round), on at most m = min(K, 2k) arms, whether they all hit two arms k times each or
+ * 2k arms once each. Each arm is calibrated for k of its samples (its DP-POFW's {@code participations}), which
+ * covers any j &lt;= k of them, so basic composition over the m affected arms gives (m epsilon_arm, m delta_arm):
+ * each arm gets (epsilon / m, delta / m), and k = 1 is the event-level split above (docs/privacy-layer.md,
+ * "Person-level bandits").
  */
 public final class JointDpCalibration {
 
@@ -40,12 +48,31 @@ public final class JointDpCalibration {
 
   /** (epsilon / m, delta / m) with m = min(K, 2), the arms one user can affect. */
   public static PrivacyBudget armBudget(PrivacyBudget total, int arms) {
-    if (arms < 1) {
-      throw new IllegalArgumentException("arms must be positive: " + arms);
+    return armBudget(total, arms, 1);
+  }
+
+  /** m = min(K, 2k): the arms whose streams k rounds of one person can change. */
+  public static int affectedArms(int arms, int participations) {
+    if (arms < 1 || participations < 1) {
+      throw new IllegalArgumentException("arms and participations must be positive: K=" + arms + ", k="
+          + participations);
     }
-    int affected = Math.min(arms, AFFECTED_ARMS_PER_USER);
-    // Halving is exact in binary floating point, so the parts add up to the total exactly.
-    return new PrivacyBudget(total.epsilon() / affected, total.delta() / affected);
+    return (int) Math.min(arms, (long) AFFECTED_ARMS_PER_USER * participations);
+  }
+
+  /**
+   * (epsilon / m, delta / m) with m = {@link #affectedArms}, at most the exact quotients, so that the m parts add
+   * up to at most the total: exact for m a power of two (halving is exact in binary floating point, and the
+   * event-level split keeps its bits), otherwise the double below the rounded quotient (within one ulp of it).
+   */
+  public static PrivacyBudget armBudget(PrivacyBudget total, int arms, int participations) {
+    int affected = affectedArms(arms, participations);
+    return new PrivacyBudget(partOf(total.epsilon(), affected), partOf(total.delta(), affected));
+  }
+
+  private static double partOf(double total, int parts) {
+    double quotient = total / parts;
+    return Integer.bitCount(parts) == 1 || quotient == 0 ? quotient : Math.nextDown(quotient);
   }
 
   /**
@@ -54,20 +81,29 @@ public final class JointDpCalibration {
    * ones), rounded up.
    */
   public static JointPrivacyLoss spent(PrivacyBudget total, PrivacyLedger... armLedgers) {
+    return spent(total, 1, armLedgers);
+  }
+
+  /**
+   * The joint privacy loss of everything the arms have released for k rounds of one person: the sums of the
+   * {@link #affectedArms} largest spent epsilons and deltas, rounded up.
+   */
+  public static JointPrivacyLoss spent(PrivacyBudget total, int participations, PrivacyLedger... armLedgers) {
+    int affected = affectedArms(Math.max(1, armLedgers.length), participations);
     double[] epsilons = new double[armLedgers.length];
     double[] deltas = new double[armLedgers.length];
     for (int i = 0; i < armLedgers.length; i++) {
       epsilons[i] = armLedgers[i].spentEpsilon();
       deltas[i] = armLedgers[i].spentDelta();
     }
-    return new JointPrivacyLoss(sumOfLargest(epsilons), sumOfLargest(deltas), total);
+    return new JointPrivacyLoss(sumOfLargest(epsilons, affected), sumOfLargest(deltas, affected), total);
   }
 
-  private static double sumOfLargest(double[] values) {
+  private static double sumOfLargest(double[] values, int count) {
     double[] sorted = values.clone();
     Arrays.sort(sorted);
     double sum = 0;
-    for (int i = sorted.length - 1; i >= Math.max(0, sorted.length - AFFECTED_ARMS_PER_USER); i--) {
+    for (int i = sorted.length - 1; i >= Math.max(0, sorted.length - count); i--) {
       sum = Rounding.tightSumUp(sum, sorted[i]);
     }
     return sum;

@@ -141,7 +141,9 @@ public final class DpLinearPolicy implements PrivateBandit {
 
   /** The digest of the statistics' noise law: the plan's, for every arm's statistics spec alike. */
   static byte[] lawOf(DpLinearSpec spec, PrefixSumPlan plan) {
-    return NoiseLaw.of(NAME).law("statistics", plan.noiseLaw(spec.statisticsSpec(0))).digest();
+    NoiseLaw law = NoiseLaw.of(NAME).law("statistics", plan.noiseLaw(spec.statisticsSpec(0)));
+    // Named only at person level, so the laws (and saved states) of event-level bandits are unchanged.
+    return (spec.participations() > 1 ? law.number("participations", spec.participations()) : law).digest();
   }
 
   /**

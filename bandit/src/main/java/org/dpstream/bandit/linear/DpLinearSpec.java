@@ -44,6 +44,9 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     of the declared reward range, so that B is its half-width (rewards in [0, 1]: m = 1/2, B = 1/2, against
  *     B = 1 uncentred). The greedy choice compares theta_k' x across arms, and E[r - m | x, k] orders the arms as
  *     E[r | x, k] does; 0 by default
+ * @param participations k &gt;= 1, the most rounds one person contributes over the bandit's life (bounded by the
+ *     service before the learner); 1 is event level. The statistics are calibrated for k rounds of one person
+ *     ({@link #statisticsSpec}; docs/privacy-layer.md, "Person-level bandits")
  */
 public record DpLinearSpec(
     String banditId,
@@ -56,7 +59,8 @@ public record DpLinearSpec(
     int refreshEvery,
     AccountantChoice accountant,
     NoiseChoice noise,
-    double rewardCenter) implements BanditSpec {
+    double rewardCenter,
+    int participations) implements BanditSpec {
 
   /** The largest statistics leaf the lattice rounding argument of {@link #leafBound()} covers. */
   public static final int MAX_LEAF_DIMENSION = 1 << 20;
@@ -120,6 +124,30 @@ public record DpLinearSpec(
       throw new IllegalArgumentException("accountant must be zcdp or factorization for dp-linear (Gaussian noise in l2), got "
           + accountant.name().toLowerCase(java.util.Locale.ROOT));
     }
+    if (participations < 1) {
+      throw new IllegalArgumentException("participations (maxContributions) must be at least 1: " + participations);
+    }
+    if (participations > 1 && accountant == AccountantChoice.ZCDP && refreshEvery > 1) {
+      // The tree's Phi_k counts at most one of a person's samples per leaf; a leaf of refreshEvery rounds may hold
+      // several of them, and that bound would then be too small.
+      throw new IllegalArgumentException("person-level dp-linear on the Gaussian tree (accountant: zcdp) needs"
+          + " refreshEvery: 1 (a leaf of several rounds may hold several rounds of one person); use accountant:"
+          + " factorization, whose bound holds for any refresh period");
+    }
+  }
+
+  /** An event-level spec (one round per person). */
+  public DpLinearSpec(String banditId, int dimension, int arms, double contextClip, double rewardClip,
+      PrivacyBudget budget, long horizon, int refreshEvery, AccountantChoice accountant, NoiseChoice noise,
+      double rewardCenter) {
+    this(banditId, dimension, arms, contextClip, rewardClip, budget, horizon, refreshEvery, accountant, noise,
+        rewardCenter, 1);
+  }
+
+  /** This bandit accounted for up to {@code k} rounds of one person (1: event level). */
+  public DpLinearSpec withParticipations(int k) {
+    return new DpLinearSpec(banditId, dimension, arms, contextClip, rewardClip, budget, horizon, refreshEvery,
+        accountant, noise, rewardCenter, k);
   }
 
   /** A spec with uncentred rewards (m = 0). */
@@ -225,8 +253,13 @@ public record DpLinearSpec(
   /**
    * The prefix-sum stream of arm i's statistics, expressed as a core model spec so any prefix-sum plan
    * (tree, factorization, and later ones) plugs in: dimension m, whole-leaf bound H (sensitivity 2 H), the whole
-   * budget (see the package documentation), horizon n. The loss, domain and data bounds are placeholders the
-   * plans ignore under whole-increment clipping in l2.
+   * budget (see the package documentation), horizon n, and k = {@link #participations} participations of one
+   * person. The loss, domain and data bounds are placeholders the plans ignore under whole-increment clipping in l2.
+   *
+   * <p>Person level: a person's k rounds may share leaves (a leaf sums refreshEvery rounds), so a leaf may move by
+   * up to k times one round's 2 H. The factorization's bound, k times one leaf's sensitivity by the triangle
+   * inequality over the k rounds, holds however they share leaves; the tree's Phi_k needs one round per leaf, so
+   * the spec admits it with refreshEvery 1 only.
    */
   public OnlineModelSpec statisticsSpec(int arm) {
     if (arm < 0 || arm >= arms) {
@@ -235,7 +268,8 @@ public record DpLinearSpec(
     return OnlineModelSpec.withDerivedClipping(banditId + "/arm-" + arm + "/stats", leafDimension(),
             GlmLoss.squared(), LpBall.of(2, 1), budget, releasesPerEpoch(), new DataBounds(1, 1), accountant)
         .withIncrementClipping(IncrementClipping.fixed(halfSensitivity()))
-        .withNoise(noise);
+        .withNoise(noise)
+        .withParticipations(participations);
   }
 
   /** The arms' release ids and their statistics' noise stream ids ({@code banditId/arm-i/stats}). */
@@ -271,7 +305,9 @@ public record DpLinearSpec(
     String canonical = String.join("|", "dp-linear-spec-v2", banditId, Integer.toString(dimension),
         Integer.toString(arms), Double.toString(contextClip), Double.toString(rewardClip),
         Double.toString(budget.epsilon()), Double.toString(budget.delta()), Long.toString(horizon),
-        Integer.toString(refreshEvery), accountant.name(), noise.name(), Double.toString(rewardCenter));
+        Integer.toString(refreshEvery), accountant.name(), noise.name(), Double.toString(rewardCenter))
+        // Only at person level, so event-level bandits keep their fingerprints and saved states.
+        + (participations > 1 ? "|participations|" + participations : "");
     try {
       return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {

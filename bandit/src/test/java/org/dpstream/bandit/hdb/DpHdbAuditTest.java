@@ -40,16 +40,26 @@ class DpHdbAuditTest {
   private static final double[] NEIGHBOUR_X = {-50, 0};
   private static final double NEIGHBOUR_REWARD = 50;
 
-  private static DpHdbSpec spec(String banditId) {
+  static DpHdbSpec spec(String banditId) {
     return new DpHdbSpec(banditId, 2, 2, CanonicalLink.IDENTITY, 1, 0.5, 1, BUDGET, ROUNDS, new DataBounds(1, 1));
   }
 
   /** One run; returns {arm 0's theta_0, arm 0's minus arm 1's theta_0}. */
   private static double[] run(EstimatorFactory arms, boolean neighbour, UniformRandomProvider rng) {
+    return run(arms, 1, 1, neighbour, rng);
+  }
+
+  /**
+   * One run of a bandit accounted for {@code participations} rounds of one person, the audited person's rounds being
+   * 2 to 1 + {@code personRounds}; returns {arm 0's theta_0, arm 0's minus arm 1's theta_0}.
+   */
+  static double[] run(EstimatorFactory arms, int participations, int personRounds, boolean neighbour,
+      UniformRandomProvider rng) {
     // A fresh bandit id per run gives the arms fresh noise streams under the one test key.
-    DpHdbPolicy policy = DpHdbPolicy.start(spec("audit-" + Long.toHexString(rng.nextLong())), SOURCE, arms);
+    DpHdbSpec spec = spec("audit-" + Long.toHexString(rng.nextLong())).withParticipations(participations);
+    DpHdbPolicy policy = DpHdbPolicy.start(spec, SOURCE, arms);
     for (int round = 0; round < ROUNDS; round++) {
-      if (round == 2) {
+      if (round >= 2 && round < 2 + personRounds) {
         policy.update(new Decision(neighbour ? 1 : 0, Decision.Phase.GREEDY, round),
             neighbour ? NEIGHBOUR_X : OVERSIZED_X, neighbour ? NEIGHBOUR_REWARD : OVERSIZED_REWARD);
       } else {

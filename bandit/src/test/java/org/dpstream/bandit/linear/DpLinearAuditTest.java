@@ -96,17 +96,37 @@ class DpLinearAuditTest {
         undercalibrated.toString());
   }
 
-  private static AuditResult worstPairAudit(PrefixSumPlan plan, int runsPerInput, long seed) {
-    double[] x = {1, 0};
-    double[] y = {-0.5, Math.sqrt(0.75)};
-    double[] v = new double[SPEC.leafDimension()];
-    double[] w = new double[SPEC.leafDimension()];
-    SufficientStatistics.contribution(x, 1, v);
-    SufficientStatistics.contribution(y, 1, w);
+  /** The worst same-arm pair's first context (reward 1). */
+  static final double[] WORST_X = {1, 0};
+  /** The worst same-arm pair's second context (reward 1). */
+  static final double[] WORST_Y = {-0.5, Math.sqrt(0.75)};
+
+  /** v - v': the worst pair's difference of contributions to a leaf at d = 2, the audited direction. */
+  static double[] worstPairDirection() {
+    double[] v = new double[DpLinearSpec.leafDimension(2)];
+    double[] w = new double[v.length];
+    SufficientStatistics.contribution(WORST_X, 1, v);
+    SufficientStatistics.contribution(WORST_Y, 1, w);
     double[] direction = new double[v.length];
     for (int i = 0; i < v.length; i++) {
       direction[i] = v[i] - w[i];
     }
+    return direction;
+  }
+
+  /** The released statistics projected on {@code direction}: the most powerful statistic of a Gaussian shift. */
+  static double projection(double[] released, double[] direction) {
+    double projection = 0;
+    for (int i = 0; i < released.length; i++) {
+      projection += released[i] * direction[i];
+    }
+    return projection;
+  }
+
+  private static AuditResult worstPairAudit(PrefixSumPlan plan, int runsPerInput, long seed) {
+    double[] x = WORST_X;
+    double[] y = WORST_Y;
+    double[] direction = worstPairDirection();
     return NeighbouringUsersAudit.audit((neighbour, rng) -> {
       DpLinearPolicy policy = DpLinearPolicy.start(SPEC, plan, SOURCE.scoped(Long.toHexString(rng.nextLong())), true);
       for (int round = 0; round < ROUNDS; round++) {
@@ -116,12 +136,7 @@ class DpLinearAuditTest {
           policy.update(policy.decide(ORDINARY_X), ORDINARY_X, ORDINARY_REWARD);
         }
       }
-      double[] released = policy.releasedStatistics(0);
-      double projection = 0;
-      for (int i = 0; i < released.length; i++) {
-        projection += released[i] * direction[i];
-      }
-      return new double[] {projection};
+      return new double[] {projection(policy.releasedStatistics(0), direction)};
     }, 1, runsPerInput, seed, BUDGET.delta())[0];
   }
 

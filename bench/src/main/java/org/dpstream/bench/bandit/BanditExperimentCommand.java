@@ -100,6 +100,13 @@ public final class BanditExperimentCommand implements Callable<Integer> {
       description = "DP-Linear's statistics releases over the horizon (refresh period ceil(T / N)). Default: ${DEFAULT-VALUE}.")
   int linearReleases;
 
+  @Option(names = "--max-contributions", split = ",", paramLabel = "K",
+      description = "Person-level cost instead of the algorithm comparison: for each k, DP-Linear accounted for k"
+          + " rounds of one person at --epsilon, against DP-Linear at event level under the naive group-privacy"
+          + " bound (epsilon / k), on a stream of persons sending k rounds each; regret / random per k"
+          + " (DIR/" + PersonLevelCost.FILE_NAME + ").")
+  List<Integer> maxContributions;
+
   /** {@code --algorithms}: {@link BanditAlgorithm#parse}. */
   static final class AlgorithmConverter extends ParsingConverter<BanditAlgorithm> {
     AlgorithmConverter() {
@@ -142,6 +149,15 @@ public final class BanditExperimentCommand implements Callable<Integer> {
     double deltaValue = privacy.delta(1.0 / horizon);
     BanditPolicies.Options options = new BanditPolicies.Options(parseGap(), linearAccountant, linearReleases);
     require(linearReleases >= 2, "--dplinear-releases: need at least 2, got " + linearReleases);
+    if (maxContributions != null) {
+      require(maxContributions.stream().allMatch(k -> k >= 1 && k <= horizon / 2),
+          "--max-contributions: each k must be in [1, T / 2], got " + maxContributions);
+      require(linearAccountant == AccountantChoice.FACTORIZATION || linearReleases >= horizon,
+          "--max-contributions with --dplinear-accountant zcdp needs one round per leaf (--dplinear-releases T): the"
+              + " tree's bound for k rounds of one person holds only then");
+      return PersonLevelCost.run(maxContributions, environments, dValue, kValue, sparsityValue, horizon, seeds,
+          privacy.epsilon(), deltaValue, options, output.create(), stdout, stderr);
+    }
 
     Path out = output.create();
     int total = seeds * algorithmList.size();

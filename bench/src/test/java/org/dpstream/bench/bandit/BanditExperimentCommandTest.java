@@ -58,6 +58,31 @@ class BanditExperimentCommandTest {
   }
 
   @Test
+  void maxContributionsComparesPersonLevelAccountingWithGroupPrivacyPerK(@TempDir Path dir) throws IOException {
+    BenchRun outcome = run("bandit", "--env", "synthetic", "--d", "3", "--K", "2", "--T", "400", "--seeds", "1",
+        "--epsilon", "1", "--max-contributions", "1,4", "--out", dir.toString());
+    assertEquals(0, outcome.exitCode(), outcome.err());
+    String table = Files.readString(dir.resolve(PersonLevelCost.FILE_NAME));
+    List<String> rows = table.lines().filter(l -> l.matches("\\s*[14]\\s+(400|100)\\s.*")).toList();
+    assertEquals(2, rows.size(), table);
+    String[] one = rows.get(0).trim().split("\\s+");
+    assertEquals(one[2], one[4], "at k = 1 both are the event-level bandit: " + rows.get(0));
+    assertTrue(rows.get(1).contains("(0.25, "), "group privacy runs at epsilon / k: " + rows.get(1));
+    assertTrue(table.contains("k=4: per person"), table);
+    // delta / (k e^((k - 1) epsilon / k)): group privacy over k rounds gives delta back
+    double groupDelta = PersonLevelCost.groupDelta(1, 1e-5, 4);
+    assertEquals(1e-5, 4 * Math.exp(3 * 0.25) * groupDelta, 1e-18);
+    BenchRun refused = run("bandit", "--T", "10", "--seeds", "1", "--max-contributions", "6", "--out",
+        dir.resolve("refused").toString());
+    assertEquals(2, refused.exitCode());
+    assertTrue(refused.err().contains("--max-contributions"), refused.err());
+    BenchRun tree = run("bandit", "--T", "400", "--seeds", "1", "--max-contributions", "2", "--dplinear-accountant",
+        "zcdp", "--out", dir.resolve("tree").toString());
+    assertEquals(2, tree.exitCode());
+    assertTrue(tree.err().contains("one round per leaf"), tree.err());
+  }
+
+  @Test
   void fashionMnistWithoutItsFilesSaysWhichPackageToInstall(@TempDir Path dir) {
     BenchRun outcome = run("bandit", "--env", "fashion-mnist", "--T", "10", "--seeds", "1", "--algorithms", "dpucb",
         "--data-dir", dir.resolve("absent").toString(), "--out", dir.resolve("out").toString());

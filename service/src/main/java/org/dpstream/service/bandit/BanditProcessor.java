@@ -27,6 +27,7 @@ import org.dpstream.schemas.RejectedRecord;
 import org.dpstream.schemas.Reward;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.contribution.ContributionCounts;
 import org.dpstream.service.metrics.BanditMetrics;
 import org.dpstream.service.noise.NoiseContext;
 import org.dpstream.service.noise.RefusedStateException;
@@ -42,6 +43,7 @@ import org.dpstream.service.serde.DecodeResult;
 import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.service.serde.RejectReason;
 import org.dpstream.service.serde.SchemaSerde;
+import org.dpstream.service.topology.PersonIds;
 import org.dpstream.service.topology.ProcessingErrorGuard;
 import org.dpstream.service.topology.Rejections;
 import org.slf4j.Logger;
@@ -68,6 +70,14 @@ import org.slf4j.LoggerFactory;
  *   <li>{@value BanditTopology#CLOCK_STORE}: bandit id -&gt; the bandit's stream time, the largest
  *       record timestamp of its contexts and rewards so far.
  * </ul>
+ *
+ * <p><b>Persons</b> (a bandit of {@code privacyUnit: {by: user, maxContributions: k}}). A request's person is named
+ * by the request (its {@code userId}, or the configured header; with deciders, as the decider read it onto the
+ * decision log), never by its reward: the round is the request's (context, action) joined with a reward, and a
+ * reward naming a person could move a round to someone else. A request accepted for learning counts one of its
+ * person's k contributions ({@link ContributionCounts}, in {@value BanditTopology#STATE_STORE} beside the bandit's
+ * state, in the same exactly-once transaction) when it is kept pending, so each accepted request makes at most one
+ * round; the (k+1)-th is rejected ({@code CONTRIBUTION_LIMIT}) before it is kept, and its reward finds no request.
  *
  * <p><b>Expiry is part of processing, not a punctuator.</b> Before a bandit's record is handled, the
  * bandit's stream time advances to the record's timestamp and every request of that bandit whose
@@ -115,6 +125,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private KeyValueStore<String, byte[]> pending;
   private KeyValueStore<String, byte[]> deadlines;
   private KeyValueStore<String, Long> clocks;
+  private ContributionCounts counts;
 
   /** A loaded bandit: its policy, its stream time and a lower bound of the due times in its index (derived). */
   private static final class Live {
@@ -161,6 +172,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     this.pending = context.getStateStore(BanditTopology.PENDING_STORE);
     this.deadlines = context.getStateStore(BanditTopology.DEADLINES_STORE);
     this.clocks = context.getStateStore(BanditTopology.CLOCK_STORE);
+    this.counts = new ContributionCounts(states, noise.keys());
     live.clear();
     taskStates.start(states);
   }
@@ -237,7 +249,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     }
     DecisionRequest request = ((DecodeResult.Decoded<DecisionRequest>) decoded).value();
     CheckedRequest checked = checkedRequest(record, banditId, bandit, request.getCaller(), request.getRequestId(),
-        request.getContext());
+        request.getContext(), PersonIds.of(bandit.entry.unit(), request.getUserId(), record.headers()));
     if (checked == null) {
       return;
     }
@@ -251,7 +263,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         .setCaller(request.getCaller())
         .build();
     context.forward(new Record<String, Object>(banditId, response, record.timestamp()));
-    keepPending(record, banditId, bandit, checked.request(), decision, checked);
+    keepPendingWithinLimit(record, banditId, bandit, decision, checked);
   }
 
   /**
@@ -268,7 +280,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     DecidedRequest decided = ((DecodeResult.Decoded<DecidedRequest>) decoded).value();
     DecisionResponse response = decided.getDecision();
     CheckedRequest checked = checkedRequest(record, banditId, bandit, response.getCaller(), response.getRequestId(),
-        decided.getContext());
+        decided.getContext(), decided.getUserId() == null || decided.getUserId().isBlank() ? null : decided.getUserId());
     if (checked == null) {
       return;
     }
@@ -283,18 +295,24 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     Decision decision = new Decision(response.getArm(),
         response.getPhase() == DecisionPhase.WARM_UP ? Decision.Phase.WARM_UP : Decision.Phase.GREEDY,
         response.getModelStep());
-    keepPending(record, banditId, bandit, checked.request(), decision, checked);
+    keepPendingWithinLimit(record, banditId, bandit, decision, checked);
   }
 
   /**
-   * A request fit to be decided: its key (caller, request id), its context as a vector, and the reward that came
-   * before it, if one did.
+   * A request fit to be decided: its key (caller, request id), its context as a vector, the reward that came
+   * before it, if one did, and, for a person-level bandit, its person's contributions so far (null otherwise).
    */
-  private record CheckedRequest(RequestKey request, double[] context, HeldReward heldReward) {}
+  private record CheckedRequest(RequestKey request, double[] context, HeldReward heldReward,
+      ContributionCounts.Contributor person) {}
 
-  /** The request, or null once the record was rejected (no request id, a bad caller, wrong size, a duplicate). */
+  /**
+   * The request, or null once the record was rejected (no request id, a bad caller, wrong size, a duplicate, no
+   * person at person level).
+   *
+   * @param personId the request's person, or null if it names none
+   */
   private CheckedRequest checkedRequest(Record<String, byte[]> record, String banditId, Live bandit, String callerName,
-      String requestId, List<Double> values) {
+      String requestId, List<Double> values, String personId) {
     if (requestId == null || requestId.isEmpty()) {
       reject(record, banditId, BanditRejection.MISSING_REQUEST_ID.name(), "a decision request needs a request id");
       return null;
@@ -333,7 +351,52 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
           + deadline + "; it is not learnt");
       return null;
     }
-    return new CheckedRequest(key, x, stored == null ? null : HeldReward.decode(stored));
+    ContributionCounts.Contributor person = null;
+    if (bandit.entry.unit().byUser()) {
+      if (personId == null) {
+        reject(record, banditId, BanditRejection.MISSING_USER_ID.name(), "bandit " + banditId + " is person-level: a"
+            + " request needs its person's id in " + PersonIds.where(bandit.entry.unit()) + "; it is not learnt");
+        return null;
+      }
+      try {
+        person = counts.find(banditId, personId);
+      } catch (RefusedStateException e) {
+        // Counts made under a key the ring no longer holds: the bandit stops, as for a refused state.
+        live.remove(banditId);
+        taskStates.refuse(banditId, e);
+        reject(record, banditId, e.reason().name(), e.getMessage());
+        return null;
+      }
+    }
+    return new CheckedRequest(key, x, stored == null ? null : HeldReward.decode(stored), person);
+  }
+
+  /**
+   * Keeps the request pending (or joins the reward that came first), counting one contribution of its person at
+   * person level; a request whose person has none left is rejected, and so is the reward held for it.
+   */
+  private void keepPendingWithinLimit(Record<String, byte[]> record, String banditId, Live bandit, Decision decision,
+      CheckedRequest checked) {
+    ContributionCounts.Contributor person = checked.person();
+    if (person != null) {
+      int limit = bandit.entry.unit().maxContributions();
+      if (person.count() >= limit) {
+        String message = "the request's person has had the " + limit + " requests bandit " + banditId
+            + " learns per person; it is not learnt";
+        reject(record, banditId, BanditRejection.CONTRIBUTION_LIMIT.name(), message);
+        HeldReward held = checked.heldReward();
+        if (held != null) {
+          RequestKey request = checked.request();
+          deadlines.delete(request.indexKey(banditId, held.dueAt()));
+          pending.delete(request.pendingKey(banditId));
+          rejectHeld(banditId, held, BanditRejection.CONTRIBUTION_LIMIT.name(), message);
+        }
+        return;
+      }
+      // Counted before the request is kept: a record that fails half-way can only over-count.
+      counts.add(person);
+    }
+    keepPending(record, banditId, bandit, checked.request(), decision, checked);
   }
 
   /** The request's key in the bandit's stores, or null once the record was rejected for its caller. */
@@ -486,7 +549,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     taskStates.written(banditId, state);
     for (ModelRelease release : bandit.served.releasesAfterRound(bandit.entry.releaseEvery())) {
       context.forward(new Record<String, Object>(release.getModelId(),
-          ModelReleases.inGeneration(release, bandit.generation), timestamp));
+          ModelReleases.inUnit(ModelReleases.inGeneration(release, bandit.generation), bandit.entry.unit()), timestamp));
     }
   }
 

@@ -44,5 +44,16 @@ public enum BanditRejection {
    * Processing the record threw; the message names the exception's class. The record is skipped and the
    * bandit resumes from its last stored state (same code as {@code SampleRejection.PROCESSING_ERROR}).
    */
-  PROCESSING_ERROR
+  PROCESSING_ERROR,
+  /**
+   * A bandit of privacyUnit by user got a decided request (or a context) without the person's id (the userId field,
+   * or the configured header): it is not learnt.
+   */
+  MISSING_USER_ID,
+  /**
+   * The request's person has had the bandit's maxContributions requests accepted for learning already: its decision
+   * stands (it is the person's own output), but it never becomes a round (same code as
+   * {@code SampleRejection.CONTRIBUTION_LIMIT}).
+   */
+  CONTRIBUTION_LIMIT
 }

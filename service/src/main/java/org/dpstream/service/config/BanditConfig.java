@@ -56,6 +56,9 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  *     (rewards in [0, 1]: rewardCenter 0.5, rewardBound 0.5). Default 0
  * @param noiseGeneration the bandit's noise generation, default 0: declare the next one after its state was lost
  *     (see {@link ModelConfig#noiseGeneration()})
+ * @param privacyUnit {@code event} (the default: one round) or {@code {by: user, maxContributions: k, header: h}}
+ *     ({@link PrivacyUnit}): at most k rounds per person, the person named by the decision request's {@code userId}
+ *     (or the Kafka header h of the request on dp.contexts), every arm accounted for k rounds of one person
  */
 public record BanditConfig(
     String id,
@@ -174,12 +177,7 @@ public record BanditConfig(
         // They separate the parts of the bandit's store keys (RequestKey).
         throw new IllegalArgumentException("id must not contain NUL or U+0001");
       }
-      if (PrivacyUnit.parse(privacyUnit).byUser()) {
-        // Person-level bounding and accounting are built for the online models only: refusing keeps a bandit from
-        // claiming a guarantee per person that its calibration does not give.
-        throw new IllegalArgumentException("privacyUnit: {by: user} is built for models, not bandits: a bandit's"
-            + " guarantee is per round (one user's context and reward); use privacyUnit: event");
-      }
+      PrivacyUnit unit = PrivacyUnit.parse(privacyUnit);
       PrivacyBudget budget = new PrivacyBudget(epsilon, delta);
       String policyName = policy.strip().toLowerCase(Locale.ROOT);
       BanditSpec spec;
@@ -200,6 +198,7 @@ public record BanditConfig(
       } else {
         throw new IllegalArgumentException("policy must be dp-hdb or dp-linear, got " + policy);
       }
+      spec = withParticipations(spec, unit.participations());
       Duration timeout = parseDuration(require(rewardTimeout, "rewardTimeout"));
       if (timeout.isNegative() || timeout.isZero()) {
         throw new IllegalArgumentException("rewardTimeout must be positive, got " + rewardTimeout);
@@ -229,10 +228,21 @@ public record BanditConfig(
       if (noiseGeneration < 0) {
         throw new IllegalArgumentException("noiseGeneration must be at least 0, got " + noiseGeneration);
       }
-      return new BanditRegistry.Entry(spec, timeout, policy, imputed, releaseEvery, noiseGeneration);
+      return new BanditRegistry.Entry(spec, timeout, policy, imputed, releaseEvery, noiseGeneration, unit);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("bandit " + id + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The spec accounted for k rounds of one person (the spec itself at event level: its bits unchanged). */
+  private static BanditSpec withParticipations(BanditSpec spec, int k) {
+    if (k == 1) {
+      return spec;
+    }
+    if (spec instanceof DpLinearSpec linear) {
+      return linear.withParticipations(k);
+    }
+    return ((DpHdbSpec) spec).withParticipations(k);
   }
 
   private DpLinearSpec linearSpec(String banditId, PrivacyBudget budget) {

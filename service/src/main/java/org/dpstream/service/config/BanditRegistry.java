@@ -15,9 +15,16 @@ public final class BanditRegistry {
    *
    * @param defaultReward the imputed reward (NaN with {@link BanditConfig.MissingReward#DROP})
    * @param noiseGeneration its noise generation (0 unless declared)
+   * @param unit whom its guarantee protects: one round ({@link PrivacyUnit#EVENT}) or one person's up to k rounds
    */
   public record Entry(BanditSpec spec, Duration rewardTimeout, BanditConfig.MissingReward missingReward,
-      double defaultReward, int releaseEvery, int noiseGeneration) {
+      double defaultReward, int releaseEvery, int noiseGeneration, PrivacyUnit unit) {
+
+    /** An event-level bandit. */
+    public Entry(BanditSpec spec, Duration rewardTimeout, BanditConfig.MissingReward missingReward,
+        double defaultReward, int releaseEvery, int noiseGeneration) {
+      this(spec, rewardTimeout, missingReward, defaultReward, releaseEvery, noiseGeneration, PrivacyUnit.EVENT);
+    }
 
     /** A bandit of noise generation 0. */
     public Entry(BanditSpec spec, Duration rewardTimeout, BanditConfig.MissingReward missingReward,

@@ -127,7 +127,7 @@ public final class ContributionCounts {
     for (String check : used) {
       KeyCheck key = KeyCheck.parse(check);
       if (!key.equals(keys.primary().keyCheck()) && !keys.isRetired(key)) {
-        throw new RefusedStateException(StateRefusal.NOISE_KEY_MISMATCH, "model " + unitId + " counts its persons'"
+        throw new RefusedStateException(StateRefusal.NOISE_KEY_MISMATCH, unitId + " counts its persons'"
             + " contributions under noise key " + check + " too, which is not in the key ring: without it a person"
             + " counted under it would contribute again. Add the key back as a retired key (DPSTREAM_NOISE_KEY_RETIRED)");
       }

@@ -30,6 +30,7 @@ import org.dpstream.service.kafka.ClientFailures;
 import org.dpstream.service.serde.DecodeResult;
 import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.service.serde.SchemaSerde;
+import org.dpstream.service.topology.PersonIds;
 import org.dpstream.service.topology.Rejections;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -258,7 +259,10 @@ public final class ContextDecider implements AutoCloseable {
       } catch (IllegalArgumentException e) {
         return reject(record, BanditRejection.INVALID_CALLER.name(), e.getMessage());
       }
-      return decisions.decide(banditId, caller, request.getRequestId(), request.getContext(), record.timestamp(), true)
+      String userId = PersonIds.of(decisions.decider().bandit(banditId).orElseThrow().unit(), request.getUserId(),
+          record.headers());
+      return decisions.decide(banditId, caller, request.getRequestId(), request.getContext(), userId,
+              record.timestamp(), true)
           .thenApply(decision -> {
             long millis = System.currentTimeMillis() - record.timestamp();
             decisions.metrics().decided(banditId, DeciderMetrics.Path.KAFKA, decision.getPhase(),

@@ -141,7 +141,18 @@ public final class DecisionService implements AutoCloseable {
    */
   public CompletableFuture<DecisionResponse> decide(String banditId, Caller caller, String requestId,
       List<Double> context, long timestamp, boolean alwaysResend) throws Decider.Refused {
-    Handed handed = decideAndHand(banditId, caller, requestId, context, timestamp, alwaysResend);
+    return decide(banditId, caller, requestId, context, null, timestamp, alwaysResend);
+  }
+
+  /**
+   * As {@link #decide(String, Caller, String, List, long, boolean)}, for a request naming its person.
+   *
+   * @param userId the request's person (null: none), logged with the decision for learning to count; a person-level
+   *     bandit refuses a request without one ({@code MISSING_USER_ID}), nothing written
+   */
+  public CompletableFuture<DecisionResponse> decide(String banditId, Caller caller, String requestId,
+      List<Double> context, String userId, long timestamp, boolean alwaysResend) throws Decider.Refused {
+    Handed handed = decideAndHand(banditId, caller, requestId, context, userId, timestamp, alwaysResend);
     return handed.written().thenApply(done -> handed.response());
   }
 
@@ -159,6 +170,25 @@ public final class DecisionService implements AutoCloseable {
    */
   public Handed decideAndHand(String banditId, Caller caller, String requestId, List<Double> context, long timestamp,
       boolean alwaysResend) throws Decider.Refused {
+    return decideAndHand(banditId, caller, requestId, context, null, timestamp, alwaysResend);
+  }
+
+  /**
+   * As {@link #decideAndHand(String, Caller, String, List, long, boolean)}, for a request naming its person.
+   *
+   * @param userId the request's person (null or blank: none), logged with the decision of a person-level bandit for
+   *     learning to count (an event-level bandit's log carries none)
+   * @throws Decider.Refused also when a person-level bandit's request names no person ({@code MISSING_USER_ID})
+   */
+  public Handed decideAndHand(String banditId, Caller caller, String requestId, List<Double> context, String userId,
+      long timestamp, boolean alwaysResend) throws Decider.Refused {
+    boolean byUser = decider.bandit(banditId).map(entry -> entry.unit().byUser()).orElse(false);
+    // Only a person-level bandit's log carries the person: an event-level one's records keep their bytes.
+    String person = !byUser || userId == null || userId.isBlank() ? null : userId;
+    if (byUser && person == null) {
+      throw new Decider.Refused(BanditRejection.MISSING_USER_ID.name(), "bandit " + banditId + " is person-level:"
+          + " a request needs its person's id (userId)");
+    }
     Decision decision = decider.decide(banditId, caller, requestId, context);
     // Built outside the memory's lock, and written after it: the lock is shared by every request of the
     // instance, and holding it across an encode and producer.send (which may wait for metadata or buffer
@@ -166,7 +196,8 @@ public final class DecisionService implements AutoCloseable {
     DecisionResponse response = response(requestId, caller, decision);
     DecisionMemory.Logged candidate = new DecisionMemory.Logged(response.getArm(), response.getModelStep(),
         response.getPhase(), timestamp, Digest128.ofContext(context));
-    byte[] logValue = decided.encode(DecidedRequest.newBuilder().setDecision(response).setContext(context).build());
+    byte[] logValue = decided.encode(DecidedRequest.newBuilder().setDecision(response).setContext(context)
+        .setUserId(person).build());
     DecisionMemory.Found found = memory.rememberIfAbsent(memoryKey(caller, banditId, requestId), candidate,
         logValue, System.currentTimeMillis(), alwaysResend);
     if (found.outcome() == DecisionMemory.Outcome.OTHER_CONTEXT) {

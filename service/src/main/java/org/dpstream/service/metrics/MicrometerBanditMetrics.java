@@ -71,7 +71,8 @@ public final class MicrometerBanditMetrics implements BanditMetrics {
               + " rejected as UNKNOWN_REQUEST)")
           .register(registry);
       Gauge.builder("dpstream.bandit.epsilon.spent", epsilonSpentMicros, v -> v.get() / 1e6).tag("bandit", bandit)
-          .description("joint privacy loss of the arms' releases so far w.r.t. one user").register(registry);
+          .description("joint privacy loss of the arms' releases so far w.r.t. one user's round, or one person (all of"
+              + " its rounds) under privacyUnit by user, as the releases' ledgers state").register(registry);
       Gauge.builder("dpstream.bandit.rounds", rounds, AtomicLong::get).tag("bandit", bandit)
           .description("rounds learnt").register(registry);
     }

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,10 +58,7 @@ class AnyDecisionLogInputPropertiesTest {
 
   @AfterTry
   void stop() throws IOException {
-    log.close();
-    try (var files = Files.walk(stateDir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-    }
+    log.closeAndDelete(stateDir);
   }
 
   @Provide

@@ -1,6 +1,9 @@
 package org.dpstream.service.bandit;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -46,8 +49,14 @@ class BanditDriver implements AutoCloseable {
   /** With these noise keys and this record of what was published. */
   BanditDriver(Path stateDir, String applicationId, BanditMetrics metrics, int routingPartitions,
       BanditTopology.Deciding deciding, NoiseContext noise) {
-    this(stateDir, applicationId, BanditTopologyTest.CONFIG.banditRegistry(), metrics, routingPartitions, deciding, noise,
-        BanditPolicies.PRIVATE);
+    this(stateDir, applicationId, BanditTopologyTest.CONFIG.banditRegistry(), metrics, routingPartitions, deciding,
+        noise);
+  }
+
+  /** The bandits of {@code bandits}, with these noise keys and this record of what was published. */
+  BanditDriver(Path stateDir, String applicationId, BanditRegistry bandits, BanditMetrics metrics,
+      int routingPartitions, BanditTopology.Deciding deciding, NoiseContext noise) {
+    this(stateDir, applicationId, bandits, metrics, routingPartitions, deciding, noise, BanditPolicies.PRIVATE);
   }
 
   /** Around the bandits of {@code registry}, started and resumed by {@code policies}. */
@@ -83,5 +92,13 @@ class BanditDriver implements AutoCloseable {
   @Override
   public void close() {
     driver.close();
+  }
+
+  /** Closes the driver and deletes its state directory (property tests start each try afresh). */
+  void closeAndDelete(Path stateDir) throws IOException {
+    close();
+    try (var files = Files.walk(stateDir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    }
   }
 }

@@ -220,4 +220,47 @@ class BanditConfigTest {
         BASE.replace("id: m,", "id: m, noiseGeneration: -1,"), "test.yaml").registry());
     assertTrue(negative.getMessage().contains("noiseGeneration"), negative.getMessage());
   }
+
+  @Test
+  void aPersonLevelBanditIsAccountedForKRoundsAndAnEventLevelOneKeepsItsSpec() {
+    String linear = "{id: l, policy: dp-linear, dimension: 2, arms: 2, epsilon: 1, delta: 1.0e-5, horizon: 100,"
+        + " rewardBound: 1, rewardTimeout: 5s, privacyUnit: %s}";
+    String hdb = "{id: b, policy: dp-hdb, dimension: 3, arms: 3, link: identity, preSelectionGap: \"0.1\", epsilon: 1,"
+        + " delta: 1.0e-5, horizon: 100, rewardBound: 1, rewardTimeout: 5s, privacyUnit: %s}";
+    ServiceConfig config = parse("  - " + linear.formatted("{by: user, maxContributions: 4}") + "\n  - "
+        + hdb.formatted("{by: user, maxContributions: 3, header: x-person}") + "\n");
+    BanditRegistry.Entry l = config.banditRegistry().find("l").orElseThrow();
+    assertEquals(4, ((DpLinearSpec) l.spec()).participations());
+    assertEquals(4, ((DpLinearSpec) l.spec()).statisticsSpec(1).participations());
+    assertEquals(4, l.unit().maxContributions());
+    BanditRegistry.Entry b = config.banditRegistry().find("b").orElseThrow();
+    assertEquals(3, b.hdb().participations());
+    assertEquals(3, b.hdb().armSpec(0).participations());
+    assertEquals("x-person", b.unit().header());
+    // three rounds reach all three arms: a third of the budget each, where one round reaches two (a half each)
+    assertTrue(b.hdb().armBudget().epsilon() <= 1.0 / 3 && b.hdb().armBudget().epsilon() > 0.333);
+
+    ServiceConfig event = parse("  - " + linear.formatted("event") + "\n  - " + hdb.formatted("event") + "\n");
+    ServiceConfig unnamed = parse("  - " + linear.replace(", privacyUnit: %s", "") + "\n  - "
+        + hdb.replace(", privacyUnit: %s", "") + "\n");
+    for (String id : new String[] {"l", "b"}) {
+      assertEquals(unnamed.banditRegistry().find(id).orElseThrow().spec(),
+          event.banditRegistry().find(id).orElseThrow().spec(), "event level is the spec without a unit");
+      assertEquals(PrivacyUnit.EVENT, event.banditRegistry().find(id).orElseThrow().unit());
+    }
+    assertEquals(0.5, event.banditRegistry().find("b").orElseThrow().hdb().armBudget().epsilon());
+  }
+
+  @Test
+  void aPersonLevelDpLinearOnTheTreeNeedsOneRoundPerLeaf() {
+    String tree = "{id: l, policy: dp-linear, accountant: zcdp, dimension: 2, arms: 2, epsilon: 1, delta: 1.0e-5,"
+        + " horizon: 100, rewardBound: 1, rewardTimeout: 5s, refreshEvery: %d,"
+        + " privacyUnit: {by: user, maxContributions: 3}}";
+    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+        () -> parse("  - " + tree.formatted(2) + "\n").banditRegistry());
+    assertTrue(refused.getMessage().contains("bandit l") && refused.getMessage().contains("refreshEvery: 1"),
+        refused.getMessage());
+    assertEquals(3, ((DpLinearSpec) parse("  - " + tree.formatted(1) + "\n").banditRegistry().find("l")
+        .orElseThrow().spec()).participations());
+  }
 }

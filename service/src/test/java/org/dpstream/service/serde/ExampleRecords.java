@@ -43,7 +43,7 @@ final class ExampleRecords {
   }
 
   static DecisionRequest decisionRequest() {
-    return new DecisionRequest("req-1", List.of(0.3, -0.7, 1.0), 1_700_000_000_123L, null);
+    return new DecisionRequest("req-1", List.of(0.3, -0.7, 1.0), 1_700_000_000_123L, null, null);
   }
 
   static DecisionResponse decisionResponse() {

@@ -62,8 +62,9 @@ class SchemaVersionsTest {
   }
 
   private static void assertVersions(SchemaSerde<?> serde, String first) {
-    assertEquals(List.of(SchemaNormalization.parsingFingerprint64(parse(first)), serde.fingerprint()),
-        serde.fingerprints(), serde.schema().getName());
+    List<Long> fingerprints = serde.fingerprints();
+    assertEquals(SchemaNormalization.parsingFingerprint64(parse(first)), fingerprints.get(0), serde.schema().getName());
+    assertEquals(serde.fingerprint(), fingerprints.get(fingerprints.size() - 1), serde.schema().getName());
   }
 
   @Test
@@ -107,7 +108,7 @@ class SchemaVersionsTest {
   @Test
   void aScopedRecordIsWrittenInTheCurrentVersionAndReadBack() {
     DecisionRequest scoped = DecisionRequest.newBuilder().setRequestId("r1").setContext(List.of(1.0))
-        .setCaller("alice").build();
+        .setCaller("alice").setUserId("person-1").build();
     byte[] bytes = DpSerdes.decisionRequest().encode(scoped);
     assertEquals(DpSerdes.decisionRequest().fingerprint(), SchemaSerde.singleObjectFingerprint(bytes).getAsLong());
     assertEquals(scoped, DpSerdes.decisionRequest().decodeOrThrow(bytes));
@@ -119,6 +120,20 @@ class SchemaVersionsTest {
     assertEquals(DpSerdes.decidedRequest().fingerprint(), SchemaSerde.singleObjectFingerprint(nestedBytes).getAsLong(),
         "a caller in a nested record needs the current version too");
     assertEquals(nested, DpSerdes.decidedRequest().decodeOrThrow(nestedBytes));
+  }
+
+  @Test
+  void aRequestNamingItsCallerOnlyIsWrittenInTheVersionBeforeTheUserId() {
+    DecisionRequest scoped = DecisionRequest.newBuilder().setRequestId("r1").setContext(List.of(1.0))
+        .setCaller("alice").build();
+    byte[] bytes = DpSerdes.decisionRequest().encode(scoped);
+    List<Long> versions = DpSerdes.decisionRequest().fingerprints();
+    assertEquals(3, versions.size());
+    assertEquals(versions.get(1), SchemaSerde.singleObjectFingerprint(bytes).getAsLong(),
+        "readers of the build before userId keep reading it");
+    assertEquals(scoped, DpSerdes.decisionRequest().decodeOrThrow(bytes));
+    assertEquals("person-1", DpSerdes.decisionRequest().decodeOrThrow(
+        utf8("{\"requestId\": \"r\", \"context\": [1], \"userId\": \"person-1\"}")).getUserId());
   }
 
   @Test

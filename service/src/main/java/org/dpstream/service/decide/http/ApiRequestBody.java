@@ -31,6 +31,8 @@ final class ApiRequestBody {
   boolean object;
   /** The {@code requestId} field if it is a string, else null. */
   String requestId;
+  /** The {@code userId} field (the request's person) if it is a string, else null. */
+  String userId;
   /** Whether a {@code context} field is present, and whether it is an array. */
   boolean hasContext;
   boolean contextIsArray;
@@ -68,6 +70,10 @@ final class ApiRequestBody {
         switch (field) {
           case "requestId" -> {
             body.requestId = value == JsonToken.VALUE_STRING ? parser.getText() : null;
+            parser.skipChildren();
+          }
+          case "userId" -> {
+            body.userId = value == JsonToken.VALUE_STRING ? parser.getText() : null;
             parser.skipChildren();
           }
           case "context" -> body.readContext(parser, value, expectedContext);

@@ -106,7 +106,8 @@ final class DecisionApi {
     List<Double> context = body.context;
     DecisionService.Handed decided;
     try {
-      decided = decisions.decideAndHand(banditId, caller, requestId, context, System.currentTimeMillis(), false);
+      decided = decisions.decideAndHand(banditId, caller, requestId, context, body.userId, System.currentTimeMillis(),
+          false);
     } catch (Decider.Refused refused) {
       return error(out, status(refused), refused.code(), refused.getMessage());
     }

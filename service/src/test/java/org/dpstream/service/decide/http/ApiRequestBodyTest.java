@@ -49,6 +49,9 @@ class ApiRequestBodyTest {
     ApiRequestBody notAnArray = parse("{\"requestId\":\"a\",\"context\":{\"0\":1}}", direct);
     assertTrue(notAnArray.hasContext);
     assertFalse(notAnArray.contextIsArray);
+    assertNull(body.userId, "no person named");
+    assertEquals("p-7", parse("{\"requestId\":\"a\",\"userId\":\"p-7\",\"context\":[1]}", direct).userId);
+    assertNull(parse("{\"requestId\":\"a\",\"userId\":7,\"context\":[1]}", direct).userId, "a person is a string");
   }
 
   @ParameterizedTest

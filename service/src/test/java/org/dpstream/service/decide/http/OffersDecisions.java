@@ -30,9 +30,14 @@ final class OffersDecisions {
 
   /** @param autoComplete whether the producer acknowledges every record at once */
   OffersDecisions(boolean autoComplete) {
-    new ReleaseFollower(null, "dp.releases", REGISTRY, released);
+    this(autoComplete, REGISTRY);
+  }
+
+  /** The decision service of {@code registry}'s bandits. */
+  OffersDecisions(boolean autoComplete, BanditRegistry registry) {
+    new ReleaseFollower(null, "dp.releases", registry, released);
     producer = new MockProducer<>(autoComplete, null, new StringSerializer(), new ByteArraySerializer());
-    Decider decider = new Decider(REGISTRY, released,
+    Decider decider = new Decider(registry, released,
         new KeyedNoiseSource(NoiseKey.ofBytes(new byte[NoiseKey.MINIMUM_BYTES])));
     service = new DecisionService(decider, Topics.defaults(), producer, 60_000, 1_000);
   }
