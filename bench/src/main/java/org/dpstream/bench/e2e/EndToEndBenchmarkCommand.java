@@ -50,9 +50,13 @@ import picocli.CommandLine.Spec;
 public final class EndToEndBenchmarkCommand implements Callable<Integer> {
 
   private static final String PASS_THROUGH_OUTPUT = "bench.passthrough";
+  private static final String DPSTREAM_APPLICATION = "bench-dpstream";
   private static final Duration STALL = Duration.ofSeconds(120);
 
   @Spec CommandSpec spec;
+
+  /** One key for the run: the fresh instance that restores the state resumes it under the key it was written with. */
+  private final NoiseKey noiseKey = NoiseKey.random();
 
   @Option(names = "--samples", defaultValue = "1000000", description = "samples in the stream (default: ${DEFAULT-VALUE})")
   long samples;
@@ -78,6 +82,10 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
   @Option(names = "--threads", defaultValue = "1", description = "Kafka Streams threads per topology (default: ${DEFAULT-VALUE})")
   int threads;
 
+  @Option(names = "--kafka", description = "a Kafka Streams or client setting for both topologies, on top of the"
+      + " service's defaults, e.g. --kafka commit.interval.ms=1000 (repeatable)")
+  Map<String, String> kafkaSettings = new HashMap<>();
+
   @Option(names = "--seed", defaultValue = "1", description = "seed of the synthetic stream (default: ${DEFAULT-VALUE})")
   long seed;
 
@@ -89,8 +97,9 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
     }
     out.println(MachineFacts.describe());
     out.printf(Locale.ROOT, "e2e: %,d samples, d = %d, %d models over %d partitions, %d stream thread(s), exactly_once_v2,"
-        + " live models per task %s%n", samples, dimension, models, partitions, threads,
-        liveModels == null ? ServiceConfig.DEFAULT_LIVE_MODELS_PER_TASK + " (default)" : liveModels);
+        + " live models per task %s%s%n", samples, dimension, models, partitions, threads,
+        liveModels == null ? ServiceConfig.DEFAULT_LIVE_MODELS_PER_TASK + " (default)" : liveModels,
+        kafkaSettings.isEmpty() ? "" : ", kafka settings " + new java.util.TreeMap<>(kafkaSettings));
     out.flush();
     try (TemporaryDirectory stateDirectory = TemporaryDirectory.create("dpstream-bench-state-");
         EmbeddedKafka kafka = EmbeddedKafka.start()) {
@@ -115,7 +124,7 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
       long heapBefore = ModelFootprint.heapAfterFullCollection();
       long[] heapIdle = new long[1];
       Throughput dpstream = measure("dpstream", kafka, () -> {
-        DpstreamService service = startDpstream(kafka, stateRoot);
+        DpstreamService service = startDpstream(kafka, stateRoot.resolve("dpstream"));
         return () -> {
           Thread.sleep(rest.toMillis());
           heapIdle[0] = ModelFootprint.heapAfterFullCollection();
@@ -125,8 +134,16 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
       out.println(dpstream.describe());
       out.println(new ModelFootprint(models, heapBefore, heapIdle[0],
           ModelFootprint.bytesUnder(stateRoot.resolve("dpstream"))).describe());
-      out.printf(Locale.ROOT, "ratio dpstream / pass-through: %.2f from start, %.2f first-to-last (target >= 0.5)%n",
-          dpstream.perSecond() / passThrough.perSecond(), dpstream.steadyPerSecond() / passThrough.steadyPerSecond());
+      long changelogBytes;
+      try (Admin admin = kafka.admin()) {
+        changelogBytes = StateRecovery.bytesOnBroker(admin, StateRecovery.changelog(DPSTREAM_APPLICATION));
+      }
+      out.println(StateRecovery.measure(changelogBytes, samples,
+          () -> startDpstream(kafka, stateRoot.resolve("dpstream-restored"))).describe());
+      out.printf(Locale.ROOT, "ratio dpstream / pass-through: %.2f from start, %.2f first-to-last, %.2f by CPU per sample"
+          + " (target >= 0.7)%n", dpstream.perSecond() / passThrough.perSecond(),
+          dpstream.steadyPerSecond() / passThrough.steadyPerSecond(),
+          passThrough.cpuMicrosPerSample() / dpstream.cpuMicrosPerSample());
       out.flush();
     }
     return 0;
@@ -140,11 +157,13 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
       throws Exception {
     try (CommittedOutputCounter counter = new CommittedOutputCounter(kafka.bootstrapServers(), partitions, outputTopics)) {
       long started = System.nanoTime();
+      long cpuStarted = Throughput.processCpuNanos();
       Throughput throughput;
       try (AutoCloseable topology = start.get()) {
         counter.awaitCount(samples, STALL);
         long finished = System.nanoTime();
-        throughput = new Throughput(name, samples, finished - started, finished - counter.firstSeenNanos());
+        throughput = new Throughput(name, samples, finished - started, finished - counter.firstSeenNanos(),
+            Throughput.processCpuNanos() - cpuStarted);
       }
       // Closed: whatever it wrote is committed or aborted now, so the end of the output is final.
       counter.readToEnd(STALL);
@@ -179,14 +198,17 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
     }
   }
 
-  private DpstreamService startDpstream(EmbeddedKafka kafka, Path stateRoot) {
+  private DpstreamService startDpstream(EmbeddedKafka kafka, Path stateDir) {
     List<ModelConfig> configs = BenchModels.of(models, dimension, samples);
-    ServiceConfig config = new ServiceConfig("bench-dpstream", TopicNames.defaults(), configs,
-        streamsSettings(kafka, stateRoot.resolve("dpstream")), 0);
+    ServiceConfig config = new ServiceConfig(DPSTREAM_APPLICATION, TopicNames.defaults(), configs,
+        streamsSettings(kafka, stateDir), 0)
+        // Static membership, as docs/operations.md advises: the instance restarted after a kill -9 takes its tasks
+        // back at once instead of waiting for the killed one's session to time out, so the restore is what is timed.
+        .withInstanceId(DPSTREAM_APPLICATION + "-instance");
     if (liveModels != null) {
       config = config.withLiveModelsPerTask(liveModels);
     }
-    return DpstreamService.start(config, NoiseKey.random(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    return DpstreamService.start(config, noiseKey, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 
   private AutoCloseable startPassThrough(EmbeddedKafka kafka, Topics topics, Path stateRoot) {
@@ -200,9 +222,10 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
   }
 
   private Map<String, String> streamsSettings(EmbeddedKafka kafka, Path stateDir) {
-    return Map.of(
-        StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        StreamsConfig.STATE_DIR_CONFIG, stateDir.toString(),
-        StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(threads));
+    Map<String, String> settings = new HashMap<>(kafkaSettings);
+    settings.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    settings.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    settings.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(threads));
+    return settings;
   }
 }

@@ -65,6 +65,14 @@ public sealed interface PrefixSumPlan permits TreeNoisePlan, FactorizationPlan, 
     return ChosenPlans.of(spec, PrefixSumPlan::build);
   }
 
+  /**
+   * Keeps at most {@code plans} chosen plans in memory ({@value ChosenPlans#DEFAULT_CAPACITY} by default): an
+   * instance sizes it to the models it serves, so that reloading a model never calibrates its plan again.
+   */
+  static void keepAtMost(int plans) {
+    ChosenPlans.keepAtMost(plans);
+  }
+
   private static PrefixSumPlan build(OnlineModelSpec spec) {
     if (spec.incrementClipping().isAdaptive()) {
       return AdaptiveClipPlan.of(spec); // blocks of the plan the accountant chooses, each at its own threshold

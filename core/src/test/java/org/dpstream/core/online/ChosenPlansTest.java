@@ -1,7 +1,9 @@
 package org.dpstream.core.online;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -44,5 +46,29 @@ class ChosenPlansTest {
     assertNotSame(PrefixSumPlan.choose(spec), PrefixSumPlan.choose(data.spec("second", 1.5, 2, 1, 64,
         AccountantChoice.ZCDP).withIncrementClipping(IncrementClipping.ADAPTIVE)));
     assertNotSame(PrefixSumPlan.choose(spec), PrefixSumPlan.choose(spec.withNoise(NoiseChoice.DISCRETE)));
+  }
+
+  @Test
+  void aFullCacheKeepsThePlansInUseAndNoMoreThanItsBound() {
+    OnlineTestData data = new OnlineTestData(3, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(5));
+    OnlineModelSpec hot = data.spec("hot", 1.5, 2, 1, 64, AccountantChoice.ZCDP);
+    PrefixSumPlan.keepAtMost(8);
+    try {
+      PrefixSumPlan first = PrefixSumPlan.choose(hot);
+      // Three times the bound of other models, the hot one asked for between each: a cache that cleared itself
+      // when full (or evicted the oldest entry first) would calibrate the hot model's plan again.
+      for (int other = 0; other < 24; other++) {
+        PrefixSumPlan.choose(data.spec("cold-" + other, 1.5, 2, 1, 64, AccountantChoice.ZCDP));
+        assertSame(first, PrefixSumPlan.choose(hot), "after " + (other + 1) + " other models");
+      }
+      assertEquals(8, ChosenPlans.size());
+    } finally {
+      PrefixSumPlan.keepAtMost(ChosenPlans.DEFAULT_CAPACITY);
+    }
+  }
+
+  @Test
+  void theCacheKeepsAtLeastOnePlan() {
+    assertThrows(IllegalArgumentException.class, () -> PrefixSumPlan.keepAtMost(0));
   }
 }

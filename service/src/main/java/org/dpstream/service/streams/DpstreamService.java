@@ -11,6 +11,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.dpstream.core.online.PrefixSumPlan;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.core.privacy.random.NoiseKeyRing;
@@ -54,6 +55,8 @@ public final class DpstreamService implements AutoCloseable {
 
   /** How long the start-up read of dp.releases may take before the service gives up starting. */
   static final Duration RELEASES_SCAN_TIMEOUT = Duration.ofMinutes(10);
+  /** The plans kept whatever the model count: bandits' arms and a few models' next generations fit beside the models. */
+  static final int PLANS_AT_LEAST = 1024;
 
   private DpstreamService(List<KafkaStreams> instances, List<KafkaClientMetrics> streamsMetrics,
       KafkaStreamsStatus status, BanditDeciders deciders, NoiseContext noise) {
@@ -103,6 +106,8 @@ public final class DpstreamService implements AutoCloseable {
       failures.report("the start-up read of " + topicNames.releases().name(), e);
       throw e;
     }
+    // Every configured model's plan stays chosen: a model reloaded from the store never calibrates it again.
+    PrefixSumPlan.keepAtMost(Math.max(PLANS_AT_LEAST, config.models().size()));
     NoiseContext noise = new NoiseContext(keys, published, new RefusedStates(), new BoundKeys());
     noise.bound().register(registry, keys);
     LOG.info("noise keys by check value: {}", keys.describe());

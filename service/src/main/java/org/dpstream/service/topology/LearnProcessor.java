@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashSet;
 import java.util.Set;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -183,8 +184,11 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     states.written(sample.modelId(), state);
     metrics.stepped(sample.modelId(), outcome, System.nanoTime() - started, estimator.ledger());
     if (outcome.step() % entry.releaseEvery() == 0) {
-      context.forward(record.withValue(ModelReleases.inUnit(
-          ModelReleases.inGeneration(Releases.of(estimator, outcome), model.generation()), entry.unit())));
+      // Without the sample's headers: they are the producer's (a person's id among them) and routing's (where the
+      // sample was read), raw data that a public release must not carry; and bytes every release would pay for.
+      context.forward(record.withValue((Object) ModelReleases.inUnit(
+          ModelReleases.inGeneration(Releases.of(estimator, outcome), model.generation()), entry.unit()))
+          .withHeaders(new RecordHeaders()));
     }
   }
 

@@ -157,6 +157,24 @@ class PersonLevelTopologyTest {
   }
 
   @Test
+  void aReleaseCarriesNoneOfItsSamplesHeaders() {
+    try (TopologyFixture fixture = new TopologyFixture(stateDir, ModelMetrics.NONE, 1, EstimatorFactory.PRIVATE, CONFIG)) {
+      RecordHeaders headers = new RecordHeaders();
+      headers.add("x-person", "alice".getBytes(StandardCharsets.UTF_8));
+      headers.add("trace", "t-1".getBytes(StandardCharsets.UTF_8));
+      fixture.samples.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(key("by-header"),
+          json(0.1, 0.2, 0.3, null), headers));
+      fixture.samples.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(key("event"),
+          json(0.1, 0.2, 0.3, null), headers));
+      List<org.apache.kafka.streams.test.TestRecord<String, ModelRelease>> releases = fixture.releases.readRecordsToList();
+      assertEquals(2, releases.size());
+      // Not the producer's (the person's id), nor routing's (where the sample was read): raw data, not a release's.
+      releases.forEach(release -> assertEquals(0, release.headers().toArray().length,
+          () -> release.key() + " carries " + java.util.Arrays.toString(release.headers().toArray())));
+    }
+  }
+
+  @Test
   void anEventLevelModelIgnoresTheIdAndItsReleasesSayNothingOfAUnit() {
     try (TopologyFixture fixture = new TopologyFixture(stateDir, ModelMetrics.NONE, 1, EstimatorFactory.PRIVATE, CONFIG)) {
       for (int n = 0; n < 8; n++) {
