@@ -21,14 +21,14 @@ import org.dpstream.core.privacy.accounting.TreeHorizon;
 import org.dpstream.core.privacy.recorder.Measurement;
 import org.dpstream.core.privacy.recorder.RecordedBy;
 import org.dpstream.core.privacy.recorder.SensitivityRecorder;
-import org.dpstream.core.privacy.tree.CompactBinaryMechanism;
+import org.dpstream.core.privacy.tree.LatticePrefixSums;
 
 /**
  * Sensitivity recorder of the tree (zCDP and the paper's calibration): every node released by step t moves, between
  * neighbours of up to k leaves, by no more than the calibration declares: in l2 over all of them for the zCDP map
  * (S sqrt(Phi_k(t))), node by node in the clip norm for the paper's (its leaf sensitivity per node).
  */
-@RecordedBy({GaussianTreeCalibration.class, PaperTreeCalibration.class, CompactBinaryMechanism.class})
+@RecordedBy({GaussianTreeCalibration.class, PaperTreeCalibration.class, LatticePrefixSums.class})
 class TreeRecorderTest {
 
   private static final int HORIZON = 16;
