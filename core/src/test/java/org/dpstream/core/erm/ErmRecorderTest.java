@@ -1,0 +1,149 @@
+package org.dpstream.core.erm;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import org.dpstream.core.erm.privacy.GaussianCompositionCalibration;
+import org.dpstream.core.erm.privacy.SubsampledGaussianCalibration;
+import org.dpstream.core.loss.GlmLoss;
+import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.accounting.Rounding;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.recorder.Measurement;
+import org.dpstream.core.privacy.recorder.RecordedBy;
+import org.dpstream.core.privacy.recorder.SensitivityRecorder;
+
+/**
+ * Sensitivity recorders of batch ERM: neighbouring training files (one record replaced, features from the declared
+ * bounds to +-Double.MAX_VALUE, clamped to the bounds as `train` clamps them) under one key. Output perturbation:
+ * the released model moves by at most 2R / (n lambda). DP-SGD: its first noisy step, taken from arbitrary public
+ * initial weights (so at an arbitrary state), moves the clipped gradient sum by at most 2C (the calibration's C for
+ * add/remove, twice for the replace-one relation `train` states); the draws of the whole run (the Poisson
+ * selections and the noise of every step) are the same.
+ */
+@RecordedBy({OutputPerturbation.class, GaussianCompositionCalibration.class, DpSgd.class,
+    SubsampledGaussianCalibration.class})
+class ErmRecorderTest {
+
+  private static final int RECORDS = 6;
+  private static final FeatureBounds BOUNDS = FeatureBounds.of(1, 2);
+  private static final PrivacyBudget BUDGET = new PrivacyBudget(1, 1e-6);
+  /** The output-perturbation solver's stopping error, taken as at most 1e-9 per coordinate (it stops at 1e-12 moves). */
+  private static final double SOLVER_ERROR = 1e-9;
+
+  record Files(double[][] features, double[] labels, double[][] neighbourFeatures, double[] neighbourLabels,
+      double[] initialWeights) {
+    ErmDataset data() {
+      return ErmDataset.clampedToBounds(features, labels, BOUNDS);
+    }
+
+    ErmDataset neighbour() {
+      return ErmDataset.clampedToBounds(neighbourFeatures, neighbourLabels, BOUNDS);
+    }
+  }
+
+  private static Arbitrary<double[]> rawRecord() {
+    Arbitrary<Double> coordinate = Arbitraries.frequencyOf(
+        Tuple.of(3, Arbitraries.doubles().between(-2, 2)),
+        Tuple.of(2, Arbitraries.of(1.0, -1.0, 2.0, -2.0, 0.0)),
+        Tuple.of(1, Arbitraries.of(Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE)));
+    return coordinate.array(double[].class).ofSize(BOUNDS.dimension());
+  }
+
+  @Provide
+  Arbitrary<Files> files() {
+    Arbitrary<Double> label = Arbitraries.of(0.0, 1.0, 0.5);
+    return Combinators.combine(rawRecord().array(double[][].class).ofSize(RECORDS),
+        label.array(double[].class).ofSize(RECORDS), rawRecord(), label, Arbitraries.integers().between(0,
+            RECORDS - 1), Arbitraries.doubles().between(-3, 3).array(double[].class).ofSize(BOUNDS.dimension()))
+        .as((features, labels, replacement, replacementLabel, at, initial) -> {
+          double[][] other = features.clone();
+          double[] otherLabels = labels.clone();
+          other[at] = replacement;
+          otherLabels[at] = replacementLabel;
+          return new Files(features, labels, other, otherLabels, initial);
+        });
+  }
+
+  @Property(tries = 60, seed = "3021")
+  void outputPerturbationMovesByAtMostTwoROverNLambda(@ForAll("files") Files files) {
+    double lambda = 0.5;
+    CompositeObjective objective = CompositeObjective.of(GlmLoss.logistic(), Regularizer.l2(lambda));
+    double declared = Rounding.up(2 * StronglyConvexLogistic.normBound(files.data()) / (RECORDS * lambda));
+    SensitivityRecorder.of(
+            (ErmDataset data, KeyedNoiseSource source) -> new OutputPerturbation().train(
+                ErmProblem.of(data, objective, BUDGET, 1, ErmOptions.defaults()), source, "recorder",
+                PassListener.NONE).finalWeights(),
+            (double[] a, double[] b) -> {
+              double measured = SensitivityRecorder.l2Distance(a, b);
+              double rounding = Math.sqrt(a.length) * (2 * SOLVER_ERROR + releaseError(a, b))
+                  + SensitivityRecorder.l2DistanceRounding(a.length, measured);
+              return List.of(new Measurement("released model, l2", measured, declared, rounding));
+            })
+        .check(files.data(), files.neighbour());
+  }
+
+  @Property(tries = 60, seed = "3022")
+  void dpSgdMovesTheClippedSumByAtMostTwoC(@ForAll("files") Files files) {
+    dpSgd(files);
+  }
+
+  /** Not hollow: a record at the bounds whose label flips moves its clipped gradient from C u to -C u, 2C. */
+  @Example
+  void aFlippedLabelAtTheBoundsReachesTwoC() {
+    double[][] features = new double[RECORDS][];
+    java.util.Arrays.fill(features, new double[] {1, 2});
+    double[] labels = new double[RECORDS];
+    double[] flipped = labels.clone();
+    flipped[0] = 1;
+    Measurement measured = dpSgd(new Files(features, labels, features, flipped, new double[2])).get(0);
+    assertTrue(measured.measured() > 2 * (1 - 1e-9), measured.toString());
+  }
+
+  private static List<Measurement> dpSgd(Files files) {
+    double clip = 1;
+    CompositeObjective objective = CompositeObjective.of(GlmLoss.logistic(), Regularizer.none());
+    ErmOptions options = ErmOptions.defaults().withClipNorm(clip).withBatchRate(1)
+        .withInitialWeights(files.initialWeights());
+    double step = options.stepScale() / objective.globalSmoothness(BOUNDS);
+    return SensitivityRecorder.of(
+            (ErmDataset data, KeyedNoiseSource source) -> new DpSgd().train(
+                ErmProblem.of(data, objective, BUDGET, 2, options), source, "recorder", PassListener.NONE)
+                .passWeights(),
+            (List<double[]> a, List<double[]> b) -> {
+              // rate 1: one step per pass, w_1 = w_0 - step (G + noise) / n with the same noise on both sides
+              double[] first = a.get(1);
+              double[] other = b.get(1);
+              double[] sumChange = new double[first.length];
+              for (int j = 0; j < first.length; j++) {
+                sumChange[j] = (other[j] - first[j]) * RECORDS / step;
+              }
+              double measured = Math.sqrt(sumChange[0] * sumChange[0] + sumChange[1] * sumChange[1]);
+              // each w_1 is rounded in the noisy sum, the product, the quotient and the difference: 4 ulps of w_1
+              // at most per side, blown up by n / step when read back as a change of the sum
+              double rounding = Math.sqrt(first.length) * (RECORDS / step) * 2 * releaseError(first, other)
+                  + SensitivityRecorder.l2DistanceRounding(first.length, measured);
+              return List.of(new Measurement("clipped gradient sum of the first step, l2", measured,
+                  2 * clip, rounding));
+            })
+        .check(files.data(), files.neighbour());
+  }
+
+  /** The largest 2 (ulp(a_j) + ulp(b_j)): two roundings on each side of a released coordinate. */
+  private static double releaseError(double[] a, double[] b) {
+    double largest = 0;
+    for (int j = 0; j < a.length; j++) {
+      largest = Math.max(largest, 2 * (Math.ulp(a[j]) + Math.ulp(b[j])));
+    }
+    return largest;
+  }
+
+}
