@@ -30,7 +30,7 @@ import org.dpstream.core.privacy.recorder.SensitivityRecorder;
  * selections and the noise of every step) are the same.
  */
 @RecordedBy({OutputPerturbation.class, GaussianCompositionCalibration.class, DpSgd.class,
-    SubsampledGaussianCalibration.class})
+    SubsampledGaussianCalibration.class, DpCd.class, DpSkgd.class})
 class ErmRecorderTest {
 
   private static final int RECORDS = 6;
@@ -39,37 +39,48 @@ class ErmRecorderTest {
   /** The output-perturbation solver's stopping error, taken as at most 1e-9 per coordinate (it stops at 1e-12 moves). */
   private static final double SOLVER_ERROR = 1e-9;
 
-  record Files(double[][] features, double[] labels, double[][] neighbourFeatures, double[] neighbourLabels,
-      double[] initialWeights) {
+  private static final FeatureBounds ONE_FEATURE = FeatureBounds.of(2);
+
+  record Files(FeatureBounds bounds, double[][] features, double[] labels, double[][] neighbourFeatures,
+      double[] neighbourLabels, double[] initialWeights) {
     ErmDataset data() {
-      return ErmDataset.clampedToBounds(features, labels, BOUNDS);
+      return ErmDataset.clampedToBounds(features, labels, bounds);
     }
 
     ErmDataset neighbour() {
-      return ErmDataset.clampedToBounds(neighbourFeatures, neighbourLabels, BOUNDS);
+      return ErmDataset.clampedToBounds(neighbourFeatures, neighbourLabels, bounds);
     }
   }
 
-  private static Arbitrary<double[]> rawRecord() {
+  private static Arbitrary<double[]> rawRecord(FeatureBounds bounds) {
     Arbitrary<Double> coordinate = Arbitraries.frequencyOf(
         Tuple.of(3, Arbitraries.doubles().between(-2, 2)),
         Tuple.of(2, Arbitraries.of(1.0, -1.0, 2.0, -2.0, 0.0)),
         Tuple.of(1, Arbitraries.of(Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE)));
-    return coordinate.array(double[].class).ofSize(BOUNDS.dimension());
+    return coordinate.array(double[].class).ofSize(bounds.dimension());
   }
 
   @Provide
   Arbitrary<Files> files() {
+    return files(BOUNDS);
+  }
+
+  @Provide
+  Arbitrary<Files> oneFeatureFiles() {
+    return files(ONE_FEATURE);
+  }
+
+  private static Arbitrary<Files> files(FeatureBounds bounds) {
     Arbitrary<Double> label = Arbitraries.of(0.0, 1.0, 0.5);
-    return Combinators.combine(rawRecord().array(double[][].class).ofSize(RECORDS),
-        label.array(double[].class).ofSize(RECORDS), rawRecord(), label, Arbitraries.integers().between(0,
-            RECORDS - 1), Arbitraries.doubles().between(-3, 3).array(double[].class).ofSize(BOUNDS.dimension()))
+    return Combinators.combine(rawRecord(bounds).array(double[][].class).ofSize(RECORDS),
+        label.array(double[].class).ofSize(RECORDS), rawRecord(bounds), label, Arbitraries.integers().between(0,
+            RECORDS - 1), Arbitraries.doubles().between(-3, 3).array(double[].class).ofSize(bounds.dimension()))
         .as((features, labels, replacement, replacementLabel, at, initial) -> {
           double[][] other = features.clone();
           double[] otherLabels = labels.clone();
           other[at] = replacement;
           otherLabels[at] = replacementLabel;
-          return new Files(features, labels, other, otherLabels, initial);
+          return new Files(bounds, features, labels, other, otherLabels, initial);
         });
   }
 
@@ -104,7 +115,7 @@ class ErmRecorderTest {
     double[] labels = new double[RECORDS];
     double[] flipped = labels.clone();
     flipped[0] = 1;
-    Measurement measured = dpSgd(new Files(features, labels, features, flipped, new double[2])).get(0);
+    Measurement measured = dpSgd(new Files(BOUNDS, features, labels, features, flipped, new double[2])).get(0);
     assertTrue(measured.measured() > 2 * (1 - 1e-9), measured.toString());
   }
 
@@ -133,6 +144,76 @@ class ErmRecorderTest {
                   + SensitivityRecorder.l2DistanceRounding(first.length, measured);
               return List.of(new Measurement("clipped gradient sum of the first step, l2", measured,
                   2 * clip, rounding));
+            })
+        .check(files.data(), files.neighbour());
+  }
+
+  /**
+   * DP-CD on one feature, one coordinate update per pass: the first update, from arbitrary public initial weights,
+   * moves the clipped mean partial derivative by at most 2 C_j / n, the sensitivity its noise is calibrated to.
+   */
+  @Property(tries = 60, seed = "3023")
+  void dpCdMovesTheClippedPartialByAtMostTwoCjOverN(@ForAll("oneFeatureFiles") Files files) {
+    double clip = 1;
+    CompositeObjective objective = CompositeObjective.of(GlmLoss.logistic(), Regularizer.none());
+    ErmOptions options = ErmOptions.defaults().withClipNorm(clip).withInitialWeights(files.initialWeights());
+    double[] steps = stepSizes(options, objective.coordinateSmoothness(ONE_FEATURE));
+    double declared = 2 * DpCd.ClippingRule.UNIFORM.thresholds(clip, new double[1])[0] / RECORDS;
+    recordFirstUpdate(new DpCd(DpCd.ClippingRule.UNIFORM), objective, options, steps, declared, files);
+  }
+
+  /**
+   * DP-SkGD with one block of every coordinate (full-batch preconditioned gradient descent, one update per pass):
+   * the first update moves the block's clipped mean gradient by at most 2 L_U / n in l2.
+   */
+  @Property(tries = 60, seed = "3024")
+  void dpSkgdMovesTheBlockGradientByAtMostTwoLuOverN(@ForAll("files") Files files) {
+    double clip = 1;
+    CompositeObjective objective = CompositeObjective.of(GlmLoss.logistic(), Regularizer.none());
+    ErmOptions options = ErmOptions.defaults().withClipNorm(clip).withBlockCount(1)
+        .withInitialWeights(files.initialWeights());
+    BlockPartition oneBlock = BlockPartition.contiguous(BOUNDS.dimension(), 1);
+    double[] steps = stepSizes(options, objective.blockSmoothness(BOUNDS, oneBlock));
+    double[] clips = DpCd.ClippingRule.SMOOTH.thresholds(clip, objective.coordinateSmoothness(BOUNDS));
+    double lipschitz = DpSkgd.blockSensitivityBounds(oneBlock, BOUNDS, objective.residualBound(), clips)[0];
+    recordFirstUpdate(new DpSkgd(DpSkgd.Sampling.UNIFORM), objective, options, steps, 2 * lipschitz / RECORDS,
+        files);
+  }
+
+  private static double[] stepSizes(ErmOptions options, double[] smoothness) {
+    double[] steps = new double[smoothness.length];
+    for (int j = 0; j < steps.length; j++) {
+      steps[j] = options.stepScale() / smoothness[j];
+    }
+    return steps;
+  }
+
+  /**
+   * theta_1 = theta_0 - gamma_j (g_j + noise_j) with the same noise on both sides (no regulariser: the prox is the
+   * identity), so the change of g is read from the first pass's model; rounding as for DP-SGD, per coordinate
+   * blown up by 1 / gamma_j.
+   */
+  private static void recordFirstUpdate(ErmAlgorithm algorithm, CompositeObjective objective, ErmOptions options,
+      double[] steps, double declared, Files files) {
+    SensitivityRecorder.of(
+            (ErmDataset data, KeyedNoiseSource source) -> algorithm.train(
+                ErmProblem.of(data, objective, BUDGET, 2, options), source, "recorder", PassListener.NONE)
+                .passWeights(),
+            (List<double[]> a, List<double[]> b) -> {
+              double[] first = a.get(1);
+              double[] other = b.get(1);
+              double squared = 0;
+              double largestStep = 0;
+              for (int j = 0; j < first.length; j++) {
+                double change = (other[j] - first[j]) / steps[j];
+                squared += change * change;
+                largestStep = Math.max(largestStep, 1 / steps[j]);
+              }
+              double measured = Math.sqrt(squared);
+              double rounding = Math.sqrt(first.length) * largestStep * 2 * releaseError(first, other)
+                  + SensitivityRecorder.l2DistanceRounding(first.length, measured);
+              return List.of(new Measurement(algorithm.name() + ": clipped gradient of the first update, l2",
+                  measured, declared, rounding));
             })
         .check(files.data(), files.neighbour());
   }
