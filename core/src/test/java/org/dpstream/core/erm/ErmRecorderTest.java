@@ -14,6 +14,7 @@ import net.jqwik.api.Tuple;
 import org.dpstream.core.erm.privacy.GaussianCompositionCalibration;
 import org.dpstream.core.erm.privacy.SubsampledGaussianCalibration;
 import org.dpstream.core.loss.GlmLoss;
+import org.dpstream.core.privacy.accounting.FixedCostCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.accounting.Rounding;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
@@ -30,7 +31,8 @@ import org.dpstream.core.privacy.recorder.SensitivityRecorder;
  * selections and the noise of every step) are the same.
  */
 @RecordedBy({OutputPerturbation.class, GaussianCompositionCalibration.class, DpSgd.class,
-    SubsampledGaussianCalibration.class, DpCd.class, DpSkgd.class})
+    SubsampledGaussianCalibration.class, DpCd.class, DpSkgd.class, ObjectivePerturbation.class,
+    FixedCostCalibration.class})
 class ErmRecorderTest {
 
   private static final int RECORDS = 6;
@@ -216,6 +218,46 @@ class ErmRecorderTest {
                   measured, declared, rounding));
             })
         .check(files.data(), files.neighbour());
+  }
+
+  /** What objective perturbation's run leaves to measure: its data and its released minimiser. */
+  record Solved(ErmDataset data, double[] weights) {}
+
+  /**
+   * Objective perturbation (CMS11 Algorithm 2): the noise b is a function of the output, b = -(n / R) grad J(w) of
+   * the unperturbed objective, so what it hides is the gradient of the data's loss at the released w. Between
+   * neighbours that moves by (1 / R) ||grad l(w; d) - grad l(w; d')|| at each side's output, at most 2 in the paper's
+   * units (|l'| &lt;= 1, ||x|| &lt;= R), the bound Theorem 2's epsilon' is calibrated to. Rounding: a residual
+   * and a product per coordinate, 2^-48 relative to the bound covers them.
+   */
+  @Property(tries = 60, seed = "3025")
+  void objectivePerturbationsGradientAtTheOutputMovesByAtMostTwo(@ForAll("files") Files files) {
+    CompositeObjective objective = CompositeObjective.of(GlmLoss.logistic(), Regularizer.l2(0.1));
+    ErmDataset data = files.data();
+    ErmDataset neighbour = files.neighbour();
+    SensitivityRecorder.of(
+            (ErmDataset input, KeyedNoiseSource source) -> new Solved(input, new ObjectivePerturbation().train(
+                ErmProblem.of(input, objective, BUDGET, 1, ErmOptions.defaults()), source, "recorder",
+                PassListener.NONE).finalWeights()),
+            (Solved a, Solved b) -> List.of(
+                lossGradientChange(objective, a.weights(), data, neighbour, "at the data's output"),
+                lossGradientChange(objective, b.weights(), data, neighbour, "at the neighbour's output")))
+        .check(data, neighbour);
+  }
+
+  private static Measurement lossGradientChange(CompositeObjective objective, double[] w, ErmDataset data,
+      ErmDataset neighbour, String where) {
+    double r = StronglyConvexLogistic.normBound(data);
+    double[] change = new double[w.length];
+    for (int i = 0; i < data.size(); i++) {
+      double residual = objective.residual(data.margin(i, w), data.label(i));
+      double other = objective.residual(neighbour.margin(i, w), neighbour.label(i));
+      for (int j = 0; j < w.length; j++) {
+        change[j] += (residual * data.rowView(i)[j] - other * neighbour.rowView(i)[j]) / r;
+      }
+    }
+    double measured = SensitivityRecorder.l2Distance(change, new double[w.length]);
+    return new Measurement("(1/R) change of the loss gradient " + where + ", l2", measured, 2, 2 * 0x1p-48);
   }
 
   /** The largest 2 (ulp(a_j) + ulp(b_j)): two roundings on each side of a released coordinate. */
