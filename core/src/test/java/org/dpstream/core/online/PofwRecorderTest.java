@@ -1,0 +1,127 @@
+package org.dpstream.core.online;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.core.privacy.accounting.ExponentialMechanismCalibration;
+import org.dpstream.core.privacy.accounting.ReportNoisyMaxCalibration;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.recorder.Measurement;
+import org.dpstream.core.privacy.recorder.RecordedBy;
+import org.dpstream.core.privacy.recorder.SensitivityRecorder;
+
+/**
+ * Sensitivity recorder of DP-POFW's vertex choice (the exponential mechanism, and Algorithm 2's Laplace
+ * report-noisy-min): the utilities u(+-r e_j) = -+r d_j, d = (sum of earlier increments + g) / (k + 1), move between
+ * neighbours by at most the calibration's Delta_k = D (beta D + L) / (k + 1). Given the past outputs the earlier
+ * increments and the iterates are the same on both sides, so the change is r |Delta g_j| / (k + 1), g computed by
+ * DP-POFW's own clipping ({@link ClippedIncrement}) at an arbitrary public state (iterates anywhere in the ball,
+ * any step k) for samples from the declared bounds to +-Double.MAX_VALUE. The draws are those of whole DP-POFW runs
+ * on the neighbouring streams.
+ */
+@RecordedBy({ExponentialMechanismCalibration.class, ReportNoisyMaxCalibration.class, DpPofw.class})
+class PofwRecorderTest {
+
+  private static final int DIMENSION = 3;
+  private static final double RADIUS = 2;
+  private static final int HORIZON = 8;
+
+  /** A stream, its neighbour (one sample replaced) and the public state at which that sample is scored. */
+  record Case(List<double[]> samples, List<double[]> neighbour, int replaced, double[] current, double[] previous,
+      int step) {}
+
+  private static OnlineModelSpec spec(AccountantChoice accountant) {
+    OnlineTestData data = new OnlineTestData(DIMENSION, 1, RADIUS, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(32));
+    return data.spec("pofw-recorder", 1, RADIUS, 1, HORIZON, accountant);
+  }
+
+  @Provide
+  Arbitrary<Case> cases() {
+    Arbitrary<Double> value = Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.doubles().between(-3, 3)),
+        Tuple.of(1, Arbitraries.of(Double.MAX_VALUE, -Double.MAX_VALUE, 1.0, -1.0, 0.0)));
+    // a sample is its features and, last, its label
+    Arbitrary<double[]> sample = value.array(double[].class).ofSize(DIMENSION + 1);
+    Arbitrary<double[]> point = Arbitraries.doubles().between(-0.6, 0.6)
+        .array(double[].class).ofSize(DIMENSION);
+    return Combinators.combine(sample.list().ofSize(HORIZON), sample, Arbitraries.integers().between(0, HORIZON - 1),
+        point, point, Arbitraries.integers().between(1, HORIZON)).as((samples, other, at, current, previous, k) -> {
+          List<double[]> neighbour = new ArrayList<>(samples);
+          neighbour.set(at, other);
+          return new Case(samples, neighbour, at, current, previous, k);
+        });
+  }
+
+  @Property(tries = 100, seed = "3031")
+  void exponentialMechanismUtilitiesMoveByAtMostDelta(@ForAll("cases") Case scenario) {
+    OnlineModelSpec spec = spec(AccountantChoice.ZCDP);
+    ExponentialMechanismCalibration calibration = (ExponentialMechanismCalibration) VertexChoice.of(spec)
+        .calibration();
+    // beta_k = 2 Delta_k / epsilon_k rounded up: Delta_k is at most beta_k epsilon_k / 2, within 2^-50 of it
+    double declared = calibration.gumbelScaleAt(scenario.step()) * calibration.perStepEpsilon(scenario.step()) / 2;
+    record(spec, scenario, declared * (1 + 0x1p-50));
+  }
+
+  @Property(tries = 100, seed = "3032")
+  void reportNoisyMinUtilitiesMoveByAtMostDelta(@ForAll("cases") Case scenario) {
+    OnlineModelSpec spec = spec(AccountantChoice.PAPER);
+    ReportNoisyMaxCalibration calibration = (ReportNoisyMaxCalibration) VertexChoice.of(spec).calibration();
+    double numerator = calibration.diameter() * (calibration.smoothness() * calibration.diameter()
+        + calibration.lipschitz());
+    record(spec, scenario, numerator / (scenario.step() + 1) * (1 + 0x1p-50));
+  }
+
+  private static void record(OnlineModelSpec spec, Case scenario, double declared) {
+    SensitivityRecorder.of(
+            (List<double[]> stream, KeyedNoiseSource source) -> {
+              DpPofw model = DpPofw.start(spec, source);
+              for (double[] sample : stream) {
+                model.step(java.util.Arrays.copyOf(sample, DIMENSION), sample[DIMENSION]);
+              }
+              return increment(spec, scenario, stream.get(scenario.replaced()));
+            },
+            (double[] a, double[] b) -> {
+              double largest = 0;
+              for (int j = 0; j < DIMENSION; j++) {
+                largest = Math.max(largest, Math.abs(a[j] - b[j]));
+              }
+              double measured = RADIUS * largest / (scenario.step() + 1);
+              return List.of(new Measurement("vertex utilities at step " + scenario.step() + ", l_inf", measured,
+                  declared, 4 * Math.ulp(measured)));
+            })
+        .check(scenario.samples(), scenario.neighbour());
+  }
+
+  /** g of DP-POFW's clipping for one sample at the case's public state. */
+  private static double[] increment(OnlineModelSpec spec, Case scenario, double[] sample) {
+    double[] g = new double[DIMENSION];
+    new ClippedIncrement(spec).compute(iterates(scenario), java.util.Arrays.copyOf(sample, DIMENSION),
+        sample[DIMENSION], scenario.step(), g);
+    return g;
+  }
+
+  private static FrankWolfeIterates iterates(Case scenario) {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      DataOutputStream out = new DataOutputStream(bytes);
+      StateCodec.writeVector(out, scenario.current());
+      StateCodec.writeVector(out, scenario.previous());
+      return FrankWolfeIterates.readFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), DIMENSION);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+}
