@@ -16,4 +16,7 @@ public @interface RecordedBy {
 
   /** The mechanism classes this test records (a calibration, or the entry point that adds the noise). */
   Class<?>[] value();
+
+  /** Binary names of recorded classes a test cannot name by a literal (private nested ones, e.g. {@code A$B}). */
+  String[] privateClasses() default {};
 }
