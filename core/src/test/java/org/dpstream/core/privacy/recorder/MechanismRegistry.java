@@ -35,8 +35,9 @@ public final class MechanismRegistry {
       }
       Set<String> recorded = scan.getClassesWithAnnotation(RecordedBy.class.getName()).stream()
           .map(ClassInfo::loadClass)
-          .flatMap(test -> Arrays.stream(test.getAnnotation(RecordedBy.class).value()))
-          .map(Class::getName)
+          .map(test -> test.getAnnotation(RecordedBy.class))
+          .flatMap(recorder -> java.util.stream.Stream.concat(
+              Arrays.stream(recorder.value()).map(Class::getName), Arrays.stream(recorder.privateClasses())))
           .collect(Collectors.toSet());
       mechanisms.removeAll(recorded);
       return List.copyOf(mechanisms);
