@@ -1,11 +1,5 @@
 package org.dpstream.core.online;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -66,62 +60,30 @@ class PofwRecorderTest {
 
   @Property(tries = 100, seed = "3031")
   void exponentialMechanismUtilitiesMoveByAtMostDelta(@ForAll("cases") Case scenario) {
-    OnlineModelSpec spec = spec(AccountantChoice.ZCDP);
-    ExponentialMechanismCalibration calibration = (ExponentialMechanismCalibration) VertexChoice.of(spec)
-        .calibration();
-    // beta_k = 2 Delta_k / epsilon_k rounded up: Delta_k is at most beta_k epsilon_k / 2, within 2^-50 of it
-    double declared = calibration.gumbelScaleAt(scenario.step()) * calibration.perStepEpsilon(scenario.step()) / 2;
-    record(spec, scenario, declared * (1 + 0x1p-50));
+    record(spec(AccountantChoice.ZCDP), scenario);
   }
 
   @Property(tries = 100, seed = "3032")
   void reportNoisyMinUtilitiesMoveByAtMostDelta(@ForAll("cases") Case scenario) {
-    OnlineModelSpec spec = spec(AccountantChoice.PAPER);
-    ReportNoisyMaxCalibration calibration = (ReportNoisyMaxCalibration) VertexChoice.of(spec).calibration();
-    double numerator = calibration.diameter() * (calibration.smoothness() * calibration.diameter()
-        + calibration.lipschitz());
-    record(spec, scenario, numerator / (scenario.step() + 1) * (1 + 0x1p-50));
+    record(spec(AccountantChoice.PAPER), scenario);
   }
 
-  private static void record(OnlineModelSpec spec, Case scenario, double declared) {
+  private static void record(OnlineModelSpec spec, Case scenario) {
+    double declared = PofwUtilityChange.declared(spec, scenario.step());
     SensitivityRecorder.of(
             (List<double[]> stream, KeyedNoiseSource source) -> {
               DpPofw model = DpPofw.start(spec, source);
               for (double[] sample : stream) {
                 model.step(java.util.Arrays.copyOf(sample, DIMENSION), sample[DIMENSION]);
               }
-              return increment(spec, scenario, stream.get(scenario.replaced()));
+              return stream.get(scenario.replaced());
             },
             (double[] a, double[] b) -> {
-              double largest = 0;
-              for (int j = 0; j < DIMENSION; j++) {
-                largest = Math.max(largest, Math.abs(a[j] - b[j]));
-              }
-              double measured = RADIUS * largest / (scenario.step() + 1);
+              double measured = PofwUtilityChange.measured(spec, scenario.current(), scenario.previous(),
+                  scenario.step(), a, b);
               return List.of(new Measurement("vertex utilities at step " + scenario.step() + ", l_inf", measured,
-                  declared, 4 * Math.ulp(measured)));
+                  declared, PofwUtilityChange.rounding(measured)));
             })
         .check(scenario.samples(), scenario.neighbour());
   }
-
-  /** g of DP-POFW's clipping for one sample at the case's public state. */
-  private static double[] increment(OnlineModelSpec spec, Case scenario, double[] sample) {
-    double[] g = new double[DIMENSION];
-    new ClippedIncrement(spec).compute(iterates(scenario), java.util.Arrays.copyOf(sample, DIMENSION),
-        sample[DIMENSION], scenario.step(), g);
-    return g;
-  }
-
-  private static FrankWolfeIterates iterates(Case scenario) {
-    try {
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-      DataOutputStream out = new DataOutputStream(bytes);
-      StateCodec.writeVector(out, scenario.current());
-      StateCodec.writeVector(out, scenario.previous());
-      return FrankWolfeIterates.readFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), DIMENSION);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
 }
