@@ -18,12 +18,28 @@ public final class MechanismRegistry {
 
   private MechanismRegistry() {}
 
+  /** The mechanisms found and the mechanisms some {@link RecordedBy} test names, by fully qualified name. */
+  public record Scan(Set<String> mechanisms, Set<String> recorded) {
+
+    /** The mechanisms no recorder names, sorted. */
+    public List<String> unrecorded() {
+      Set<String> left = new TreeSet<>(mechanisms);
+      left.removeAll(recorded);
+      return List.copyOf(left);
+    }
+  }
+
   /**
    * The fully qualified names of the concrete classes under {@code packages} (outside {@code excluded}) that
    * implement or extend one of {@code mechanismTypes} and are named by no {@link RecordedBy} test, sorted.
    */
   public static List<String> unrecorded(List<String> packages, List<String> excluded,
       List<Class<?>> mechanismTypes) {
+    return scan(packages, excluded, mechanismTypes).unrecorded();
+  }
+
+  /** Scans {@code packages} (outside {@code excluded}) for the implementations of {@code mechanismTypes}. */
+  public static Scan scan(List<String> packages, List<String> excluded, List<Class<?>> mechanismTypes) {
     try (ScanResult scan = new ClassGraph().enableClassInfo().enableAnnotationInfo().ignoreClassVisibility()
         .acceptPackages(packages.toArray(String[]::new)).rejectPackages(excluded.toArray(String[]::new)).scan()) {
       Set<String> mechanisms = new TreeSet<>();
@@ -39,8 +55,7 @@ public final class MechanismRegistry {
           .flatMap(recorder -> java.util.stream.Stream.concat(
               Arrays.stream(recorder.value()).map(Class::getName), Arrays.stream(recorder.privateClasses())))
           .collect(Collectors.toSet());
-      mechanisms.removeAll(recorded);
-      return List.copyOf(mechanisms);
+      return new Scan(mechanisms, recorded);
     }
   }
 }

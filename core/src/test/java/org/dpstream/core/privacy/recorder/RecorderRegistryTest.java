@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.dpstream.core.erm.DpSgd;
 import org.dpstream.core.erm.ErmAlgorithm;
 import org.dpstream.core.privacy.PrivatePrefixSums;
+import org.dpstream.core.privacy.accounting.PaperTreeCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyCalibration;
+import org.dpstream.core.privacy.tree.LatticePrefixSums;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,9 +26,12 @@ class RecorderRegistryTest {
 
   @Test
   void everyMechanismOfCoreHasARecorder() {
-    List<String> unrecorded = MechanismRegistry.unrecorded(List.of("org.dpstream.core"), List.of(SYNTHETIC),
+    MechanismRegistry.Scan scan = MechanismRegistry.scan(List.of("org.dpstream.core"), List.of(SYNTHETIC),
         CORE_MECHANISMS);
-    assertTrue(unrecorded.isEmpty(), "mechanisms without a sensitivity recorder (@RecordedBy): " + unrecorded);
+    assertTrue(scan.mechanisms().containsAll(List.of(PaperTreeCalibration.class.getName(), DpSgd.class.getName(),
+        LatticePrefixSums.class.getName())), "the scan found the mechanisms: " + scan.mechanisms());
+    assertTrue(scan.unrecorded().isEmpty(), "mechanisms without a sensitivity recorder (@RecordedBy): "
+        + scan.unrecorded());
   }
 
   @Test
