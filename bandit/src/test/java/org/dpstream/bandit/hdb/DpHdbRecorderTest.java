@@ -6,14 +6,12 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
 import org.dpstream.bandit.Decision;
+import org.dpstream.bandit.NeighbouringRounds;
 import org.dpstream.core.loss.CanonicalLink;
 import org.dpstream.core.loss.DataBounds;
 import org.dpstream.core.online.EstimatorFactory;
@@ -53,23 +51,13 @@ class DpHdbRecorderTest {
     }
   }
 
-  record Rounds(List<double[]> rounds, List<double[]> neighbour, int replaced) {}
-
   @Provide
-  Arbitrary<Rounds> rounds() {
-    Arbitrary<Double> value = Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.doubles().between(-2, 2)),
-        Tuple.of(1, Arbitraries.of(Double.MAX_VALUE, -Double.MAX_VALUE, 1.0, -1.0, 0.0)));
-    Arbitrary<double[]> round = value.array(double[].class).ofSize(DIMENSION + 1); // context, then reward
-    return Combinators.combine(round.list().ofSize(ROUNDS), round, Arbitraries.integers().between(0, ROUNDS - 1))
-        .as((stream, other, at) -> {
-          List<double[]> neighbour = new ArrayList<>(stream);
-          neighbour.set(at, other);
-          return new Rounds(stream, neighbour, at);
-        });
+  Arbitrary<NeighbouringRounds> rounds() {
+    return NeighbouringRounds.of(DIMENSION, ROUNDS);
   }
 
   @Property(tries = 60, seed = "3071")
-  void atMostTwoArmsChangeAndEachByAtMostDelta(@ForAll("rounds") Rounds rounds) {
+  void atMostTwoArmsChangeAndEachByAtMostDelta(@ForAll("rounds") NeighbouringRounds rounds) {
     int r = rounds.replaced();
     SensitivityRecorder.of((List<double[]> stream, KeyedNoiseSource source) -> run(stream, source),
         (List<List<ArmStep>> a, List<List<ArmStep>> b) -> {

@@ -1,15 +1,12 @@
 package org.dpstream.bandit.linear;
 
-import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
 import org.dpstream.bandit.Decision;
+import org.dpstream.bandit.NeighbouringRounds;
 import org.dpstream.bandit.DefaultPolicy;
 import org.dpstream.core.online.AccountantChoice;
 import org.dpstream.core.online.NoiseChoice;
@@ -36,24 +33,14 @@ class DpLinearRecorderTest {
   private static final int ROUNDS = 24;
   private static final int REFRESH = 4;
 
-  record Rounds(List<double[]> rounds, List<double[]> neighbour, int replaced) {}
-
   @Provide
-  Arbitrary<Rounds> rounds() {
-    Arbitrary<Double> value = Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.doubles().between(-2, 2)),
-        Tuple.of(1, Arbitraries.of(Double.MAX_VALUE, -Double.MAX_VALUE, 1.0, -1.0, 0.0)));
-    Arbitrary<double[]> round = value.array(double[].class).ofSize(DIMENSION + 1); // context, then reward
-    return Combinators.combine(round.list().ofSize(ROUNDS), round, Arbitraries.integers().between(0, ROUNDS - 1))
-        .as((stream, other, at) -> {
-          List<double[]> neighbour = new ArrayList<>(stream);
-          neighbour.set(at, other);
-          return new Rounds(stream, neighbour, at);
-        });
+  Arbitrary<NeighbouringRounds> rounds() {
+    return NeighbouringRounds.of(DIMENSION, ROUNDS);
   }
 
   /** The default policy's statistics (the factorization accountant, DpLinearSpec's default). */
   @Property(tries = 60, seed = "3061")
-  void defaultStatisticsMoveByAtMostDelta(@ForAll("rounds") Rounds rounds) {
+  void defaultStatisticsMoveByAtMostDelta(@ForAll("rounds") NeighbouringRounds rounds) {
     DpLinearSpec spec = spec(DpLinearSpec.DEFAULT_ACCOUNTANT);
     if (!DefaultPolicy.nameFor(DIMENSION, ARMS, ROUNDS, 1).equals(DpLinearPolicy.NAME)) {
       throw new AssertionError("the default policy of this spec is no longer DP-Linear");
@@ -62,7 +49,7 @@ class DpLinearRecorderTest {
   }
 
   @Property(tries = 60, seed = "3062")
-  void treeStatisticsMoveByAtMostDelta(@ForAll("rounds") Rounds rounds) {
+  void treeStatisticsMoveByAtMostDelta(@ForAll("rounds") NeighbouringRounds rounds) {
     record(spec(AccountantChoice.ZCDP), rounds);
   }
 
@@ -71,7 +58,7 @@ class DpLinearRecorderTest {
         accountant, NoiseChoice.CONTINUOUS);
   }
 
-  private static void record(DpLinearSpec spec, Rounds rounds) {
+  private static void record(DpLinearSpec spec, NeighbouringRounds rounds) {
     double declared = ((GaussianZcdpMap) spec.plan().calibration()).l2Sensitivity();
     int releaseAfter = (rounds.replaced() / REFRESH + 1) * REFRESH; // rounds learnt by the first release with it
     SensitivityRecorder.of(
