@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -89,6 +90,20 @@ class DpHdbRecorderTest {
           return measurements;
         })
         .check(rounds.rounds(), rounds.neighbour());
+  }
+
+  @Example
+  void nonFiniteRoundsAreRefusedBeforeAnyDraw() {
+    SensitivityRecorder<double[], double[]> round = SensitivityRecorder.of((double[] r, KeyedNoiseSource source) -> {
+      DpHdbPolicy policy = DpHdbPolicy.start(SPEC, source);
+      double[] context = Arrays.copyOf(r, DIMENSION);
+      policy.update(policy.decide(context), context, r[DIMENSION]);
+      return r;
+    }, (a, b) -> List.of());
+    for (double bad : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+      round.assertRefusedBeforeAnyDraw(new double[] {bad, 0, 0, 1});
+      round.assertRefusedBeforeAnyDraw(new double[] {0, 0, 0, bad});
+    }
   }
 
   private static List<List<ArmStep>> run(List<double[]> stream, KeyedNoiseSource source) {

@@ -2,6 +2,7 @@ package org.dpstream.bandit.linear;
 
 import java.util.List;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -51,6 +52,23 @@ class DpLinearRecorderTest {
   @Property(tries = 60, seed = "3062")
   void treeStatisticsMoveByAtMostDelta(@ForAll("rounds") NeighbouringRounds rounds) {
     record(spec(AccountantChoice.ZCDP), rounds);
+  }
+
+  @Example
+  void nonFiniteRoundsAreRefusedBeforeAnyDraw() {
+    DpLinearSpec spec = spec(DpLinearSpec.DEFAULT_ACCOUNTANT);
+    SensitivityRecorder<double[], double[]> round = SensitivityRecorder.of((double[] r, KeyedNoiseSource source) -> {
+      DpLinearPolicy policy = DpLinearPolicy.start(spec, source);
+      for (int t = 0; t < REFRESH; t++) { // the refused round would be the first release's
+        double[] context = java.util.Arrays.copyOf(r, DIMENSION);
+        policy.update(policy.decide(context), context, r[DIMENSION]);
+      }
+      return r;
+    }, (a, b) -> List.of());
+    for (double bad : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+      round.assertRefusedBeforeAnyDraw(new double[] {bad, 0, 1});
+      round.assertRefusedBeforeAnyDraw(new double[] {0, 0, bad});
+    }
   }
 
   private static DpLinearSpec spec(AccountantChoice accountant) {

@@ -76,6 +76,15 @@ class FactorizationRecorderTest {
     assertTrue(blt > 1 - 1e-6 && blt <= 1, "BLT: measured / declared = " + blt);
   }
 
+  @Example
+  void nonFiniteLeavesAreRefusedBeforeAnyDraw() {
+    OnlineModelSpec[] specs = {spec(AccountantChoice.FACTORIZATION, NoiseChoice.CONTINUOUS),
+        spec(AccountantChoice.BLT, NoiseChoice.CONTINUOUS), spec(AccountantChoice.BLT, NoiseChoice.DISCRETE)};
+    for (OnlineModelSpec spec : specs) {
+      PrefixSumRecording.assertNonFiniteLeavesRefused(PrefixSumPlan.choose(spec), spec);
+    }
+  }
+
   private static List<Measurement> record(AccountantChoice accountant, NoiseChoice noise,
       Function<PrefixSumPlan, double[]> coefficients, Neighbours neighbours) {
     OnlineModelSpec spec = spec(accountant, noise).withParticipations(neighbours.participations());

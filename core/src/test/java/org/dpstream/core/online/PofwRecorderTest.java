@@ -5,6 +5,7 @@ import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -66,6 +67,19 @@ class PofwRecorderTest {
   @Property(tries = 100, seed = "3032")
   void reportNoisyMinUtilitiesMoveByAtMostDelta(@ForAll("cases") Case scenario) {
     record(spec(AccountantChoice.PAPER), scenario);
+  }
+
+  @Example
+  void nonFiniteSamplesAreRefusedBeforeAnyDraw() {
+    OnlineModelSpec spec = spec(AccountantChoice.ZCDP);
+    SensitivityRecorder<double[], double[]> step = SensitivityRecorder.of((double[] sample, KeyedNoiseSource source) -> {
+      DpPofw.start(spec, source).step(java.util.Arrays.copyOf(sample, DIMENSION), sample[DIMENSION]);
+      return sample;
+    }, (a, b) -> List.of());
+    for (double bad : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+      step.assertRefusedBeforeAnyDraw(new double[] {0, bad, 0, 1});
+      step.assertRefusedBeforeAnyDraw(new double[] {0, 0, 0, bad});
+    }
   }
 
   private static void record(OnlineModelSpec spec, Case scenario) {

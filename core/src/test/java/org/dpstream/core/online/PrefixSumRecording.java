@@ -133,12 +133,32 @@ final class PrefixSumRecording {
   /** The releases of a stream, every leaf clipped by the plan's clipper to C first. */
   static List<double[]> releases(PrefixSumPlan plan, OnlineModelSpec spec, List<double[]> raw,
       KeyedNoiseSource source) {
+    return releases(plan, spec, raw, source, true);
+  }
+
+  /**
+   * The mechanism's own refusal of a leaf that is not finite: a stream whose first leaf has a NaN or an infinity,
+   * given to the mechanism unclipped, is refused before any noise is drawn.
+   */
+  static void assertNonFiniteLeavesRefused(PrefixSumPlan plan, OnlineModelSpec spec) {
+    SensitivityRecorder<List<double[]>, List<double[]>> unclipped = SensitivityRecorder.of(
+        (List<double[]> leaves, KeyedNoiseSource source) -> releases(plan, spec, leaves, source, false),
+        (a, b) -> List.of());
+    for (double bad : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+      unclipped.assertRefusedBeforeAnyDraw(List.of(new double[] {0, bad, 0}));
+    }
+  }
+
+  private static List<double[]> releases(PrefixSumPlan plan, OnlineModelSpec spec, List<double[]> raw,
+      KeyedNoiseSource source, boolean clip) {
     PrivatePrefixSums sums = plan.start(spec, source);
     NormClipper clipper = NormClipper.of(plan.clipNorm(), TreeNoisePlan.incrementBound(spec));
     List<double[]> releases = new ArrayList<>();
     for (double[] leaf : raw) {
-      double[] clipped = new double[leaf.length];
-      clipper.clip(leaf, clipped);
+      double[] clipped = leaf.clone();
+      if (clip) {
+        clipper.clip(leaf, clipped);
+      }
       double[] release = new double[leaf.length];
       sums.addAndRelease(clipped, release);
       releases.add(release);

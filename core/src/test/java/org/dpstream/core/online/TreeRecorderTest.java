@@ -61,6 +61,14 @@ class TreeRecorderTest {
     assertTrue(tightness > 1 - 1e-6 && tightness <= 1, "measured / declared = " + tightness);
   }
 
+  @Example
+  void nonFiniteLeavesAreRefusedBeforeAnyDraw() {
+    for (AccountantChoice accountant : new AccountantChoice[] {AccountantChoice.ZCDP, AccountantChoice.PAPER}) {
+      OnlineModelSpec spec = spec(accountant == AccountantChoice.PAPER ? 1.5 : 2, accountant);
+      PrefixSumRecording.assertNonFiniteLeavesRefused(PrefixSumPlan.choose(spec), spec);
+    }
+  }
+
   private static List<Measurement> zcdpTree(Neighbours neighbours) {
     OnlineModelSpec spec = spec(2, AccountantChoice.ZCDP).withParticipations(neighbours.participations());
     PrefixSumPlan plan = PrefixSumPlan.choose(spec);

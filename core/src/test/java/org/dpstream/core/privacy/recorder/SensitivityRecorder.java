@@ -2,6 +2,7 @@ package org.dpstream.core.privacy.recorder;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -71,6 +72,21 @@ public final class SensitivityRecorder<I, O> {
       assertTrue(measurement.holds(), () -> "sensitivity exceeded: " + measurement);
     }
     return measurements;
+  }
+
+  /**
+   * For an input the mechanism's input path must refuse (a NaN or an infinity): asserts it is refused (an
+   * IllegalArgumentException, or the lattices' ArithmeticException) before a single noise draw, so a refused input
+   * leaves no trace in the noise either.
+   */
+  public void assertRefusedBeforeAnyDraw(I input) {
+    NoiseDraws draws = new NoiseDraws();
+    KeyedNoiseSource source = draws.recording(KEY);
+    RuntimeException refusal = assertThrows(RuntimeException.class, () -> mechanism.apply(input, source),
+        "input accepted");
+    assertTrue(refusal instanceof IllegalArgumentException || refusal instanceof ArithmeticException,
+        () -> "refused with " + refusal);
+    assertEquals(List.of(), draws.draws(), "noise drawn for a refused input");
   }
 
   /** The l2 distance of two vectors. */
