@@ -63,6 +63,8 @@ public final class KeyedNoiseSource {
   /** Null, or the source of every epoch after {@link #lastEpoch}. */
   private final KeyedNoiseSource successor;
   private final long lastEpoch;
+  /** Null outside the sensitivity recorders of the tests; see {@link NoiseDrawObserver}. */
+  private final NoiseDrawObserver observer;
 
   public KeyedNoiseSource(NoiseKey key) {
     byte[] material = key.material();
@@ -74,10 +76,16 @@ public final class KeyedNoiseSource {
     this.kind = null;
     this.successor = null;
     this.lastEpoch = Long.MAX_VALUE;
+    this.observer = null;
   }
 
   private KeyedNoiseSource(KeyedNoiseSource key, byte[] scope, byte[] part, byte[] kind, KeyedNoiseSource successor,
       long lastEpoch) {
+    this(key, scope, part, kind, successor, lastEpoch, key.observer);
+  }
+
+  private KeyedNoiseSource(KeyedNoiseSource key, byte[] scope, byte[] part, byte[] kind, KeyedNoiseSource successor,
+      long lastEpoch, NoiseDrawObserver observer) {
     this.macKey = key.macKey;
     this.keyCheck = key.keyCheck;
     this.scope = scope;
@@ -85,6 +93,16 @@ public final class KeyedNoiseSource {
     this.kind = kind;
     this.successor = successor;
     this.lastEpoch = lastEpoch;
+    this.observer = observer;
+  }
+
+  /**
+   * The same noise, every coordinate drawn from it reported to {@code observer} (and from every source derived from
+   * it by scope, part, kind or epoch). Package-private: the tests' sensitivity recorders reach it, nothing else does.
+   */
+  KeyedNoiseSource observedBy(NoiseDrawObserver observer) {
+    return new KeyedNoiseSource(this, scope, part, kind, successor == null ? null : successor.observedBy(observer),
+        lastEpoch, observer);
   }
 
   /**
@@ -197,7 +215,8 @@ public final class KeyedNoiseSource {
    */
   public NoiseStream forStream(String purpose, String streamId) {
     NoiseStream own = new NoiseStream(mac(macKey, derivationInput(purpose, streamId)));
-    return successor == null ? own : own.handingOverAfter(lastEpoch, successor.forStream(purpose, streamId));
+    NoiseStream stream = successor == null ? own : own.handingOverAfter(lastEpoch, successor.forStream(purpose, streamId));
+    return observer == null ? stream : stream.observedBy(observer, streamLabel(purpose, streamId));
   }
 
   /**
@@ -246,6 +265,15 @@ public final class KeyedNoiseSource {
       // HmacSHA256 is mandatory in every Java platform; this is a broken JDK, not bad input.
       throw new IllegalStateException("HmacSHA256 unavailable", e);
     }
+  }
+
+  /** The stream's public coordinates (no key material), as the observer of a recorder sees them. */
+  private String streamLabel(String purpose, String streamId) {
+    StringBuilder label = new StringBuilder(purpose).append('/').append(streamId);
+    for (byte[] field : new byte[][] {scope, part, kind}) {
+      label.append('/').append(field == null ? "-" : new String(field, StandardCharsets.UTF_8));
+    }
+    return label.toString();
   }
 
   private static byte[] utf8(String text) {

@@ -37,10 +37,15 @@ public final class NoiseStream {
   /** Null, or the stream of every epoch after {@link #lastEpoch} (a state handing over to the primary key). */
   private final NoiseStream successor;
   private final long lastEpoch;
+  /** Null outside the tests' sensitivity recorders ({@link KeyedNoiseSource#observedBy}). */
+  private final NoiseDrawObserver observer;
+  private final String label;
 
   NoiseStream(byte[] aesKey) {
     this.successor = null;
     this.lastEpoch = MAX_EPOCH;
+    this.observer = null;
+    this.label = null;
     try {
       cipher = Cipher.getInstance("AES/ECB/NoPadding");
       cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(aesKey, "AES"));
@@ -51,15 +56,23 @@ public final class NoiseStream {
     }
   }
 
-  private NoiseStream(NoiseStream own, long lastEpoch, NoiseStream successor) {
+  private NoiseStream(NoiseStream own, long lastEpoch, NoiseStream successor, NoiseDrawObserver observer,
+      String label) {
     this.cipher = own.cipher;
     this.lastEpoch = lastEpoch;
     this.successor = successor;
+    this.observer = observer;
+    this.label = label;
   }
 
   /** This stream for the epochs up to {@code lastEpoch}, {@code successor} for every later one. */
   NoiseStream handingOverAfter(long lastEpoch, NoiseStream successor) {
-    return new NoiseStream(this, lastEpoch, successor);
+    return new NoiseStream(this, lastEpoch, successor, observer, label);
+  }
+
+  /** This stream, every coordinate it hands out reported to {@code observer} under {@code label}. */
+  NoiseStream observedBy(NoiseDrawObserver observer, String label) {
+    return new NoiseStream(this, lastEpoch, successor, observer, label);
   }
 
   /**
@@ -70,6 +83,12 @@ public final class NoiseStream {
    * @param index any non-negative index, e.g. a tree node id or a step
    */
   public UniformRandomProvider at(long epoch, long index) {
+    UniformRandomProvider bits = unobservedAt(epoch, index);
+    // One null check per coordinate (a whole vector's draw); the observer exists only in the recorders' tests.
+    return observer == null ? bits : observer.drawn(label, epoch, index, bits);
+  }
+
+  private UniformRandomProvider unobservedAt(long epoch, long index) {
     if (epoch < 0 || epoch > MAX_EPOCH) {
       throw new IllegalArgumentException("epoch must be in [0, " + MAX_EPOCH + "]: " + epoch);
     }
@@ -77,7 +96,7 @@ public final class NoiseStream {
       throw new IllegalArgumentException("index must be non-negative: " + index);
     }
     if (successor != null && epoch > lastEpoch) {
-      return successor.at(epoch, index);
+      return successor.unobservedAt(epoch, index);
     }
     return new CounterBits(epoch, index);
   }
