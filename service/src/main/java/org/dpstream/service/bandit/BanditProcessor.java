@@ -1,9 +1,6 @@
 package org.dpstream.service.bandit;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +14,6 @@ import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.PrivateBandit;
 import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
 import org.dpstream.core.privacy.random.NoiseKeyRing;
-import org.dpstream.core.state.StateBindingException;
 import org.dpstream.schemas.DecidedRequest;
 import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionRequest;
@@ -30,13 +26,11 @@ import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.contribution.ContributionCounts;
 import org.dpstream.service.metrics.BanditMetrics;
 import org.dpstream.service.noise.NoiseContext;
+import org.dpstream.service.noise.PlacedStateStore;
 import org.dpstream.service.noise.RefusedStateException;
-import org.dpstream.service.noise.StateAdmission;
 import org.dpstream.service.noise.StateRefusal;
-import org.dpstream.service.noise.TaskStates;
 import org.dpstream.service.release.ModelReleases;
 import org.dpstream.service.release.NoiseGeneration;
-import org.dpstream.service.routing.PlacedState;
 import org.dpstream.service.routing.Placement;
 import org.dpstream.service.routing.RoutedInput;
 import org.dpstream.service.serde.DecodeResult;
@@ -111,7 +105,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private final int routingPartitions;
   private final NoiseContext noise;
   private final BanditMetrics metrics;
-  private final TaskStates taskStates;
+  private final PlacedStateStore placedStates;
   /** With deciders: a reward whose decision has not come yet is held (see {@link HeldReward}), not rejected. */
   private final boolean holdEarlyRewards;
   private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
@@ -119,7 +113,6 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private final SchemaSerde<DecidedRequest> decidedRequests = DpSerdes.decidedRequest();
   private final SchemaSerde<RejectedRecord> rejections = DpSerdes.rejectedRecord();
   private final Map<String, Live> live = new HashMap<>();
-  private final ByteArrayOutputStream stateBuffer = new ByteArrayOutputStream();
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, byte[]> states;
   private KeyValueStore<String, byte[]> pending;
@@ -162,7 +155,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     this.noise = noise;
     this.metrics = metrics;
     this.holdEarlyRewards = holdEarlyRewards;
-    this.taskStates = new TaskStates(noise, "bandit", routingPartitions);
+    this.placedStates = new PlacedStateStore(noise, "bandit", routingPartitions);
   }
 
   @Override
@@ -174,7 +167,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     this.clocks = context.getStateStore(BanditTopology.CLOCK_STORE);
     this.counts = new ContributionCounts(states, noise.keys());
     live.clear();
-    taskStates.start(states);
+    placedStates.start(states);
   }
 
   @Override
@@ -217,20 +210,9 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
           + "; this record arrived in routing partition " + here + ", which dpstream's routing never writes it to");
       return;
     }
-    RefusedStateException refusal = taskStates.refusal(banditId);
-    if (refusal != null) {
-      reject(record, banditId, refusal.reason().name(), refusal.getMessage());
-      return;
-    }
-    Live bandit;
-    try {
-      bandit = live.computeIfAbsent(banditId, id -> load(entry, home));
-    } catch (PlacedState.MisplacedStateException e) {
-      reject(record, banditId, BanditRejection.MISPLACED_STATE.name(), e.getMessage());
-      return;
-    } catch (RefusedStateException e) {
-      taskStates.refuse(banditId, e);
-      reject(record, banditId, e.reason().name(), e.getMessage());
+    Live bandit = placedStates.admit(banditId, () -> live.computeIfAbsent(banditId, id -> load(entry, home)),
+        (reason, message) -> reject(record, banditId, reason, message));
+    if (bandit == null) {
       return;
     }
     advanceClock(banditId, bandit, record.timestamp());
@@ -363,7 +345,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       } catch (RefusedStateException e) {
         // Counts made under a key the ring no longer holds: the bandit stops, as for a refused state.
         live.remove(banditId);
-        taskStates.refuse(banditId, e);
+        placedStates.refuse(banditId, e);
         reject(record, banditId, e.reason().name(), e.getMessage());
         return null;
       }
@@ -544,9 +526,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   /** One round, the state written and the arms' parameters released when the policy says so. */
   private void learn(String banditId, Live bandit, PendingRequest request, double reward, long timestamp) {
     bandit.policy.update(request.decision(), request.context(), reward);
-    byte[] state = serialize(bandit.policy);
-    states.put(banditId, PlacedState.stamp(bandit.home, bandit.generation.generation(), state));
-    taskStates.written(banditId, state);
+    placedStates.write(banditId, bandit.home, bandit.generation, bandit.policy::writeState);
     for (ModelRelease release : bandit.served.releasesAfterRound(bandit.entry.releaseEvery())) {
       context.forward(new Record<String, Object>(release.getModelId(),
           ModelReleases.inUnit(ModelReleases.inGeneration(release, bandit.generation), bandit.entry.unit()), timestamp));
@@ -648,48 +628,33 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   }
 
   /**
-   * The bandit's state in this task, or a new one if it has none and may start one ({@link StateAdmission}); its
-   * noise is scoped by its placement and noise generation, and drawn under the key its state is bound to.
+   * The bandit's state in this task, or a new one if it has none and may start one ({@link PlacedStateStore#load}).
    *
    * @throws RefusedStateException if the state (or its absence) must stop the bandit
    */
   private Live load(BanditRegistry.Entry entry, Placement home) {
     String banditId = entry.spec().banditId();
-    byte[] stored = states.get(banditId);
-    PlacedState.Opened opened = stored == null ? null : PlacedState.openStamped(banditId, home, stored);
     // Every arm is released at every release step, in one transaction: the first arm's releases are the bandit's.
-    String releaseKey = entry.armModelId(0);
-    StateAdmission.Decision decision =
-        StateAdmission.decide(taskStates.what(banditId), releaseKey, entry.noiseGeneration(), opened, noise.published());
-    NoiseKeyRing keys = home.noise(noise.keys(), decision.generation().generation());
-    ServedBandit served;
-    if (decision instanceof StateAdmission.Resume resume) {
-      try {
-        served = policies.restore(entry.spec(), resume.state(), keys);
-      } catch (StateBindingException e) {
-        throw RefusedStateException.of(e);
-      } catch (IOException e) {
-        // Starting over would silently reset the accounting of a bandit whose releases are public.
-        throw new IllegalStateException("cannot resume bandit " + banditId + ": " + e.getMessage(), e);
-      }
-      StateAdmission.requireNotBehind(taskStates.what(banditId), releaseKey, decision.generation(), served.step().getAsLong(),
-          noise.published());
-    } else {
-      served = policies.start(entry.spec(), keys.primary());
-    }
-    Long clock = clocks.get(banditId);
-    return new Live(entry, home, served, decision.generation(), clock == null ? Long.MIN_VALUE : clock,
-        firstDue(banditId));
-  }
+    PlacedStateStore.Loaded<ServedBandit> loaded = placedStates.load(banditId, home, entry.armModelId(0),
+        entry.noiseGeneration(), new PlacedStateStore.Restorer<>() {
+          @Override
+          public ServedBandit restore(byte[] state, NoiseKeyRing keys) throws IOException {
+            return policies.restore(entry.spec(), state, keys);
+          }
 
-  private byte[] serialize(PrivateBandit policy) {
-    stateBuffer.reset();
-    try {
-      policy.writeState(new DataOutputStream(stateBuffer));
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing to memory cannot fail", e);
-    }
-    return stateBuffer.toByteArray();
+          @Override
+          public ServedBandit start(NoiseKeyRing keys) {
+            return policies.start(entry.spec(), keys.primary());
+          }
+
+          @Override
+          public long step(ServedBandit served) {
+            return served.step().getAsLong();
+          }
+        });
+    Long clock = clocks.get(banditId);
+    return new Live(entry, home, loaded.live(), loaded.generation(), clock == null ? Long.MIN_VALUE : clock,
+        firstDue(banditId));
   }
 
   private void reject(Record<String, byte[]> record, String banditId, String reason, String message) {
@@ -710,6 +675,6 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   @Override
   public void close() {
     live.clear();
-    taskStates.close();
+    placedStates.close();
   }
 }
