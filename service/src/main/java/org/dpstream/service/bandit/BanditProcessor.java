@@ -1,14 +1,12 @@
 package org.dpstream.service.bandit;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.PrivateBandit;
@@ -97,8 +95,6 @@ import org.slf4j.LoggerFactory;
 final class BanditProcessor implements Processor<String, byte[], String, Object> {
 
   private static final Logger LOG = LoggerFactory.getLogger(BanditProcessor.class);
-  private static final char SEPARATOR = '\u0000';
-  private static final byte[] PRESENT = {1};
 
   private final BanditRegistry bandits;
   private final BanditPolicies policies;
@@ -120,25 +116,25 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private KeyValueStore<String, Long> clocks;
   private ContributionCounts counts;
 
-  /** A loaded bandit: its policy, its stream time and a lower bound of the due times in its index (derived). */
+  /** A loaded bandit: its policy, its stream time and its deadline index. */
   private static final class Live {
     final BanditRegistry.Entry entry;
     final Placement home;
     final ServedBandit served;
     final PrivateBandit policy;
     final NoiseGeneration generation;
-    long clock;
-    long nextDue;
+    final BanditClock clock;
+    final Deadlines deadlines;
 
-    Live(BanditRegistry.Entry entry, Placement home, ServedBandit served, NoiseGeneration generation, long clock,
-        long nextDue) {
+    Live(BanditRegistry.Entry entry, Placement home, ServedBandit served, NoiseGeneration generation, BanditClock clock,
+        Deadlines deadlines) {
       this.entry = entry;
       this.home = home;
       this.served = served;
       this.generation = generation;
       this.policy = served.policy();
       this.clock = clock;
-      this.nextDue = nextDue;
+      this.deadlines = deadlines;
     }
   }
 
@@ -324,12 +320,12 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       return null;
     }
     long deadline = saturatedAdd(Math.max(0, record.timestamp()), bandit.entry.rewardTimeout().toMillis());
-    if (deadline <= bandit.clock) {
+    if (deadline <= bandit.clock.time()) {
       // No reward can join it any more (expiry runs before a reward is handled), and the completion marker of its
       // request, had it been learnt already, may have been purged: a context decided again after the decider group
       // lost its offsets would be learnt a second time (imputed, or joined with a reward held meanwhile).
       reject(record, banditId, BanditRejection.STALE_DECISION.name(), "request " + requestId + " of " + record.timestamp()
-          + " reached bandit " + banditId + " at stream time " + bandit.clock + ", past its reward deadline "
+          + " reached bandit " + banditId + " at stream time " + bandit.clock.time() + ", past its reward deadline "
           + deadline + "; it is not learnt");
       return null;
     }
@@ -369,7 +365,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         HeldReward held = checked.heldReward();
         if (held != null) {
           RequestKey request = checked.request();
-          deadlines.delete(request.indexKey(banditId, held.dueAt()));
+          bandit.deadlines.remove(request, held.dueAt());
           pending.delete(request.pendingKey(banditId));
           rejectHeld(banditId, held, BanditRejection.CONTRIBUTION_LIMIT.name(), message);
         }
@@ -401,12 +397,12 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     PendingRequest decided = new PendingRequest(PendingRequest.Status.PENDING, decision.arm(), decision.phase(),
         decision.round(), timestamp, deadline, saturatedAdd(deadline, timeout), x);
     pending.put(request.pendingKey(banditId), decided.encode());
-    index(banditId, bandit, deadline, request);
+    bandit.deadlines.index(request, deadline);
     metrics.decided(banditId, decision, (System.currentTimeMillis() - record.timestamp()) * 1_000_000L);
     HeldReward held = checked.heldReward();
     if (held != null) {
       // As if the reward had come right after its decision: the same checks, the same round.
-      deadlines.delete(request.indexKey(banditId, held.dueAt()));
+      bandit.deadlines.remove(request, held.dueAt());
       joinReward(banditId, bandit, request, decided, held.reward(), record.timestamp(),
           (reason, message) -> rejectHeld(banditId, held, reason, message));
     }
@@ -505,7 +501,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     HeldReward held = new HeldReward(r, record.timestamp(), dueAt,
         RoutedInput.rejectionKey(record.key(), record.headers()), rejections.encode(rejection));
     pending.put(request.pendingKey(banditId), held.encode());
-    index(banditId, bandit, dueAt, request);
+    bandit.deadlines.index(request, dueAt);
     metrics.rewardHeld(banditId);
   }
 
@@ -536,63 +532,41 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   /** The pending request becomes a completion marker (context dropped), due for purging at its purge time. */
   private void complete(String banditId, Live bandit, RequestKey key, PendingRequest request,
       PendingRequest.Status outcome) {
-    deadlines.delete(key.indexKey(banditId, request.dueAt()));
+    bandit.deadlines.remove(key, request.dueAt());
     PendingRequest done = request.completed(outcome);
     pending.put(key.pendingKey(banditId), done.encode());
-    index(banditId, bandit, done.dueAt(), key);
+    bandit.deadlines.index(key, done.dueAt());
   }
 
   /** Advances the bandit's stream time and handles everything due by then. */
   private void advanceClock(String banditId, Live bandit, long timestamp) {
-    if (timestamp > bandit.clock) {
-      bandit.clock = timestamp;
-      clocks.put(banditId, timestamp);
+    bandit.clock.advanceTo(timestamp);
+    bandit.deadlines.expireDue(bandit.clock.time(), due -> expireDue(banditId, bandit, due, timestamp));
+  }
+
+  /** A request due: a held reward rejected, a pending request expired, a completion marker purged. */
+  private void expireDue(String banditId, Live bandit, Deadlines.Due due, long timestamp) {
+    RequestKey request = due.request();
+    String pendingKey = request.pendingKey(banditId);
+    byte[] stored = pending.get(pendingKey);
+    if (stored == null) {
+      bandit.deadlines.remove(due);
+      return;
     }
-    // Expiring a request makes its completion marker due at its purge time, which may itself have
-    // passed: repeat until nothing is due.
-    while (bandit.nextDue <= bandit.clock) {
-      List<String> due = new ArrayList<>();
-      // nextDue is a lower bound of every due time in the index, so the scan starts there, not at the
-      // bandit's first key: Kafka Streams' record cache copies every cached key of a range before iterating
-      // it, and RocksDB steps over the tombstones of every request completed since its last compaction, so
-      // a scan from the first key cost time proportional to the requests in flight on every record
-      // (docs/bandit-decider.md, "The bandit slowed the models").
-      try (KeyValueIterator<String, byte[]> it = deadlines.range(RequestKey.indexPrefix(banditId, bandit.nextDue),
-          RequestKey.indexEnd(banditId, bandit.clock))) {
-        while (it.hasNext()) {
-          due.add(it.next().key);
-        }
-      }
-      // Everything due by the clock is handled below; index() lowers the bound again for a completion
-      // marker already due.
-      bandit.nextDue = bandit.clock == Long.MAX_VALUE ? Long.MAX_VALUE : bandit.clock + 1;
-      if (due.isEmpty()) {
-        break;
-      }
-      for (String key : due) {
-        RequestKey request = RequestKey.ofIndexKey(banditId, key);
-        String pendingKey = request.pendingKey(banditId);
-        byte[] stored = pending.get(pendingKey);
-        if (stored == null) {
-          deadlines.delete(key);
-          continue;
-        }
-        if (HeldReward.isHeld(stored)) {
-          HeldReward held = HeldReward.decode(stored);
-          rejectHeld(banditId, held, BanditRejection.UNKNOWN_REQUEST.name(),
-              noDecisionFor(banditId, bandit, request.requestId()));
-          deadlines.delete(key);
-          pending.delete(pendingKey);
-          continue;
-        }
-        PendingRequest decided = PendingRequest.decode(stored);
-        if (decided.status() == PendingRequest.Status.PENDING) {
-          expire(banditId, bandit, request, decided, timestamp);
-        } else {
-          deadlines.delete(key);
-          pending.delete(pendingKey);
-        }
-      }
+    if (HeldReward.isHeld(stored)) {
+      HeldReward held = HeldReward.decode(stored);
+      rejectHeld(banditId, held, BanditRejection.UNKNOWN_REQUEST.name(),
+          noDecisionFor(banditId, bandit, request.requestId()));
+      bandit.deadlines.remove(due);
+      pending.delete(pendingKey);
+      return;
+    }
+    PendingRequest decided = PendingRequest.decode(stored);
+    if (decided.status() == PendingRequest.Status.PENDING) {
+      expire(banditId, bandit, request, decided, timestamp);
+    } else {
+      bandit.deadlines.remove(due);
+      pending.delete(pendingKey);
     }
   }
 
@@ -609,22 +583,6 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     }
     complete(banditId, bandit, key, request, PendingRequest.Status.EXPIRED);
     metrics.expired(banditId, imputed, bandit.policy.rounds(), bandit.policy.privacySpent());
-  }
-
-  private void index(String banditId, Live bandit, long dueAt, RequestKey request) {
-    deadlines.put(request.indexKey(banditId, dueAt), PRESENT);
-    bandit.nextDue = Math.min(bandit.nextDue, dueAt);
-  }
-
-  private long firstDue(String banditId) {
-    try (KeyValueIterator<String, byte[]> it = deadlines.range(banditId + SEPARATOR, banditId + '\u0001')) {
-      if (!it.hasNext()) {
-        return Long.MAX_VALUE;
-      }
-      String key = it.next().key;
-      int from = banditId.length() + 1;
-      return Long.parseUnsignedLong(key.substring(from, from + 16), 16);
-    }
   }
 
   /**
@@ -652,9 +610,8 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
             return served.step().getAsLong();
           }
         });
-    Long clock = clocks.get(banditId);
-    return new Live(entry, home, loaded.live(), loaded.generation(), clock == null ? Long.MIN_VALUE : clock,
-        firstDue(banditId));
+    return new Live(entry, home, loaded.live(), loaded.generation(), BanditClock.load(banditId, clocks),
+        Deadlines.load(banditId, deadlines));
   }
 
   private void reject(Record<String, byte[]> record, String banditId, String reason, String message) {
