@@ -107,11 +107,11 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
   private final SchemaSerde<Reward> rewards = DpSerdes.reward();
   private final SchemaSerde<DecidedRequest> decidedRequests = DpSerdes.decidedRequest();
-  private final SchemaSerde<RejectedRecord> rejections = DpSerdes.rejectedRecord();
   private final Map<String, Live> live = new HashMap<>();
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, byte[]> states;
-  private KeyValueStore<String, byte[]> pending;
+  private PendingRequests pendingRequests;
+  private HeldRewards heldRewards;
   private KeyValueStore<String, byte[]> deadlines;
   private KeyValueStore<String, Long> clocks;
   private ContributionCounts counts;
@@ -158,7 +158,9 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   public void init(ProcessorContext<String, Object> context) {
     this.context = context;
     this.states = context.getStateStore(BanditTopology.STATE_STORE);
-    this.pending = context.getStateStore(BanditTopology.PENDING_STORE);
+    KeyValueStore<String, byte[]> pending = context.getStateStore(BanditTopology.PENDING_STORE);
+    this.pendingRequests = new PendingRequests(pending);
+    this.heldRewards = new HeldRewards(pending);
     this.deadlines = context.getStateStore(BanditTopology.DEADLINES_STORE);
     this.clocks = context.getStateStore(BanditTopology.CLOCK_STORE);
     this.counts = new ContributionCounts(states, noise.keys());
@@ -313,13 +315,13 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         return null;
       }
     }
-    byte[] stored = pending.get(key.pendingKey(banditId));
-    if (stored != null && !HeldReward.isHeld(stored)) {
+    PendingRequests.Slot slot = pendingRequests.find(banditId, key);
+    if (slot instanceof PendingRequests.Decided) {
       reject(record, banditId, BanditRejection.DUPLICATE_REQUEST.name(),
           "request " + requestId + " was already decided by bandit " + banditId);
       return null;
     }
-    long deadline = saturatedAdd(Math.max(0, record.timestamp()), bandit.entry.rewardTimeout().toMillis());
+    long deadline = PendingRequests.dueAfter(record.timestamp(), bandit.entry.rewardTimeout());
     if (deadline <= bandit.clock.time()) {
       // No reward can join it any more (expiry runs before a reward is handled), and the completion marker of its
       // request, had it been learnt already, may have been purged: a context decided again after the decider group
@@ -346,7 +348,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         return null;
       }
     }
-    return new CheckedRequest(key, x, stored == null ? null : HeldReward.decode(stored), person);
+    return new CheckedRequest(key, x, slot instanceof PendingRequests.Held held ? held.reward() : null, person);
   }
 
   /**
@@ -364,9 +366,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         reject(record, banditId, BanditRejection.CONTRIBUTION_LIMIT.name(), message);
         HeldReward held = checked.heldReward();
         if (held != null) {
-          RequestKey request = checked.request();
-          bandit.deadlines.remove(request, held.dueAt());
-          pending.delete(request.pendingKey(banditId));
+          heldRewards.drop(banditId, checked.request(), held, bandit.deadlines);
           rejectHeld(banditId, held, BanditRejection.CONTRIBUTION_LIMIT.name(), message);
         }
         return;
@@ -390,14 +390,9 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   /** Keeps the decision pending until its reward comes, or joins the reward that came first. */
   private void keepPending(Record<String, byte[]> record, String banditId, Live bandit, RequestKey request,
       Decision decision, CheckedRequest checked) {
-    double[] x = checked.context();
-    long timestamp = Math.max(0, record.timestamp());
-    long timeout = bandit.entry.rewardTimeout().toMillis();
-    long deadline = saturatedAdd(timestamp, timeout);
-    PendingRequest decided = new PendingRequest(PendingRequest.Status.PENDING, decision.arm(), decision.phase(),
-        decision.round(), timestamp, deadline, saturatedAdd(deadline, timeout), x);
-    pending.put(request.pendingKey(banditId), decided.encode());
-    bandit.deadlines.index(request, deadline);
+    PendingRequest decided = PendingRequests.pending(decision, record.timestamp(), bandit.entry.rewardTimeout(),
+        checked.context());
+    pendingRequests.keep(banditId, request, decided, bandit.deadlines);
     metrics.decided(banditId, decision, (System.currentTimeMillis() - record.timestamp()) * 1_000_000L);
     HeldReward held = checked.heldReward();
     if (held != null) {
@@ -424,37 +419,18 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     if (request == null) {
       return;
     }
-    byte[] stored = pending.get(request.pendingKey(banditId));
-    if (stored == null) {
-      if (holdEarlyRewards) {
-        hold(record, banditId, bandit, request, reward.getReward());
-      } else {
-        reject(record, banditId, BanditRejection.UNKNOWN_REQUEST.name(),
-            "bandit " + banditId + " has no pending request " + requestId);
-      }
-      return;
+    PendingRequests.RewardMatch match = pendingRequests.match(banditId, request);
+    if (match instanceof PendingRequests.Refused refused) {
+      reject(record, banditId, refused.reason().name(), refused.message());
+    } else if (match instanceof PendingRequests.Joins joins) {
+      joinReward(banditId, bandit, request, joins.request(), reward.getReward(), record.timestamp(),
+          (reason, message) -> reject(record, banditId, reason, message));
+    } else if (holdEarlyRewards) {
+      hold(record, banditId, bandit, request, reward.getReward());
+    } else {
+      reject(record, banditId, BanditRejection.UNKNOWN_REQUEST.name(),
+          "bandit " + banditId + " has no pending request " + requestId);
     }
-    if (HeldReward.isHeld(stored)) {
-      reject(record, banditId, BanditRejection.DUPLICATE_REWARD.name(),
-          "request " + requestId + " already has a reward waiting for its decision");
-      return;
-    }
-    PendingRequest decided = PendingRequest.decode(stored);
-    switch (decided.status()) {
-      case JOINED -> {
-        reject(record, banditId, BanditRejection.DUPLICATE_REWARD.name(),
-            "request " + requestId + " already has its reward");
-        return;
-      }
-      case EXPIRED -> {
-        reject(record, banditId, BanditRejection.EXPIRED_REQUEST.name(),
-            "request " + requestId + " expired before its reward came");
-        return;
-      }
-      case PENDING -> { }
-    }
-    joinReward(banditId, bandit, request, decided, reward.getReward(), record.timestamp(),
-        (reason, message) -> reject(record, banditId, reason, message));
   }
 
   /** How a refused reward is rejected: the record being processed, or a held one. */
@@ -494,14 +470,10 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       reject(record, banditId, BanditRejection.INVALID_REWARD.name(), e.getMessage());
       return;
     }
-    long dueAt = saturatedAdd(Math.max(0, record.timestamp()), bandit.entry.rewardTimeout().toMillis());
-    RejectedRecord rejection = Rejections.of(context, record.headers(), BanditRejection.UNKNOWN_REQUEST.name(),
-        noDecisionFor(banditId, bandit, request.requestId()), RoutedInput.originalKey(record.key(), record.headers()),
-        record.value());
-    HeldReward held = new HeldReward(r, record.timestamp(), dueAt,
-        RoutedInput.rejectionKey(record.key(), record.headers()), rejections.encode(rejection));
-    pending.put(request.pendingKey(banditId), held.encode());
-    bandit.deadlines.index(request, dueAt);
+    heldRewards.hold(banditId, request, r, record.timestamp(), bandit.entry.rewardTimeout(),
+        RoutedInput.rejectionKey(record.key(), record.headers()),
+        rejection(record, BanditRejection.UNKNOWN_REQUEST.name(), noDecisionFor(banditId, bandit, request.requestId())),
+        bandit.deadlines);
     metrics.rewardHeld(banditId);
   }
 
@@ -512,11 +484,8 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
 
   /** Rejects a held reward as the record it came in. */
   private void rejectHeld(String banditId, HeldReward held, String reason, String message) {
-    RejectedRecord rejection = rejections.decodeOrThrow(held.rejection());
-    rejection.setReason(reason);
-    rejection.setMessage(message);
     metrics.rejected(banditId, reason);
-    context.forward(new Record<String, Object>(held.rejectionKey(), rejection, held.timestamp()));
+    context.forward(heldRewards.rejection(held, reason, message));
   }
 
   /** One round, the state written and the arms' parameters released when the policy says so. */
@@ -532,10 +501,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   /** The pending request becomes a completion marker (context dropped), due for purging at its purge time. */
   private void complete(String banditId, Live bandit, RequestKey key, PendingRequest request,
       PendingRequest.Status outcome) {
-    bandit.deadlines.remove(key, request.dueAt());
-    PendingRequest done = request.completed(outcome);
-    pending.put(key.pendingKey(banditId), done.encode());
-    bandit.deadlines.index(key, done.dueAt());
+    pendingRequests.complete(banditId, key, request, outcome, bandit.deadlines);
   }
 
   /** Advances the bandit's stream time and handles everything due by then. */
@@ -547,26 +513,20 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   /** A request due: a held reward rejected, a pending request expired, a completion marker purged. */
   private void expireDue(String banditId, Live bandit, Deadlines.Due due, long timestamp) {
     RequestKey request = due.request();
-    String pendingKey = request.pendingKey(banditId);
-    byte[] stored = pending.get(pendingKey);
-    if (stored == null) {
-      bandit.deadlines.remove(due);
-      return;
-    }
-    if (HeldReward.isHeld(stored)) {
-      HeldReward held = HeldReward.decode(stored);
-      rejectHeld(banditId, held, BanditRejection.UNKNOWN_REQUEST.name(),
+    PendingRequests.Slot slot = pendingRequests.find(banditId, request);
+    if (slot instanceof PendingRequests.Held held) {
+      rejectHeld(banditId, held.reward(), BanditRejection.UNKNOWN_REQUEST.name(),
           noDecisionFor(banditId, bandit, request.requestId()));
       bandit.deadlines.remove(due);
-      pending.delete(pendingKey);
-      return;
-    }
-    PendingRequest decided = PendingRequest.decode(stored);
-    if (decided.status() == PendingRequest.Status.PENDING) {
-      expire(banditId, bandit, request, decided, timestamp);
+      pendingRequests.remove(banditId, request);
+    } else if (slot instanceof PendingRequests.Decided decided
+        && decided.request().status() == PendingRequest.Status.PENDING) {
+      expire(banditId, bandit, request, decided.request(), timestamp);
     } else {
       bandit.deadlines.remove(due);
-      pending.delete(pendingKey);
+      if (slot instanceof PendingRequests.Decided) {
+        pendingRequests.remove(banditId, request);
+      }
     }
   }
 
@@ -616,17 +576,18 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
 
   private void reject(Record<String, byte[]> record, String banditId, String reason, String message) {
     metrics.rejected(banditId, reason);
-    context.forward(new Record<String, Object>(RoutedInput.rejectionKey(record.key(), record.headers()), Rejections.of(context, record.headers(), reason, message,
-        RoutedInput.originalKey(record.key(), record.headers()), record.value()), record.timestamp()));
+    context.forward(new Record<String, Object>(RoutedInput.rejectionKey(record.key(), record.headers()),
+        rejection(record, reason, message), record.timestamp()));
+  }
+
+  /** The dp.rejected record of {@code record}: its original key and bytes, where it was read. */
+  private RejectedRecord rejection(Record<String, byte[]> record, String reason, String message) {
+    return Rejections.of(context, record.headers(), reason, message,
+        RoutedInput.originalKey(record.key(), record.headers()), record.value());
   }
 
   private String position() {
     return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
-  }
-
-  private static long saturatedAdd(long a, long b) {
-    long sum = a + b;
-    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
   }
 
   @Override
