@@ -13,7 +13,6 @@ import org.dpstream.bandit.PrivateBandit;
 import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
 import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.dpstream.schemas.DecidedRequest;
-import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
@@ -233,16 +232,8 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     if (checked == null) {
       return;
     }
-    double[] x = checked.context();
-    Decision decision = bandit.policy.decide(x);
-    DecisionResponse response = DecisionResponse.newBuilder()
-        .setRequestId(request.getRequestId())
-        .setArm(decision.arm())
-        .setPhase(decision.phase() == Decision.Phase.WARM_UP ? DecisionPhase.WARM_UP : DecisionPhase.GREEDY)
-        .setModelStep(decision.round())
-        .setCaller(request.getCaller())
-        .build();
-    context.forward(new Record<String, Object>(banditId, response, record.timestamp()));
+    Decision decision = bandit.policy.decide(checked.context());
+    context.forward(new Record<String, Object>(banditId, Decisions.response(request, decision), record.timestamp()));
     keepPendingWithinLimit(record, banditId, bandit, decision, checked);
   }
 
@@ -264,18 +255,12 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     if (checked == null) {
       return;
     }
-    int arms = bandit.entry.spec().arms();
-    if (response.getArm() < 0 || response.getArm() >= arms || response.getModelStep() < 0
-        || response.getModelStep() > bandit.policy.rounds()) {
-      reject(record, banditId, BanditRejection.INVALID_DECISION.name(), "bandit " + banditId + " has " + arms
-          + " arms and " + bandit.policy.rounds() + " rounds; the decision names arm " + response.getArm()
-          + " at step " + response.getModelStep());
+    String invalid = Decisions.invalid(banditId, response, bandit.entry.spec().arms(), bandit.policy.rounds());
+    if (invalid != null) {
+      reject(record, banditId, BanditRejection.INVALID_DECISION.name(), invalid);
       return;
     }
-    Decision decision = new Decision(response.getArm(),
-        response.getPhase() == DecisionPhase.WARM_UP ? Decision.Phase.WARM_UP : Decision.Phase.GREEDY,
-        response.getModelStep());
-    keepPendingWithinLimit(record, banditId, bandit, decision, checked);
+    keepPendingWithinLimit(record, banditId, bandit, Decisions.logged(response), checked);
   }
 
   /**
