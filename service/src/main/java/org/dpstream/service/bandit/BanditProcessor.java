@@ -62,6 +62,11 @@ import org.slf4j.LoggerFactory;
  *       record timestamp of its contexts and rewards so far.
  * </ul>
  *
+ * <p><b>Parts.</b> This class routes each record and forwards the outputs; the jobs are {@link Decisions} (the
+ * topology's answer; a logged decision checked), {@link PendingRequests} (a decision kept, a reward's join),
+ * {@link HeldRewards} (a reward before its decision), {@link Deadlines} (the index and its expiry), {@link BanditClock}
+ * (the stream time) and {@link PlacedStateStore} (the state loaded, refused or written).
+ *
  * <p><b>Persons</b> (a bandit of {@code privacyUnit: {by: user, maxContributions: k}}). A request's person is named
  * by the request (its {@code userId}, or the configured header; with deciders, as the decider read it onto the
  * decision log), never by its reward: the round is the request's (context, action) joined with a reward, and a
