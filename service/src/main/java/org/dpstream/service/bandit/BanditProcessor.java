@@ -1,25 +1,18 @@
 package org.dpstream.service.bandit;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.PrivateBandit;
 import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
 import org.dpstream.core.privacy.random.NoiseKeyRing;
-import org.dpstream.core.state.StateBindingException;
 import org.dpstream.schemas.DecidedRequest;
-import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
@@ -30,13 +23,11 @@ import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.contribution.ContributionCounts;
 import org.dpstream.service.metrics.BanditMetrics;
 import org.dpstream.service.noise.NoiseContext;
+import org.dpstream.service.noise.PlacedStateStore;
 import org.dpstream.service.noise.RefusedStateException;
-import org.dpstream.service.noise.StateAdmission;
 import org.dpstream.service.noise.StateRefusal;
-import org.dpstream.service.noise.TaskStates;
 import org.dpstream.service.release.ModelReleases;
 import org.dpstream.service.release.NoiseGeneration;
-import org.dpstream.service.routing.PlacedState;
 import org.dpstream.service.routing.Placement;
 import org.dpstream.service.routing.RoutedInput;
 import org.dpstream.service.serde.DecodeResult;
@@ -71,6 +62,11 @@ import org.slf4j.LoggerFactory;
  *       record timestamp of its contexts and rewards so far.
  * </ul>
  *
+ * <p><b>Parts.</b> This class routes each record and forwards the outputs; the jobs are {@link Decisions} (the
+ * topology's answer; a logged decision checked), {@link PendingRequests} (a decision kept, a reward's join),
+ * {@link HeldRewards} (a reward before its decision), {@link Deadlines} (the index and its expiry), {@link BanditClock}
+ * (the stream time) and {@link PlacedStateStore} (the state loaded, refused or written).
+ *
  * <p><b>Persons</b> (a bandit of {@code privacyUnit: {by: user, maxContributions: k}}). A request's person is named
  * by the request (its {@code userId}, or the configured header; with deciders, as the decider read it onto the
  * decision log), never by its reward: the round is the request's (context, action) joined with a reward, and a
@@ -103,49 +99,46 @@ import org.slf4j.LoggerFactory;
 final class BanditProcessor implements Processor<String, byte[], String, Object> {
 
   private static final Logger LOG = LoggerFactory.getLogger(BanditProcessor.class);
-  private static final char SEPARATOR = '\u0000';
-  private static final byte[] PRESENT = {1};
 
   private final BanditRegistry bandits;
   private final BanditPolicies policies;
   private final int routingPartitions;
   private final NoiseContext noise;
   private final BanditMetrics metrics;
-  private final TaskStates taskStates;
+  private final PlacedStateStore placedStates;
   /** With deciders: a reward whose decision has not come yet is held (see {@link HeldReward}), not rejected. */
   private final boolean holdEarlyRewards;
   private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
   private final SchemaSerde<Reward> rewards = DpSerdes.reward();
   private final SchemaSerde<DecidedRequest> decidedRequests = DpSerdes.decidedRequest();
-  private final SchemaSerde<RejectedRecord> rejections = DpSerdes.rejectedRecord();
   private final Map<String, Live> live = new HashMap<>();
-  private final ByteArrayOutputStream stateBuffer = new ByteArrayOutputStream();
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, byte[]> states;
-  private KeyValueStore<String, byte[]> pending;
+  private PendingRequests pendingRequests;
+  private HeldRewards heldRewards;
   private KeyValueStore<String, byte[]> deadlines;
   private KeyValueStore<String, Long> clocks;
   private ContributionCounts counts;
 
-  /** A loaded bandit: its policy, its stream time and a lower bound of the due times in its index (derived). */
+  /** A loaded bandit: its policy, its stream time and its deadline index. */
   private static final class Live {
     final BanditRegistry.Entry entry;
     final Placement home;
     final ServedBandit served;
     final PrivateBandit policy;
     final NoiseGeneration generation;
-    long clock;
-    long nextDue;
+    final BanditClock clock;
+    final Deadlines deadlines;
 
-    Live(BanditRegistry.Entry entry, Placement home, ServedBandit served, NoiseGeneration generation, long clock,
-        long nextDue) {
+    Live(BanditRegistry.Entry entry, Placement home, ServedBandit served, NoiseGeneration generation, BanditClock clock,
+        Deadlines deadlines) {
       this.entry = entry;
       this.home = home;
       this.served = served;
       this.generation = generation;
       this.policy = served.policy();
       this.clock = clock;
-      this.nextDue = nextDue;
+      this.deadlines = deadlines;
     }
   }
 
@@ -162,19 +155,21 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     this.noise = noise;
     this.metrics = metrics;
     this.holdEarlyRewards = holdEarlyRewards;
-    this.taskStates = new TaskStates(noise, "bandit", routingPartitions);
+    this.placedStates = new PlacedStateStore(noise, "bandit", routingPartitions);
   }
 
   @Override
   public void init(ProcessorContext<String, Object> context) {
     this.context = context;
     this.states = context.getStateStore(BanditTopology.STATE_STORE);
-    this.pending = context.getStateStore(BanditTopology.PENDING_STORE);
+    KeyValueStore<String, byte[]> pending = context.getStateStore(BanditTopology.PENDING_STORE);
+    this.pendingRequests = new PendingRequests(pending);
+    this.heldRewards = new HeldRewards(pending);
     this.deadlines = context.getStateStore(BanditTopology.DEADLINES_STORE);
     this.clocks = context.getStateStore(BanditTopology.CLOCK_STORE);
     this.counts = new ContributionCounts(states, noise.keys());
     live.clear();
-    taskStates.start(states);
+    placedStates.start(states);
   }
 
   @Override
@@ -217,20 +212,9 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
           + "; this record arrived in routing partition " + here + ", which dpstream's routing never writes it to");
       return;
     }
-    RefusedStateException refusal = taskStates.refusal(banditId);
-    if (refusal != null) {
-      reject(record, banditId, refusal.reason().name(), refusal.getMessage());
-      return;
-    }
-    Live bandit;
-    try {
-      bandit = live.computeIfAbsent(banditId, id -> load(entry, home));
-    } catch (PlacedState.MisplacedStateException e) {
-      reject(record, banditId, BanditRejection.MISPLACED_STATE.name(), e.getMessage());
-      return;
-    } catch (RefusedStateException e) {
-      taskStates.refuse(banditId, e);
-      reject(record, banditId, e.reason().name(), e.getMessage());
+    Live bandit = placedStates.admit(banditId, () -> live.computeIfAbsent(banditId, id -> load(entry, home)),
+        (reason, message) -> reject(record, banditId, reason, message));
+    if (bandit == null) {
       return;
     }
     advanceClock(banditId, bandit, record.timestamp());
@@ -253,16 +237,8 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     if (checked == null) {
       return;
     }
-    double[] x = checked.context();
-    Decision decision = bandit.policy.decide(x);
-    DecisionResponse response = DecisionResponse.newBuilder()
-        .setRequestId(request.getRequestId())
-        .setArm(decision.arm())
-        .setPhase(decision.phase() == Decision.Phase.WARM_UP ? DecisionPhase.WARM_UP : DecisionPhase.GREEDY)
-        .setModelStep(decision.round())
-        .setCaller(request.getCaller())
-        .build();
-    context.forward(new Record<String, Object>(banditId, response, record.timestamp()));
+    Decision decision = bandit.policy.decide(checked.context());
+    context.forward(new Record<String, Object>(banditId, Decisions.response(request, decision), record.timestamp()));
     keepPendingWithinLimit(record, banditId, bandit, decision, checked);
   }
 
@@ -284,18 +260,12 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     if (checked == null) {
       return;
     }
-    int arms = bandit.entry.spec().arms();
-    if (response.getArm() < 0 || response.getArm() >= arms || response.getModelStep() < 0
-        || response.getModelStep() > bandit.policy.rounds()) {
-      reject(record, banditId, BanditRejection.INVALID_DECISION.name(), "bandit " + banditId + " has " + arms
-          + " arms and " + bandit.policy.rounds() + " rounds; the decision names arm " + response.getArm()
-          + " at step " + response.getModelStep());
+    String invalid = Decisions.invalid(banditId, response, bandit.entry.spec().arms(), bandit.policy.rounds());
+    if (invalid != null) {
+      reject(record, banditId, BanditRejection.INVALID_DECISION.name(), invalid);
       return;
     }
-    Decision decision = new Decision(response.getArm(),
-        response.getPhase() == DecisionPhase.WARM_UP ? Decision.Phase.WARM_UP : Decision.Phase.GREEDY,
-        response.getModelStep());
-    keepPendingWithinLimit(record, banditId, bandit, decision, checked);
+    keepPendingWithinLimit(record, banditId, bandit, Decisions.logged(response), checked);
   }
 
   /**
@@ -335,19 +305,19 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         return null;
       }
     }
-    byte[] stored = pending.get(key.pendingKey(banditId));
-    if (stored != null && !HeldReward.isHeld(stored)) {
+    PendingRequests.Slot slot = pendingRequests.find(banditId, key);
+    if (slot instanceof PendingRequests.Decided) {
       reject(record, banditId, BanditRejection.DUPLICATE_REQUEST.name(),
           "request " + requestId + " was already decided by bandit " + banditId);
       return null;
     }
-    long deadline = saturatedAdd(Math.max(0, record.timestamp()), bandit.entry.rewardTimeout().toMillis());
-    if (deadline <= bandit.clock) {
+    long deadline = PendingRequests.dueAfter(record.timestamp(), bandit.entry.rewardTimeout());
+    if (deadline <= bandit.clock.time()) {
       // No reward can join it any more (expiry runs before a reward is handled), and the completion marker of its
       // request, had it been learnt already, may have been purged: a context decided again after the decider group
       // lost its offsets would be learnt a second time (imputed, or joined with a reward held meanwhile).
       reject(record, banditId, BanditRejection.STALE_DECISION.name(), "request " + requestId + " of " + record.timestamp()
-          + " reached bandit " + banditId + " at stream time " + bandit.clock + ", past its reward deadline "
+          + " reached bandit " + banditId + " at stream time " + bandit.clock.time() + ", past its reward deadline "
           + deadline + "; it is not learnt");
       return null;
     }
@@ -363,12 +333,12 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       } catch (RefusedStateException e) {
         // Counts made under a key the ring no longer holds: the bandit stops, as for a refused state.
         live.remove(banditId);
-        taskStates.refuse(banditId, e);
+        placedStates.refuse(banditId, e);
         reject(record, banditId, e.reason().name(), e.getMessage());
         return null;
       }
     }
-    return new CheckedRequest(key, x, stored == null ? null : HeldReward.decode(stored), person);
+    return new CheckedRequest(key, x, slot instanceof PendingRequests.Held held ? held.reward() : null, person);
   }
 
   /**
@@ -386,9 +356,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
         reject(record, banditId, BanditRejection.CONTRIBUTION_LIMIT.name(), message);
         HeldReward held = checked.heldReward();
         if (held != null) {
-          RequestKey request = checked.request();
-          deadlines.delete(request.indexKey(banditId, held.dueAt()));
-          pending.delete(request.pendingKey(banditId));
+          heldRewards.drop(banditId, checked.request(), held, bandit.deadlines);
           rejectHeld(banditId, held, BanditRejection.CONTRIBUTION_LIMIT.name(), message);
         }
         return;
@@ -412,19 +380,14 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   /** Keeps the decision pending until its reward comes, or joins the reward that came first. */
   private void keepPending(Record<String, byte[]> record, String banditId, Live bandit, RequestKey request,
       Decision decision, CheckedRequest checked) {
-    double[] x = checked.context();
-    long timestamp = Math.max(0, record.timestamp());
-    long timeout = bandit.entry.rewardTimeout().toMillis();
-    long deadline = saturatedAdd(timestamp, timeout);
-    PendingRequest decided = new PendingRequest(PendingRequest.Status.PENDING, decision.arm(), decision.phase(),
-        decision.round(), timestamp, deadline, saturatedAdd(deadline, timeout), x);
-    pending.put(request.pendingKey(banditId), decided.encode());
-    index(banditId, bandit, deadline, request);
+    PendingRequest decided = PendingRequests.pending(decision, record.timestamp(), bandit.entry.rewardTimeout(),
+        checked.context());
+    pendingRequests.keep(banditId, request, decided, bandit.deadlines);
     metrics.decided(banditId, decision, (System.currentTimeMillis() - record.timestamp()) * 1_000_000L);
     HeldReward held = checked.heldReward();
     if (held != null) {
       // As if the reward had come right after its decision: the same checks, the same round.
-      deadlines.delete(request.indexKey(banditId, held.dueAt()));
+      bandit.deadlines.remove(request, held.dueAt());
       joinReward(banditId, bandit, request, decided, held.reward(), record.timestamp(),
           (reason, message) -> rejectHeld(banditId, held, reason, message));
     }
@@ -446,37 +409,18 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     if (request == null) {
       return;
     }
-    byte[] stored = pending.get(request.pendingKey(banditId));
-    if (stored == null) {
-      if (holdEarlyRewards) {
-        hold(record, banditId, bandit, request, reward.getReward());
-      } else {
-        reject(record, banditId, BanditRejection.UNKNOWN_REQUEST.name(),
-            "bandit " + banditId + " has no pending request " + requestId);
-      }
-      return;
+    PendingRequests.RewardMatch match = pendingRequests.match(banditId, request);
+    if (match instanceof PendingRequests.Refused refused) {
+      reject(record, banditId, refused.reason().name(), refused.message());
+    } else if (match instanceof PendingRequests.Joins joins) {
+      joinReward(banditId, bandit, request, joins.request(), reward.getReward(), record.timestamp(),
+          (reason, message) -> reject(record, banditId, reason, message));
+    } else if (holdEarlyRewards) {
+      hold(record, banditId, bandit, request, reward.getReward());
+    } else {
+      reject(record, banditId, BanditRejection.UNKNOWN_REQUEST.name(),
+          "bandit " + banditId + " has no pending request " + requestId);
     }
-    if (HeldReward.isHeld(stored)) {
-      reject(record, banditId, BanditRejection.DUPLICATE_REWARD.name(),
-          "request " + requestId + " already has a reward waiting for its decision");
-      return;
-    }
-    PendingRequest decided = PendingRequest.decode(stored);
-    switch (decided.status()) {
-      case JOINED -> {
-        reject(record, banditId, BanditRejection.DUPLICATE_REWARD.name(),
-            "request " + requestId + " already has its reward");
-        return;
-      }
-      case EXPIRED -> {
-        reject(record, banditId, BanditRejection.EXPIRED_REQUEST.name(),
-            "request " + requestId + " expired before its reward came");
-        return;
-      }
-      case PENDING -> { }
-    }
-    joinReward(banditId, bandit, request, decided, reward.getReward(), record.timestamp(),
-        (reason, message) -> reject(record, banditId, reason, message));
   }
 
   /** How a refused reward is rejected: the record being processed, or a held one. */
@@ -516,14 +460,10 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       reject(record, banditId, BanditRejection.INVALID_REWARD.name(), e.getMessage());
       return;
     }
-    long dueAt = saturatedAdd(Math.max(0, record.timestamp()), bandit.entry.rewardTimeout().toMillis());
-    RejectedRecord rejection = Rejections.of(context, record.headers(), BanditRejection.UNKNOWN_REQUEST.name(),
-        noDecisionFor(banditId, bandit, request.requestId()), RoutedInput.originalKey(record.key(), record.headers()),
-        record.value());
-    HeldReward held = new HeldReward(r, record.timestamp(), dueAt,
-        RoutedInput.rejectionKey(record.key(), record.headers()), rejections.encode(rejection));
-    pending.put(request.pendingKey(banditId), held.encode());
-    index(banditId, bandit, dueAt, request);
+    heldRewards.hold(banditId, request, r, record.timestamp(), bandit.entry.rewardTimeout(),
+        RoutedInput.rejectionKey(record.key(), record.headers()),
+        rejection(record, BanditRejection.UNKNOWN_REQUEST.name(), noDecisionFor(banditId, bandit, request.requestId())),
+        bandit.deadlines);
     metrics.rewardHeld(banditId);
   }
 
@@ -534,19 +474,14 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
 
   /** Rejects a held reward as the record it came in. */
   private void rejectHeld(String banditId, HeldReward held, String reason, String message) {
-    RejectedRecord rejection = rejections.decodeOrThrow(held.rejection());
-    rejection.setReason(reason);
-    rejection.setMessage(message);
     metrics.rejected(banditId, reason);
-    context.forward(new Record<String, Object>(held.rejectionKey(), rejection, held.timestamp()));
+    context.forward(heldRewards.rejection(held, reason, message));
   }
 
   /** One round, the state written and the arms' parameters released when the policy says so. */
   private void learn(String banditId, Live bandit, PendingRequest request, double reward, long timestamp) {
     bandit.policy.update(request.decision(), request.context(), reward);
-    byte[] state = serialize(bandit.policy);
-    states.put(banditId, PlacedState.stamp(bandit.home, bandit.generation.generation(), state));
-    taskStates.written(banditId, state);
+    placedStates.write(banditId, bandit.home, bandit.generation, bandit.policy::writeState);
     for (ModelRelease release : bandit.served.releasesAfterRound(bandit.entry.releaseEvery())) {
       context.forward(new Record<String, Object>(release.getModelId(),
           ModelReleases.inUnit(ModelReleases.inGeneration(release, bandit.generation), bandit.entry.unit()), timestamp));
@@ -556,62 +491,31 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   /** The pending request becomes a completion marker (context dropped), due for purging at its purge time. */
   private void complete(String banditId, Live bandit, RequestKey key, PendingRequest request,
       PendingRequest.Status outcome) {
-    deadlines.delete(key.indexKey(banditId, request.dueAt()));
-    PendingRequest done = request.completed(outcome);
-    pending.put(key.pendingKey(banditId), done.encode());
-    index(banditId, bandit, done.dueAt(), key);
+    pendingRequests.complete(banditId, key, request, outcome, bandit.deadlines);
   }
 
   /** Advances the bandit's stream time and handles everything due by then. */
   private void advanceClock(String banditId, Live bandit, long timestamp) {
-    if (timestamp > bandit.clock) {
-      bandit.clock = timestamp;
-      clocks.put(banditId, timestamp);
-    }
-    // Expiring a request makes its completion marker due at its purge time, which may itself have
-    // passed: repeat until nothing is due.
-    while (bandit.nextDue <= bandit.clock) {
-      List<String> due = new ArrayList<>();
-      // nextDue is a lower bound of every due time in the index, so the scan starts there, not at the
-      // bandit's first key: Kafka Streams' record cache copies every cached key of a range before iterating
-      // it, and RocksDB steps over the tombstones of every request completed since its last compaction, so
-      // a scan from the first key cost time proportional to the requests in flight on every record
-      // (docs/bandit-decider.md, "The bandit slowed the models").
-      try (KeyValueIterator<String, byte[]> it = deadlines.range(RequestKey.indexPrefix(banditId, bandit.nextDue),
-          RequestKey.indexEnd(banditId, bandit.clock))) {
-        while (it.hasNext()) {
-          due.add(it.next().key);
-        }
-      }
-      // Everything due by the clock is handled below; index() lowers the bound again for a completion
-      // marker already due.
-      bandit.nextDue = bandit.clock == Long.MAX_VALUE ? Long.MAX_VALUE : bandit.clock + 1;
-      if (due.isEmpty()) {
-        break;
-      }
-      for (String key : due) {
-        RequestKey request = RequestKey.ofIndexKey(banditId, key);
-        String pendingKey = request.pendingKey(banditId);
-        byte[] stored = pending.get(pendingKey);
-        if (stored == null) {
-          deadlines.delete(key);
-          continue;
-        }
-        if (HeldReward.isHeld(stored)) {
-          HeldReward held = HeldReward.decode(stored);
-          rejectHeld(banditId, held, BanditRejection.UNKNOWN_REQUEST.name(),
-              noDecisionFor(banditId, bandit, request.requestId()));
-          deadlines.delete(key);
-          pending.delete(pendingKey);
-          continue;
-        }
-        PendingRequest decided = PendingRequest.decode(stored);
-        if (decided.status() == PendingRequest.Status.PENDING) {
-          expire(banditId, bandit, request, decided, timestamp);
-        } else {
-          deadlines.delete(key);
-          pending.delete(pendingKey);
-        }
+    bandit.clock.advanceTo(timestamp);
+    bandit.deadlines.expireDue(bandit.clock.time(), due -> expireDue(banditId, bandit, due, timestamp));
+  }
+
+  /** A request due: a held reward rejected, a pending request expired, a completion marker purged. */
+  private void expireDue(String banditId, Live bandit, Deadlines.Due due, long timestamp) {
+    RequestKey request = due.request();
+    PendingRequests.Slot slot = pendingRequests.find(banditId, request);
+    if (slot instanceof PendingRequests.Held held) {
+      rejectHeld(banditId, held.reward(), BanditRejection.UNKNOWN_REQUEST.name(),
+          noDecisionFor(banditId, bandit, request.requestId()));
+      bandit.deadlines.remove(due);
+      pendingRequests.remove(banditId, request);
+    } else if (slot instanceof PendingRequests.Decided decided
+        && decided.request().status() == PendingRequest.Status.PENDING) {
+      expire(banditId, bandit, request, decided.request(), timestamp);
+    } else {
+      bandit.deadlines.remove(due);
+      if (slot instanceof PendingRequests.Decided) {
+        pendingRequests.remove(banditId, request);
       }
     }
   }
@@ -631,85 +535,54 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     metrics.expired(banditId, imputed, bandit.policy.rounds(), bandit.policy.privacySpent());
   }
 
-  private void index(String banditId, Live bandit, long dueAt, RequestKey request) {
-    deadlines.put(request.indexKey(banditId, dueAt), PRESENT);
-    bandit.nextDue = Math.min(bandit.nextDue, dueAt);
-  }
-
-  private long firstDue(String banditId) {
-    try (KeyValueIterator<String, byte[]> it = deadlines.range(banditId + SEPARATOR, banditId + '\u0001')) {
-      if (!it.hasNext()) {
-        return Long.MAX_VALUE;
-      }
-      String key = it.next().key;
-      int from = banditId.length() + 1;
-      return Long.parseUnsignedLong(key.substring(from, from + 16), 16);
-    }
-  }
-
   /**
-   * The bandit's state in this task, or a new one if it has none and may start one ({@link StateAdmission}); its
-   * noise is scoped by its placement and noise generation, and drawn under the key its state is bound to.
+   * The bandit's state in this task, or a new one if it has none and may start one ({@link PlacedStateStore#load}).
    *
    * @throws RefusedStateException if the state (or its absence) must stop the bandit
    */
   private Live load(BanditRegistry.Entry entry, Placement home) {
     String banditId = entry.spec().banditId();
-    byte[] stored = states.get(banditId);
-    PlacedState.Opened opened = stored == null ? null : PlacedState.openStamped(banditId, home, stored);
     // Every arm is released at every release step, in one transaction: the first arm's releases are the bandit's.
-    String releaseKey = entry.armModelId(0);
-    StateAdmission.Decision decision =
-        StateAdmission.decide(taskStates.what(banditId), releaseKey, entry.noiseGeneration(), opened, noise.published());
-    NoiseKeyRing keys = home.noise(noise.keys(), decision.generation().generation());
-    ServedBandit served;
-    if (decision instanceof StateAdmission.Resume resume) {
-      try {
-        served = policies.restore(entry.spec(), resume.state(), keys);
-      } catch (StateBindingException e) {
-        throw RefusedStateException.of(e);
-      } catch (IOException e) {
-        // Starting over would silently reset the accounting of a bandit whose releases are public.
-        throw new IllegalStateException("cannot resume bandit " + banditId + ": " + e.getMessage(), e);
-      }
-      StateAdmission.requireNotBehind(taskStates.what(banditId), releaseKey, decision.generation(), served.step().getAsLong(),
-          noise.published());
-    } else {
-      served = policies.start(entry.spec(), keys.primary());
-    }
-    Long clock = clocks.get(banditId);
-    return new Live(entry, home, served, decision.generation(), clock == null ? Long.MIN_VALUE : clock,
-        firstDue(banditId));
-  }
+    PlacedStateStore.Loaded<ServedBandit> loaded = placedStates.load(banditId, home, entry.armModelId(0),
+        entry.noiseGeneration(), new PlacedStateStore.Restorer<>() {
+          @Override
+          public ServedBandit restore(byte[] state, NoiseKeyRing keys) throws IOException {
+            return policies.restore(entry.spec(), state, keys);
+          }
 
-  private byte[] serialize(PrivateBandit policy) {
-    stateBuffer.reset();
-    try {
-      policy.writeState(new DataOutputStream(stateBuffer));
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing to memory cannot fail", e);
-    }
-    return stateBuffer.toByteArray();
+          @Override
+          public ServedBandit start(NoiseKeyRing keys) {
+            return policies.start(entry.spec(), keys.primary());
+          }
+
+          @Override
+          public long step(ServedBandit served) {
+            return served.step().getAsLong();
+          }
+        });
+    return new Live(entry, home, loaded.live(), loaded.generation(), BanditClock.load(banditId, clocks),
+        Deadlines.load(banditId, deadlines));
   }
 
   private void reject(Record<String, byte[]> record, String banditId, String reason, String message) {
     metrics.rejected(banditId, reason);
-    context.forward(new Record<String, Object>(RoutedInput.rejectionKey(record.key(), record.headers()), Rejections.of(context, record.headers(), reason, message,
-        RoutedInput.originalKey(record.key(), record.headers()), record.value()), record.timestamp()));
+    context.forward(new Record<String, Object>(RoutedInput.rejectionKey(record.key(), record.headers()),
+        rejection(record, reason, message), record.timestamp()));
+  }
+
+  /** The dp.rejected record of {@code record}: its original key and bytes, where it was read. */
+  private RejectedRecord rejection(Record<String, byte[]> record, String reason, String message) {
+    return Rejections.of(context, record.headers(), reason, message,
+        RoutedInput.originalKey(record.key(), record.headers()), record.value());
   }
 
   private String position() {
     return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
   }
 
-  private static long saturatedAdd(long a, long b) {
-    long sum = a + b;
-    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
-  }
-
   @Override
   public void close() {
     live.clear();
-    taskStates.close();
+    placedStates.close();
   }
 }

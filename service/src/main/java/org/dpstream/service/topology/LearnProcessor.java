@@ -1,11 +1,8 @@
 package org.dpstream.service.topology;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.HashSet;
 import java.util.Set;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -18,19 +15,16 @@ import org.dpstream.core.online.OnlineEstimator;
 import org.dpstream.core.online.StepOutcome;
 import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
 import org.dpstream.core.privacy.random.NoiseKeyRing;
-import org.dpstream.core.state.StateBindingException;
 import org.dpstream.service.config.ModelRegistry;
 import org.dpstream.service.contribution.ContributionCounts;
 import org.dpstream.service.metrics.ModelMetrics;
 import org.dpstream.service.noise.NoiseContext;
+import org.dpstream.service.noise.PlacedStateStore;
 import org.dpstream.service.noise.RefusedStateException;
 import org.dpstream.service.noise.RefusedStates;
-import org.dpstream.service.noise.StateAdmission;
 import org.dpstream.service.noise.StateRefusal;
-import org.dpstream.service.noise.TaskStates;
 import org.dpstream.service.release.ModelReleases;
 import org.dpstream.service.release.NoiseGeneration;
-import org.dpstream.service.routing.PlacedState;
 import org.dpstream.service.routing.Placement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,10 +63,9 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
   private static final java.time.Duration IDLE_CHECK = java.time.Duration.ofSeconds(10);
 
   private final LiveModels<Live> live;
-  private final TaskStates states;
+  private final PlacedStateStore states;
   /** The models this task has reported to the metrics, which forget them when the task closes. */
   private final Set<String> reported = new HashSet<>();
-  private final ByteArrayOutputStream stateBuffer = new ByteArrayOutputStream();
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, byte[]> store;
   private ContributionCounts counts;
@@ -88,7 +81,7 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     this.noise = noise;
     this.metrics = metrics;
     this.estimators = estimators;
-    this.states = new TaskStates(noise, "model", routingPartitions);
+    this.states = new PlacedStateStore(noise, "model", routingPartitions);
   }
 
   @Override
@@ -135,20 +128,10 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
       return;
     }
     reported.add(sample.modelId()); // its home: the metrics hear of it from this task
-    RefusedStateException refusal = states.refusal(sample.modelId());
-    if (refusal != null) {
-      reject(record, refusal.reason().name(), refusal.getMessage());
-      return;
-    }
-    Live model;
-    try {
-      model = live.use(sample.modelId(), id -> load(entry, home), context.currentSystemTimeMs());
-    } catch (PlacedState.MisplacedStateException e) {
-      reject(record, SampleRejection.MISPLACED_STATE, e.getMessage());
-      return;
-    } catch (RefusedStateException e) {
-      states.refuse(sample.modelId(), e);
-      reject(record, e.reason().name(), e.getMessage());
+    Live model = states.admit(sample.modelId(),
+        () -> live.use(sample.modelId(), id -> load(entry, home), context.currentSystemTimeMs()),
+        (reason, message) -> reject(record, reason, message));
+    if (model == null) {
       return;
     }
     ContributionCounts.Contributor contributor = null;
@@ -176,12 +159,10 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
       reject(record, SampleRejection.BUDGET_EXHAUSTED, e.getMessage());
       return;
     }
-    byte[] state = serialize(estimator);
     if (contributor != null) {
       counts.add(contributor); // same store, same transaction as the state: a replay counts it as often as it learns it
     }
-    store.put(sample.modelId(), PlacedState.stamp(home, model.generation().generation(), state));
-    states.written(sample.modelId(), state);
+    states.write(sample.modelId(), home, model.generation(), estimator::writeState);
     metrics.stepped(sample.modelId(), outcome, System.nanoTime() - started, estimator.ledger());
     if (outcome.step() % entry.releaseEvery() == 0) {
       // Without the sample's headers: they are the producer's (a person's id among them) and routing's (where the
@@ -209,44 +190,29 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
   }
 
   /**
-   * The model's state in this task, or a new one if it has none and may start one ({@link StateAdmission}); its noise
-   * is scoped by its placement and noise generation, and drawn under the key its state is bound to.
+   * The model's state in this task, or a new one if it has none and may start one ({@link PlacedStateStore#load}).
    *
    * @throws RefusedStateException if the state (or its absence) must stop the model
    */
   private Live load(ModelRegistry.Entry entry, Placement home) {
-    String modelId = entry.spec().modelId();
-    byte[] stored = store.get(modelId);
-    PlacedState.Opened opened = stored == null ? null : PlacedState.openStamped(modelId, home, stored);
-    StateAdmission.Decision decision =
-        StateAdmission.decide(states.what(modelId), modelId, entry.noiseGeneration(), opened, noise.published());
-    NoiseKeyRing keys = home.noise(noise.keys(), decision.generation().generation());
-    if (decision instanceof StateAdmission.Resume resume) {
-      OnlineEstimator estimator;
-      try {
-        estimator = estimators.restore(entry.spec(), new DataInputStream(new ByteArrayInputStream(resume.state())), keys);
-      } catch (StateBindingException e) {
-        throw RefusedStateException.of(e);
-      } catch (IOException e) {
-        // A state this build cannot read (other version, other spec) must stop the model loudly: starting
-        // over would silently reset the accounting of a model whose earlier releases are public.
-        throw new IllegalStateException("cannot resume model " + entry.spec().modelId() + ": " + e.getMessage(), e);
-      }
-      StateAdmission.requireNotBehind(states.what(modelId), modelId, decision.generation(), estimator.steps(),
-          noise.published());
-      return new Live(estimator, decision.generation());
-    }
-    return new Live(estimators.start(entry.spec(), keys.primary()), decision.generation());
-  }
+    PlacedStateStore.Loaded<OnlineEstimator> loaded = states.load(entry.spec().modelId(), home, entry.spec().modelId(),
+        entry.noiseGeneration(), new PlacedStateStore.Restorer<>() {
+          @Override
+          public OnlineEstimator restore(byte[] state, NoiseKeyRing keys) throws IOException {
+            return estimators.restore(entry.spec(), new DataInputStream(new ByteArrayInputStream(state)), keys);
+          }
 
-  private byte[] serialize(OnlineEstimator estimator) {
-    stateBuffer.reset();
-    try {
-      estimator.writeState(new DataOutputStream(stateBuffer));
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing to memory cannot fail", e);
-    }
-    return stateBuffer.toByteArray();
+          @Override
+          public OnlineEstimator start(NoiseKeyRing keys) {
+            return estimators.start(entry.spec(), keys.primary());
+          }
+
+          @Override
+          public long step(OnlineEstimator estimator) {
+            return estimator.steps();
+          }
+        });
+    return new Live(loaded.live(), loaded.generation());
   }
 
   @Override
