@@ -30,14 +30,7 @@ class ReleaseNoiseTest {
     double nodeVariance = Math.pow(((org.dpstream.core.privacy.noise.IidVectorNoise) tree.noise()).scale(), 2);
     for (long to = 1; to <= 128; to++) {
       for (long from = 0; from < to; from++) {
-        Set<String> difference = new HashSet<>(nodes(to));
-        Set<String> fromNodes = nodes(from);
-        for (String node : fromNodes) {
-          if (!difference.remove(node)) {
-            difference.add(node);
-          }
-        }
-        assertEquals(difference.size() * nodeVariance, tree.incrementNoiseVariance(from, to), 1e-9 * nodeVariance,
+        assertEquals(uncancelledNodes(from, to) * nodeVariance, tree.incrementNoiseVariance(from, to), 1e-9 * nodeVariance,
             "from " + from + " to " + to);
       }
     }
@@ -57,13 +50,7 @@ class ReleaseNoiseTest {
     assertInstanceOf(GeneralizedGaussianNoise.class, paper.noise());
     double nodeVariance = paper.predictedNodeError() / 20;
     for (long[] pair : new long[][] {{0, 1}, {0, 7}, {3, 4}, {5, 12}, {31, 32}, {0, 64}}) {
-      Set<String> difference = new HashSet<>(nodes(pair[1]));
-      for (String node : nodes(pair[0])) {
-        if (!difference.remove(node)) {
-          difference.add(node);
-        }
-      }
-      assertEquals(difference.size() * nodeVariance, paper.incrementNoiseVariance(pair[0], pair[1]),
+      assertEquals(uncancelledNodes(pair[0], pair[1]) * nodeVariance, paper.incrementNoiseVariance(pair[0], pair[1]),
           1e-12 * nodeVariance, pair[0] + " to " + pair[1]);
     }
   }
@@ -79,6 +66,17 @@ class ReleaseNoiseTest {
     assertEquals(9 * Math.pow(5 * thirdMoment, 2.0 / 3), TreeNoisePlan.gaussianDualNormSquare(5, 3, 3), 1e-11);
     assertEquals(9 * (2 * Math.log(10) + 2), TreeNoisePlan.gaussianDualNormSquare(5, Double.POSITIVE_INFINITY, 3),
         1e-12);
+  }
+
+  /** The size of the symmetric difference of the dyadic decompositions of [1, from] and [1, to]. */
+  private static int uncancelledNodes(long from, long to) {
+    Set<String> difference = new HashSet<>(nodes(to));
+    for (String node : nodes(from)) {
+      if (!difference.remove(node)) {
+        difference.add(node);
+      }
+    }
+    return difference.size();
   }
 
   /** The dyadic decomposition of [1, t]: from the highest bit down, (start, end] blocks. */
