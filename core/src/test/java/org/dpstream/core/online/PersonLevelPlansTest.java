@@ -24,6 +24,24 @@ class PersonLevelPlansTest {
     return data.spec(id, p, RADIUS, 1, horizon, accountant);
   }
 
+  /**
+   * One sample's leaf sensitivity, 2 (C + slack) rounded up at C = 1, and a person's k samples as one leaf: k times
+   * it, rounded up; one participation is one sample, unrounded. Asked directly, not through the plans chosen once
+   * per spec.
+   */
+  @Test
+  void aPersonsSensitivityIsKSamplesRoundedUp() {
+    OnlineModelSpec event = spec("leaf", 1.5, 100, AccountantChoice.FACTORIZATION)
+        .withIncrementClipping(IncrementClipping.fixed(1));
+    double slack = 0x1p-30;
+    double sample = PrefixSumPlan.l2LeafSensitivity(event, slack);
+    assertTrue(sample >= 2 * (1 + slack));
+    // the increment bound carries the clipper's exact-norm margin, 2^-40 relative
+    assertEquals(2 * (1 + slack), sample, 4 * 0x1p-40);
+    assertEquals(sample, PrefixSumPlan.l2PersonSensitivity(event, slack));
+    assertEquals(Math.nextUp(3 * sample), PrefixSumPlan.l2PersonSensitivity(event.withParticipations(3), slack));
+  }
+
   @Test
   void theTreeIsCalibratedToTheWorstSetOfKLeavesWithOneLeafsSensitivity() {
     OnlineModelSpec event = spec("tree", 1.5, 1000, AccountantChoice.ZCDP);

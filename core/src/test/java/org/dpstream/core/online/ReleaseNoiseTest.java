@@ -1,6 +1,7 @@
 package org.dpstream.core.online;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import java.util.HashSet;
 import java.util.Set;
@@ -8,6 +9,7 @@ import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.privacy.factorization.BltOptimizer;
 import org.dpstream.core.privacy.factorization.BltStrategy;
 import org.dpstream.core.privacy.factorization.PrefixSumSquareRoot;
+import org.dpstream.core.privacy.noise.GeneralizedGaussianNoise;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,17 +30,53 @@ class ReleaseNoiseTest {
     double nodeVariance = Math.pow(((org.dpstream.core.privacy.noise.IidVectorNoise) tree.noise()).scale(), 2);
     for (long to = 1; to <= 128; to++) {
       for (long from = 0; from < to; from++) {
-        Set<String> difference = new HashSet<>(nodes(to));
-        Set<String> fromNodes = nodes(from);
-        for (String node : fromNodes) {
-          if (!difference.remove(node)) {
-            difference.add(node);
-          }
-        }
-        assertEquals(difference.size() * nodeVariance, tree.incrementNoiseVariance(from, to), 1e-9 * nodeVariance,
+        assertEquals(uncancelledNodes(from, to) * nodeVariance, tree.incrementNoiseVariance(from, to), 1e-9 * nodeVariance,
             "from " + from + " to " + to);
       }
     }
+  }
+
+  /**
+   * The paper's tree at p = 1.5 and d = 20 (Lemma 3.2 via l_3) draws generalized Gaussian nodes, for which the
+   * variance of a node is the norm-equivalence proxy predictedNodeError / d: an increment weighs the nodes that do
+   * not cancel by it.
+   */
+  @Test
+  void paperTreeIncrementsWeighTheNodesByTheProxyOfTheirVariance() {
+    OnlineTestData data = new OnlineTestData(20, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(2));
+    OnlineModelSpec spec = data.spec("noise", 1.5, 2, 1, 64, AccountantChoice.PAPER)
+        .withIncrementClipping(IncrementClipping.fixed(1));
+    TreeNoisePlan paper = TreeNoisePlan.paper(spec);
+    assertInstanceOf(GeneralizedGaussianNoise.class, paper.noise());
+    double nodeVariance = paper.predictedNodeError() / 20;
+    for (long[] pair : new long[][] {{0, 1}, {0, 7}, {3, 4}, {5, 12}, {31, 32}, {0, 64}}) {
+      assertEquals(uncancelledNodes(pair[0], pair[1]) * nodeVariance, paper.incrementNoiseVariance(pair[0], pair[1]),
+          1e-12 * nodeVariance, pair[0] + " to " + pair[1]);
+    }
+  }
+
+  /**
+   * The predicted (E ||Z||_q^q)^(2/q) of Gaussian nodes by hand: d sigma^2 at q = 2 (E|N(0,1)|^2 = 1), the moment
+   * 2 sqrt(2 / pi) at q = 3, and the maximal inequality sigma^2 (2 ln(2d) + 2) at q = infinity (p = 1).
+   */
+  @Test
+  void predictedNodeErrorOfGaussianNodesByHand() {
+    assertEquals(5 * 9.0, TreeNoisePlan.gaussianDualNormSquare(5, 2, 3), 1e-12);
+    double thirdMoment = 2 * Math.sqrt(2 / Math.PI);
+    assertEquals(9 * Math.pow(5 * thirdMoment, 2.0 / 3), TreeNoisePlan.gaussianDualNormSquare(5, 3, 3), 1e-11);
+    assertEquals(9 * (2 * Math.log(10) + 2), TreeNoisePlan.gaussianDualNormSquare(5, Double.POSITIVE_INFINITY, 3),
+        1e-12);
+  }
+
+  /** The size of the symmetric difference of the dyadic decompositions of [1, from] and [1, to]. */
+  private static int uncancelledNodes(long from, long to) {
+    Set<String> difference = new HashSet<>(nodes(to));
+    for (String node : nodes(from)) {
+      if (!difference.remove(node)) {
+        difference.add(node);
+      }
+    }
+    return difference.size();
   }
 
   /** The dyadic decomposition of [1, t]: from the highest bit down, (start, end] blocks. */
