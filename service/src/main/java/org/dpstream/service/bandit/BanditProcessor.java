@@ -388,7 +388,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     if (held != null) {
       // As if the reward had come right after its decision: the same checks, the same round.
       bandit.deadlines.remove(request, held.dueAt());
-      joinReward(banditId, bandit, request, decided, held.reward(), record.timestamp(),
+      joinReward(banditId, bandit, request, decided, held.reward(),
           (reason, message) -> rejectHeld(banditId, held, reason, message));
     }
   }
@@ -413,7 +413,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     if (match instanceof PendingRequests.Refused refused) {
       reject(record, banditId, refused.reason().name(), refused.message());
     } else if (match instanceof PendingRequests.Joins joins) {
-      joinReward(banditId, bandit, request, joins.request(), reward.getReward(), record.timestamp(),
+      joinReward(banditId, bandit, request, joins.request(), reward.getReward(),
           (reason, message) -> reject(record, banditId, reason, message));
     } else if (holdEarlyRewards) {
       hold(record, banditId, bandit, request, reward.getReward());
@@ -431,7 +431,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
 
   /** A pending request's reward: one round learnt and the request completed, or the reward refused. */
   private void joinReward(String banditId, Live bandit, RequestKey key, PendingRequest request, double r,
-      long timestamp, Refusal refusal) {
+      Refusal refusal) {
     try {
       bandit.entry.spec().requireReward(r);
     } catch (IllegalArgumentException e) {
@@ -439,7 +439,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       return;
     }
     try {
-      learn(banditId, bandit, request, r, timestamp);
+      learn(banditId, bandit, request, r);
     } catch (PrivacyBudgetExceededException e) {
       refusal.reject(BanditRejection.BUDGET_EXHAUSTED.name(), e.getMessage());
       return;
@@ -479,12 +479,14 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   }
 
   /** One round, the state written and the arms' parameters released when the policy says so. */
-  private void learn(String banditId, Live bandit, PendingRequest request, double reward, long timestamp) {
+  private void learn(String banditId, Live bandit, PendingRequest request, double reward) {
     bandit.policy.update(request.decision(), request.context(), reward);
     placedStates.write(banditId, bandit.home, bandit.generation, bandit.policy::writeState);
     for (ModelRelease release : bandit.served.releasesAfterRound(bandit.entry.releaseEvery())) {
+      // Stamped with the service's clock: the round's own timestamp is its reward's or request's, the producer's to set.
       context.forward(new Record<String, Object>(release.getModelId(),
-          ModelReleases.inUnit(ModelReleases.inGeneration(release, bandit.generation), bandit.entry.unit()), timestamp));
+          ModelReleases.inUnit(ModelReleases.inGeneration(release, bandit.generation), bandit.entry.unit()),
+          context.currentSystemTimeMs()));
     }
   }
 
@@ -497,11 +499,11 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   /** Advances the bandit's stream time and handles everything due by then. */
   private void advanceClock(String banditId, Live bandit, long timestamp) {
     bandit.clock.advanceTo(timestamp);
-    bandit.deadlines.expireDue(bandit.clock.time(), due -> expireDue(banditId, bandit, due, timestamp));
+    bandit.deadlines.expireDue(bandit.clock.time(), due -> expireDue(banditId, bandit, due));
   }
 
   /** A request due: a held reward rejected, a pending request expired, a completion marker purged. */
-  private void expireDue(String banditId, Live bandit, Deadlines.Due due, long timestamp) {
+  private void expireDue(String banditId, Live bandit, Deadlines.Due due) {
     RequestKey request = due.request();
     PendingRequests.Slot slot = pendingRequests.find(banditId, request);
     if (slot instanceof PendingRequests.Held held) {
@@ -511,7 +513,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       pendingRequests.remove(banditId, request);
     } else if (slot instanceof PendingRequests.Decided decided
         && decided.request().status() == PendingRequest.Status.PENDING) {
-      expire(banditId, bandit, request, decided.request(), timestamp);
+      expire(banditId, bandit, request, decided.request());
     } else {
       bandit.deadlines.remove(due);
       if (slot instanceof PendingRequests.Decided) {
@@ -521,11 +523,11 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   }
 
   /** The missing-reward policy: drop (no round) or impute (one round with the public default reward). */
-  private void expire(String banditId, Live bandit, RequestKey key, PendingRequest request, long timestamp) {
+  private void expire(String banditId, Live bandit, RequestKey key, PendingRequest request) {
     boolean imputed = false;
     if (bandit.entry.missingReward() == BanditConfig.MissingReward.IMPUTE) {
       try {
-        learn(banditId, bandit, request, bandit.entry.defaultReward(), timestamp);
+        learn(banditId, bandit, request, bandit.entry.defaultReward());
         imputed = true;
       } catch (PrivacyBudgetExceededException e) {
         // No budget for the imputed round: the decision is dropped instead (counted as such).

@@ -165,11 +165,13 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
     states.write(sample.modelId(), home, model.generation(), estimator::writeState);
     metrics.stepped(sample.modelId(), outcome, System.nanoTime() - started, estimator.ledger());
     if (outcome.step() % entry.releaseEvery() == 0) {
-      // Without the sample's headers: they are the producer's (a person's id among them) and routing's (where the
-      // sample was read), raw data that a public release must not carry; and bytes every release would pay for.
+      // Without the sample's headers (the producer's, a person's id among them, and routing's: where the sample
+      // was read) and stamped with the service's clock, not the sample's timestamp (the producer's to set, an event
+      // time): both are raw data that a public release must not carry.
       context.forward(record.withValue((Object) ModelReleases.inUnit(
           ModelReleases.inGeneration(Releases.of(estimator, outcome), model.generation()), entry.unit()))
-          .withHeaders(new RecordHeaders()));
+          .withHeaders(new RecordHeaders())
+          .withTimestamp(context.currentSystemTimeMs()));
     }
   }
 

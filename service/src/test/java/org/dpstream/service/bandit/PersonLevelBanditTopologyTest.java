@@ -97,6 +97,28 @@ class PersonLevelBanditTopologyTest {
   }
 
   @Test
+  void theReleasesAreStampedWithTheServicesClockNotTheRoundsTimestamps() {
+    List<Request> requests = new ArrayList<>();
+    for (int n = 0; n < 8; n++) {
+      requests.add(new Request("r" + n, "person-" + n, n % 2, BanditTopologyTest.context(n),
+          BanditTopologyTest.reward(n), 1_000 + 2L * n));
+    }
+    long before = System.currentTimeMillis();
+    try (BanditDriver driver = driver(stateDir, BanditTopology.Deciding.BY_DECIDERS)) {
+      long after = System.currentTimeMillis();
+      pipe(driver, requests);
+      List<TestRecord<String, ModelRelease>> releases = driver.releases.readRecordsToList();
+      assertFalse(releases.isEmpty());
+      // The test driver's clock starts at the wall-clock time it was built and stands still; the rounds' own
+      // timestamps (the producers' to set) are near 1,000.
+      for (TestRecord<String, ModelRelease> release : releases) {
+        assertTrue(release.timestamp() >= before && release.timestamp() <= after,
+            () -> release.key() + " stamped " + release.timestamp());
+      }
+    }
+  }
+
+  @Test
   void eachPersonsSixthRequestOnIsRejectedAndTheReleasesAreThoseOfTheBoundedStream() {
     // person i sends 1 + (7 i mod 20) requests: 1 to 20, interleaved round-robin
     int persons = 20;

@@ -175,6 +175,24 @@ class PersonLevelTopologyTest {
   }
 
   @Test
+  void aReleaseIsStampedWithTheServicesClockNotItsSamplesTimestamp() {
+    long before = System.currentTimeMillis();
+    try (TopologyFixture fixture = new TopologyFixture(stateDir, ModelMetrics.NONE, 1, EstimatorFactory.PRIVATE, CONFIG)) {
+      long after = System.currentTimeMillis();
+      // An event time the producer chose (here: one that could encode anything), far from the service's clock.
+      long eventTime = 42L;
+      fixture.samples.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(key("event"),
+          json(0.1, 0.2, 0.3, null), java.time.Instant.ofEpochMilli(eventTime)));
+      List<org.apache.kafka.streams.test.TestRecord<String, ModelRelease>> releases = fixture.releases.readRecordsToList();
+      assertEquals(1, releases.size());
+      // The test driver's clock starts at the wall-clock time it was built and stands still.
+      long stamped = releases.get(0).timestamp();
+      assertTrue(stamped >= before && stamped <= after, () -> "release stamped " + stamped + ", not in [" + before
+          + ", " + after + "]");
+    }
+  }
+
+  @Test
   void anEventLevelModelIgnoresTheIdAndItsReleasesSayNothingOfAUnit() {
     try (TopologyFixture fixture = new TopologyFixture(stateDir, ModelMetrics.NONE, 1, EstimatorFactory.PRIVATE, CONFIG)) {
       for (int n = 0; n < 8; n++) {
