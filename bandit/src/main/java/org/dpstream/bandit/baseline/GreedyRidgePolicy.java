@@ -1,6 +1,5 @@
 package org.dpstream.bandit.baseline;
 
-import org.dpstream.bandit.BanditPolicy;
 import org.dpstream.bandit.Decision;
 import org.dpstream.bandit.linear.LinearDecisionRule;
 
@@ -9,25 +8,18 @@ import org.dpstream.bandit.linear.LinearDecisionRule;
  * exact solution after every round (the chosen arm's inverse updated by Sherman-Morrison, O(d^2)). Not
  * private: for experiments only, to show what privacy costs.
  */
-public final class GreedyRidgePolicy implements BanditPolicy {
+public final class GreedyRidgePolicy extends BaselinePolicy {
 
   public static final String NAME = "greedy";
 
-  private final int arms;
-  private final int dimension;
   /** (X'X + I)^-1 of each arm, row-major. */
   private final double[][] inverse;
   private final double[][] moment;
   private final double[][] theta;
   private final double[] column;
-  private long rounds;
 
   public GreedyRidgePolicy(int arms, int dimension) {
-    if (arms < 1 || dimension < 1) {
-      throw new IllegalArgumentException("arms and dimension must be positive: K=" + arms + ", d=" + dimension);
-    }
-    this.arms = arms;
-    this.dimension = dimension;
+    super(arms, dimension);
     this.inverse = new double[arms][dimension * dimension];
     this.moment = new double[arms][dimension];
     this.theta = new double[arms][dimension];
@@ -40,30 +32,15 @@ public final class GreedyRidgePolicy implements BanditPolicy {
   }
 
   @Override
-  public int arms() {
-    return arms;
-  }
-
-  @Override
-  public int dimension() {
-    return dimension;
-  }
-
-  @Override
-  public long rounds() {
-    return rounds;
-  }
-
-  @Override
   public Decision decide(double[] context) {
-    return new Decision(LinearDecisionRule.greedyArm(theta, rounds, context), Decision.Phase.GREEDY, rounds);
+    return new Decision(LinearDecisionRule.greedyArm(theta, rounds(), context), Decision.Phase.GREEDY, rounds());
   }
 
   @Override
   public void update(Decision decision, double[] context, double reward) {
     int arm = decision.arm();
     double[] a = inverse[arm];
-    int d = dimension;
+    int d = dimension();
     // u = A^-1 x; A^-1 <- A^-1 - u u' / (1 + x' u) (A^-1 is symmetric).
     double denominator = 1;
     for (int i = 0; i < d; i++) {
@@ -92,7 +69,7 @@ public final class GreedyRidgePolicy implements BanditPolicy {
       }
       armTheta[i] = sum;
     }
-    rounds++;
+    countRound();
   }
 
   /** theta_k = (X_k' X_k + I)^-1 X_k' r_k of an arm (a copy). */

@@ -1,6 +1,7 @@
 package org.dpstream.bandit.baseline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.dpstream.bandit.Decision;
 import org.ejml.simple.SimpleMatrix;
@@ -43,5 +44,22 @@ class BaselinePoliciesTest {
     for (int count : counts) {
       assertEquals(1000, count, 120); // binomial sd 27: 120 is 4.4 sd (two-sided rate < 1e-5 per arm)
     }
+  }
+
+  @Test
+  void bothBaselinesRejectAnEmptyShapeAndCountTheirRounds() {
+    assertThrows(IllegalArgumentException.class, () -> new GreedyRidgePolicy(0, 3));
+    assertThrows(IllegalArgumentException.class, () -> new GreedyRidgePolicy(2, 0));
+    assertThrows(IllegalArgumentException.class, () -> new UniformRandomPolicy(0, 3, 1));
+    assertThrows(IllegalArgumentException.class, () -> new UniformRandomPolicy(2, 0, 1));
+    UniformRandomPolicy random = new UniformRandomPolicy(3, 2, 5);
+    assertEquals(3, random.arms());
+    assertEquals(2, random.dimension());
+    for (int i = 0; i < 7; i++) {
+      Decision decision = random.decide(new double[2]);
+      assertEquals(i, decision.round());
+      random.update(decision, new double[2], 1);
+    }
+    assertEquals(7, random.rounds());
   }
 }
