@@ -1,5 +1,7 @@
 package org.dpstream.service.decide;
 
+import org.dpstream.service.decide.producer.ContextDecider;
+import org.dpstream.service.decide.producer.DecisionService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;

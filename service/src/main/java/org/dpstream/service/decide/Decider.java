@@ -50,7 +50,7 @@ public final class Decider {
   public static final class Refused extends Exception {
     private final String code;
 
-    Refused(String code, String message) {
+    public Refused(String code, String message) {
       super(message, null, false, false);
       this.code = code;
     }

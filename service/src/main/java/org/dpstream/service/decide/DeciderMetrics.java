@@ -114,7 +114,7 @@ public final class DeciderMetrics {
   }
 
   /** A reward refused by the deciders (before Kafka), with its reason. */
-  void rewardRefused(String banditId, String reason) {
+  public void rewardRefused(String banditId, String reason) {
     if (registry == null) {
       return;
     }
@@ -124,7 +124,7 @@ public final class DeciderMetrics {
   }
 
   /** A write of a decision to the decision log failed (the producer gave up on it). */
-  void logWriteFailed(String banditId) {
+  public void logWriteFailed(String banditId) {
     if (registry == null) {
       return;
     }
@@ -134,7 +134,7 @@ public final class DeciderMetrics {
   }
 
   /** A write of a reward to dp.rewards failed after it was answered (the producer gave up on it). */
-  void rewardWriteFailed(String banditId) {
+  public void rewardWriteFailed(String banditId) {
     if (registry == null) {
       return;
     }

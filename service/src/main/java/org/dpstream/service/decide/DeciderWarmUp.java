@@ -1,5 +1,6 @@
 package org.dpstream.service.decide;
 
+import org.dpstream.service.decide.producer.DecisionService;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

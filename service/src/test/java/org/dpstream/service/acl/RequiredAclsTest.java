@@ -16,7 +16,7 @@ import org.dpstream.service.config.DeciderConfig;
 import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.config.TopicCreation;
 import org.dpstream.service.dda.DdaNodeConfig;
-import org.dpstream.service.decide.DecisionService;
+import org.dpstream.service.decide.producer.DecisionService;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.streams.TopologyTopics;
 import org.dpstream.service.testing.RepositoryFiles;

@@ -1,5 +1,6 @@
 package org.dpstream.service.decide;
 
+import org.dpstream.service.decide.producer.DecisionService;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -14,7 +14,7 @@ import org.dpstream.service.bandit.BanditRejection;
 import org.dpstream.service.bandit.Caller;
 import org.dpstream.service.decide.Decider;
 import org.dpstream.service.decide.DeciderMetrics;
-import org.dpstream.service.decide.DecisionService;
+import org.dpstream.service.decide.producer.DecisionService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

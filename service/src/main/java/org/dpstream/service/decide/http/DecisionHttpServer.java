@@ -22,7 +22,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
-import org.dpstream.service.decide.DecisionService;
+import org.dpstream.service.decide.producer.DecisionService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -24,7 +24,7 @@ import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.decide.Decider;
 import org.dpstream.service.decide.DeciderMetrics;
-import org.dpstream.service.decide.DecisionService;
+import org.dpstream.service.decide.producer.DecisionService;
 import org.dpstream.service.decide.follower.ReleaseFollower;
 import org.dpstream.service.decide.follower.ReleasedBandits;
 import org.dpstream.service.kafka.Topics;

@@ -1,5 +1,7 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.producer;
 
+import org.dpstream.service.decide.DeciderMetrics;
+import org.dpstream.service.decide.Decider;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

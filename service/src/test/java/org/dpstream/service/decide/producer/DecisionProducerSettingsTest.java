@@ -1,4 +1,4 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.producer;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,5 +1,7 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.producer;
 
+import org.dpstream.service.decide.DeciderMetrics;
+import org.dpstream.service.decide.Decider;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -234,9 +236,9 @@ public final class DecisionService implements AutoCloseable {
 
   /**
    * Decides and encodes a synthetic request as {@link #decideAndHand} does, but remembers and writes nothing
-   * (the warm-up, {@link DeciderWarmUp}).
+   * (the warm-up, {@code DeciderWarmUp}).
    */
-  void rehearse(String banditId, String requestId, List<Double> context) throws Decider.Refused {
+  public void rehearse(String banditId, String requestId, List<Double> context) throws Decider.Refused {
     DecisionResponse response = response(requestId, Caller.DEFAULT, decider.decide(banditId, requestId, context));
     // The memory's keys and digests, computed and dropped: rehearsed like the rest of the path.
     Digest128.ofRequest(banditId, requestId);
@@ -249,7 +251,7 @@ public final class DecisionService implements AutoCloseable {
    * Fetches the producer's metadata of every topic the deciders write, so that the first decision's send
    * does not wait for it (KafkaProducer.send blocks until it knows the topic's partitions).
    */
-  void fetchMetadata() {
+  public void fetchMetadata() {
     for (String topic : writtenTopics(topics)) {
       producer.partitionsFor(topic);
     }
@@ -412,7 +414,7 @@ public final class DecisionService implements AutoCloseable {
   }
 
   /** Requests remembered now. */
-  int remembered() {
+  public int remembered() {
     return memory.size();
   }
 

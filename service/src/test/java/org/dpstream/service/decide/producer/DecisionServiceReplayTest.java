@@ -1,5 +1,6 @@
-package org.dpstream.service.decide;
+package org.dpstream.service.decide.producer;
 
+import org.dpstream.service.decide.Decider;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
