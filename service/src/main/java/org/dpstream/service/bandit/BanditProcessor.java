@@ -32,7 +32,6 @@ import org.dpstream.service.routing.Placement;
 import org.dpstream.service.routing.RoutedInput;
 import org.dpstream.service.serde.DecodeResult;
 import org.dpstream.service.serde.DpSerdes;
-import org.dpstream.service.serde.RejectReason;
 import org.dpstream.service.serde.SchemaSerde;
 import org.dpstream.service.topology.PersonIds;
 import org.dpstream.service.topology.ProcessingErrorGuard;
@@ -62,8 +61,8 @@ import org.slf4j.LoggerFactory;
  *       record timestamp of its contexts and rewards so far.
  * </ul>
  *
- * <p><b>Parts.</b> This class routes each record and forwards the outputs; the jobs are {@link Decisions} (the
- * topology's answer; a logged decision checked), {@link PendingRequests} (a decision kept, a reward's join),
+ * <p><b>Parts.</b> This class routes each record and forwards the outputs; the jobs are {@link RequestChecks} (what a
+ * request must be to be kept), {@link Decisions} (the topology's answer; a logged decision checked), {@link PendingRequests} (a decision kept, a reward's join),
  * {@link HeldRewards} (a reward before its decision), {@link Deadlines} (the index and its expiry), {@link BanditClock}
  * (the stream time) and {@link PlacedStateStore} (the state loaded, refused or written).
  *
@@ -119,6 +118,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private KeyValueStore<String, byte[]> deadlines;
   private KeyValueStore<String, Long> clocks;
   private ContributionCounts counts;
+  private RequestChecks requestChecks;
 
   /** A loaded bandit: its policy, its stream time and its deadline index. */
   private static final class Live {
@@ -168,6 +168,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     this.deadlines = context.getStateStore(BanditTopology.DEADLINES_STORE);
     this.clocks = context.getStateStore(BanditTopology.CLOCK_STORE);
     this.counts = new ContributionCounts(states, noise.keys());
+    this.requestChecks = new RequestChecks(pendingRequests, counts);
     live.clear();
     placedStates.start(states);
   }
@@ -232,7 +233,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       return;
     }
     DecisionRequest request = ((DecodeResult.Decoded<DecisionRequest>) decoded).value();
-    CheckedRequest checked = checkedRequest(record, banditId, bandit, request.getCaller(), request.getRequestId(),
+    RequestChecks.Accepted checked = checkedRequest(record, banditId, bandit, request.getCaller(), request.getRequestId(),
         request.getContext(), PersonIds.of(bandit.entry.unit(), request.getUserId(), record.headers()));
     if (checked == null) {
       return;
@@ -255,7 +256,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     }
     DecidedRequest decided = ((DecodeResult.Decoded<DecidedRequest>) decoded).value();
     DecisionResponse response = decided.getDecision();
-    CheckedRequest checked = checkedRequest(record, banditId, bandit, response.getCaller(), response.getRequestId(),
+    RequestChecks.Accepted checked = checkedRequest(record, banditId, bandit, response.getCaller(), response.getRequestId(),
         decided.getContext(), decided.getUserId() == null || decided.getUserId().isBlank() ? null : decided.getUserId());
     if (checked == null) {
       return;
@@ -269,76 +270,26 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   }
 
   /**
-   * A request fit to be decided: its key (caller, request id), its context as a vector, the reward that came
-   * before it, if one did, and, for a person-level bandit, its person's contributions so far (null otherwise).
+   * The request's checks ({@link RequestChecks}): the accepted request, or null once the record was rejected; a
+   * refused contribution count stops the bandit, as a refused state does.
    */
-  private record CheckedRequest(RequestKey request, double[] context, HeldReward heldReward,
-      ContributionCounts.Contributor person) {}
-
-  /**
-   * The request, or null once the record was rejected (no request id, a bad caller, wrong size, a duplicate, no
-   * person at person level).
-   *
-   * @param personId the request's person, or null if it names none
-   */
-  private CheckedRequest checkedRequest(Record<String, byte[]> record, String banditId, Live bandit, String callerName,
-      String requestId, List<Double> values, String personId) {
-    if (requestId == null || requestId.isEmpty()) {
-      reject(record, banditId, BanditRejection.MISSING_REQUEST_ID.name(), "a decision request needs a request id");
+  private RequestChecks.Accepted checkedRequest(Record<String, byte[]> record, String banditId, Live bandit,
+      String callerName, String requestId, List<Double> values, String personId) {
+    RequestChecks.Outcome outcome;
+    try {
+      outcome = requestChecks.check(bandit.entry, bandit.clock.time(), record.timestamp(), callerName, requestId,
+          values, personId);
+    } catch (RefusedStateException e) {
+      live.remove(banditId);
+      placedStates.refuse(banditId, e);
+      reject(record, banditId, e.reason().name(), e.getMessage());
       return null;
     }
-    RequestKey key = requestKey(record, banditId, callerName, requestId);
-    if (key == null) {
+    if (outcome instanceof RequestChecks.Refused refused) {
+      reject(record, banditId, refused.reason(), refused.message());
       return null;
     }
-    int dimension = bandit.entry.spec().dimension();
-    if (values.size() != dimension) {
-      reject(record, banditId, BanditRejection.WRONG_DIMENSION.name(),
-          "bandit " + banditId + " has dimension " + dimension + ", the context " + values.size());
-      return null;
-    }
-    double[] x = new double[dimension];
-    for (int j = 0; j < dimension; j++) {
-      x[j] = values.get(j);
-      if (!Double.isFinite(x[j])) { // the decoder refuses these already; kept as a guard
-        reject(record, banditId, RejectReason.NON_FINITE_NUMBER.name(), "context[" + j + "] is not finite");
-        return null;
-      }
-    }
-    PendingRequests.Slot slot = pendingRequests.find(banditId, key);
-    if (slot instanceof PendingRequests.Decided) {
-      reject(record, banditId, BanditRejection.DUPLICATE_REQUEST.name(),
-          "request " + requestId + " was already decided by bandit " + banditId);
-      return null;
-    }
-    long deadline = PendingRequests.dueAfter(record.timestamp(), bandit.entry.rewardTimeout());
-    if (deadline <= bandit.clock.time()) {
-      // No reward can join it any more (expiry runs before a reward is handled), and the completion marker of its
-      // request, had it been learnt already, may have been purged: a context decided again after the decider group
-      // lost its offsets would be learnt a second time (imputed, or joined with a reward held meanwhile).
-      reject(record, banditId, BanditRejection.STALE_DECISION.name(), "request " + requestId + " of " + record.timestamp()
-          + " reached bandit " + banditId + " at stream time " + bandit.clock.time() + ", past its reward deadline "
-          + deadline + "; it is not learnt");
-      return null;
-    }
-    ContributionCounts.Contributor person = null;
-    if (bandit.entry.unit().byUser()) {
-      if (personId == null) {
-        reject(record, banditId, BanditRejection.MISSING_USER_ID.name(), "bandit " + banditId + " is person-level: a"
-            + " request needs its person's id in " + PersonIds.where(bandit.entry.unit()) + "; it is not learnt");
-        return null;
-      }
-      try {
-        person = counts.find(banditId, personId);
-      } catch (RefusedStateException e) {
-        // Counts made under a key the ring no longer holds: the bandit stops, as for a refused state.
-        live.remove(banditId);
-        placedStates.refuse(banditId, e);
-        reject(record, banditId, e.reason().name(), e.getMessage());
-        return null;
-      }
-    }
-    return new CheckedRequest(key, x, slot instanceof PendingRequests.Held held ? held.reward() : null, person);
+    return (RequestChecks.Accepted) outcome;
   }
 
   /**
@@ -346,7 +297,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
    * person level; a request whose person has none left is rejected, and so is the reward held for it.
    */
   private void keepPendingWithinLimit(Record<String, byte[]> record, String banditId, Live bandit, Decision decision,
-      CheckedRequest checked) {
+      RequestChecks.Accepted checked) {
     ContributionCounts.Contributor person = checked.person();
     if (person != null) {
       int limit = bandit.entry.unit().maxContributions();
@@ -379,7 +330,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
 
   /** Keeps the decision pending until its reward comes, or joins the reward that came first. */
   private void keepPending(Record<String, byte[]> record, String banditId, Live bandit, RequestKey request,
-      Decision decision, CheckedRequest checked) {
+      Decision decision, RequestChecks.Accepted checked) {
     PendingRequest decided = PendingRequests.pending(decision, record.timestamp(), bandit.entry.rewardTimeout(),
         checked.context());
     pendingRequests.keep(banditId, request, decided, bandit.deadlines);
