@@ -9,16 +9,12 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.dpstream.bandit.Decision;
-import org.dpstream.bandit.PrivateBandit;
-import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
 import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.dpstream.schemas.DecidedRequest;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
-import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
 import org.dpstream.schemas.Reward;
-import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.contribution.ContributionCounts;
 import org.dpstream.service.metrics.BanditMetrics;
@@ -26,8 +22,6 @@ import org.dpstream.service.noise.NoiseContext;
 import org.dpstream.service.noise.PlacedStateStore;
 import org.dpstream.service.noise.RefusedStateException;
 import org.dpstream.service.noise.StateRefusal;
-import org.dpstream.service.release.ModelReleases;
-import org.dpstream.service.release.NoiseGeneration;
 import org.dpstream.service.routing.Placement;
 import org.dpstream.service.routing.RoutedInput;
 import org.dpstream.service.serde.DecodeResult;
@@ -62,9 +56,11 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p><b>Parts.</b> This class routes each record and forwards the outputs; the jobs are {@link RequestChecks} (what a
- * request must be to be kept), {@link Decisions} (the topology's answer; a logged decision checked), {@link PendingRequests} (a decision kept, a reward's join),
- * {@link HeldRewards} (a reward before its decision), {@link Deadlines} (the index and its expiry), {@link BanditClock}
- * (the stream time) and {@link PlacedStateStore} (the state loaded, refused or written).
+ * request must be to be kept), {@link Decisions} (the topology's answer; a logged decision checked), {@link
+ * PendingRequests} (a decision kept, a reward's join), {@link Rounds} (a round joined or expired, its state and
+ * releases), {@link HeldRewards} (a reward before its decision), {@link Deadlines} (the index and its expiry), {@link
+ * BanditClock} (the stream time), {@link LiveBandit} (a loaded bandit) and {@link PlacedStateStore} (the state
+ * loaded, refused or written).
  *
  * <p><b>Persons</b> (a bandit of {@code privacyUnit: {by: user, maxContributions: k}}). A request's person is named
  * by the request (its {@code userId}, or the configured header; with deciders, as the decider read it onto the
@@ -110,7 +106,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private final SchemaSerde<DecisionRequest> requests = DpSerdes.decisionRequest();
   private final SchemaSerde<Reward> rewards = DpSerdes.reward();
   private final SchemaSerde<DecidedRequest> decidedRequests = DpSerdes.decidedRequest();
-  private final Map<String, Live> live = new HashMap<>();
+  private final Map<String, LiveBandit> live = new HashMap<>();
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, byte[]> states;
   private PendingRequests pendingRequests;
@@ -119,28 +115,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private KeyValueStore<String, Long> clocks;
   private ContributionCounts counts;
   private RequestChecks requestChecks;
-
-  /** A loaded bandit: its policy, its stream time and its deadline index. */
-  private static final class Live {
-    final BanditRegistry.Entry entry;
-    final Placement home;
-    final ServedBandit served;
-    final PrivateBandit policy;
-    final NoiseGeneration generation;
-    final BanditClock clock;
-    final Deadlines deadlines;
-
-    Live(BanditRegistry.Entry entry, Placement home, ServedBandit served, NoiseGeneration generation, BanditClock clock,
-        Deadlines deadlines) {
-      this.entry = entry;
-      this.home = home;
-      this.served = served;
-      this.generation = generation;
-      this.policy = served.policy();
-      this.clock = clock;
-      this.deadlines = deadlines;
-    }
-  }
+  private Rounds rounds;
 
   /**
    * @param holdEarlyRewards whether a reward may come before its decision (deciders log their decisions while
@@ -169,6 +144,10 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     this.clocks = context.getStateStore(BanditTopology.CLOCK_STORE);
     this.counts = new ContributionCounts(states, noise.keys());
     this.requestChecks = new RequestChecks(pendingRequests, counts);
+    // Releases are stamped with the service's clock: a round's own timestamp is its reward's or request's, the
+    // producer's to set.
+    this.rounds = new Rounds(placedStates, pendingRequests, metrics,
+        (key, release) -> context.forward(new Record<String, Object>(key, release, context.currentSystemTimeMs())));
     live.clear();
     placedStates.start(states);
   }
@@ -213,7 +192,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
           + "; this record arrived in routing partition " + here + ", which dpstream's routing never writes it to");
       return;
     }
-    Live bandit = placedStates.admit(banditId, () -> live.computeIfAbsent(banditId, id -> load(entry, home)),
+    LiveBandit bandit = placedStates.admit(banditId, () -> live.computeIfAbsent(banditId, id -> load(entry, home)),
         (reason, message) -> reject(record, banditId, reason, message));
     if (bandit == null) {
       return;
@@ -226,7 +205,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     }
   }
 
-  private void onContext(Record<String, byte[]> record, String banditId, Live bandit) {
+  private void onContext(Record<String, byte[]> record, String banditId, LiveBandit bandit) {
     DecodeResult<DecisionRequest> decoded = requests.decode(record.value());
     if (decoded instanceof DecodeResult.Rejected<DecisionRequest> rejected) {
       reject(record, banditId, rejected.reason().name(), rejected.message());
@@ -248,7 +227,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
    * topology's own, not sent to dp.decisions again (the decider did that). The decision must be one
    * this bandit's releases could have given: an arm of the bandit, a step it has reached.
    */
-  private void onDecided(Record<String, byte[]> record, String banditId, Live bandit) {
+  private void onDecided(Record<String, byte[]> record, String banditId, LiveBandit bandit) {
     DecodeResult<DecidedRequest> decoded = decidedRequests.decode(record.value());
     if (decoded instanceof DecodeResult.Rejected<DecidedRequest> rejected) {
       reject(record, banditId, rejected.reason().name(), rejected.message());
@@ -273,7 +252,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
    * The request's checks ({@link RequestChecks}): the accepted request, or null once the record was rejected; a
    * refused contribution count stops the bandit, as a refused state does.
    */
-  private RequestChecks.Accepted checkedRequest(Record<String, byte[]> record, String banditId, Live bandit,
+  private RequestChecks.Accepted checkedRequest(Record<String, byte[]> record, String banditId, LiveBandit bandit,
       String callerName, String requestId, List<Double> values, String personId) {
     RequestChecks.Outcome outcome;
     try {
@@ -296,7 +275,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
    * Keeps the request pending (or joins the reward that came first), counting one contribution of its person at
    * person level; a request whose person has none left is rejected, and so is the reward held for it.
    */
-  private void keepPendingWithinLimit(Record<String, byte[]> record, String banditId, Live bandit, Decision decision,
+  private void keepPendingWithinLimit(Record<String, byte[]> record, String banditId, LiveBandit bandit, Decision decision,
       RequestChecks.Accepted checked) {
     ContributionCounts.Contributor person = checked.person();
     if (person != null) {
@@ -329,7 +308,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   }
 
   /** Keeps the decision pending until its reward comes, or joins the reward that came first. */
-  private void keepPending(Record<String, byte[]> record, String banditId, Live bandit, RequestKey request,
+  private void keepPending(Record<String, byte[]> record, String banditId, LiveBandit bandit, RequestKey request,
       Decision decision, RequestChecks.Accepted checked) {
     PendingRequest decided = PendingRequests.pending(decision, record.timestamp(), bandit.entry.rewardTimeout(),
         checked.context());
@@ -339,12 +318,12 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     if (held != null) {
       // As if the reward had come right after its decision: the same checks, the same round.
       bandit.deadlines.remove(request, held.dueAt());
-      joinReward(banditId, bandit, request, decided, held.reward(),
+      rounds.join(bandit, request, decided, held.reward(),
           (reason, message) -> rejectHeld(banditId, held, reason, message));
     }
   }
 
-  private void onReward(Record<String, byte[]> record, String banditId, Live bandit) {
+  private void onReward(Record<String, byte[]> record, String banditId, LiveBandit bandit) {
     DecodeResult<Reward> decoded = rewards.decode(record.value());
     if (decoded instanceof DecodeResult.Rejected<Reward> rejected) {
       reject(record, banditId, rejected.reason().name(), rejected.message());
@@ -364,7 +343,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     if (match instanceof PendingRequests.Refused refused) {
       reject(record, banditId, refused.reason().name(), refused.message());
     } else if (match instanceof PendingRequests.Joins joins) {
-      joinReward(banditId, bandit, request, joins.request(), reward.getReward(),
+      rounds.join(bandit, request, joins.request(), reward.getReward(),
           (reason, message) -> reject(record, banditId, reason, message));
     } else if (holdEarlyRewards) {
       hold(record, banditId, bandit, request, reward.getReward());
@@ -374,37 +353,12 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     }
   }
 
-  /** How a refused reward is rejected: the record being processed, or a held one. */
-  @FunctionalInterface
-  private interface Refusal {
-    void reject(String reason, String message);
-  }
-
-  /** A pending request's reward: one round learnt and the request completed, or the reward refused. */
-  private void joinReward(String banditId, Live bandit, RequestKey key, PendingRequest request, double r,
-      Refusal refusal) {
-    try {
-      bandit.entry.spec().requireReward(r);
-    } catch (IllegalArgumentException e) {
-      refusal.reject(BanditRejection.INVALID_REWARD.name(), e.getMessage());
-      return;
-    }
-    try {
-      learn(banditId, bandit, request, r);
-    } catch (PrivacyBudgetExceededException e) {
-      refusal.reject(BanditRejection.BUDGET_EXHAUSTED.name(), e.getMessage());
-      return;
-    }
-    complete(banditId, bandit, key, request, PendingRequest.Status.JOINED);
-    metrics.joined(banditId, r, bandit.policy.rounds(), bandit.policy.privacySpent());
-  }
-
   /**
    * A reward whose decision has not come: kept until the bandit's stream time passes its timestamp plus the
    * reward timeout, with the rejection it gets if its decision never comes. A reward the bandit cannot learn
    * whatever its decision is refused now.
    */
-  private void hold(Record<String, byte[]> record, String banditId, Live bandit, RequestKey request, double r) {
+  private void hold(Record<String, byte[]> record, String banditId, LiveBandit bandit, RequestKey request, double r) {
     try {
       bandit.entry.spec().requireReward(r);
     } catch (IllegalArgumentException e) {
@@ -418,7 +372,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     metrics.rewardHeld(banditId);
   }
 
-  private static String noDecisionFor(String banditId, Live bandit, String requestId) {
+  private static String noDecisionFor(String banditId, LiveBandit bandit, String requestId) {
     return "bandit " + banditId + " had no decision for request " + requestId + " within the reward timeout ("
         + bandit.entry.rewardTimeout() + ") of its reward";
   }
@@ -429,32 +383,14 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     context.forward(heldRewards.rejection(held, reason, message));
   }
 
-  /** One round, the state written and the arms' parameters released when the policy says so. */
-  private void learn(String banditId, Live bandit, PendingRequest request, double reward) {
-    bandit.policy.update(request.decision(), request.context(), reward);
-    placedStates.write(banditId, bandit.home, bandit.generation, bandit.policy::writeState);
-    for (ModelRelease release : bandit.served.releasesAfterRound(bandit.entry.releaseEvery())) {
-      // Stamped with the service's clock: the round's own timestamp is its reward's or request's, the producer's to set.
-      context.forward(new Record<String, Object>(release.getModelId(),
-          ModelReleases.inUnit(ModelReleases.inGeneration(release, bandit.generation), bandit.entry.unit()),
-          context.currentSystemTimeMs()));
-    }
-  }
-
-  /** The pending request becomes a completion marker (context dropped), due for purging at its purge time. */
-  private void complete(String banditId, Live bandit, RequestKey key, PendingRequest request,
-      PendingRequest.Status outcome) {
-    pendingRequests.complete(banditId, key, request, outcome, bandit.deadlines);
-  }
-
   /** Advances the bandit's stream time and handles everything due by then. */
-  private void advanceClock(String banditId, Live bandit, long timestamp) {
+  private void advanceClock(String banditId, LiveBandit bandit, long timestamp) {
     bandit.clock.advanceTo(timestamp);
     bandit.deadlines.expireDue(bandit.clock.time(), due -> expireDue(banditId, bandit, due));
   }
 
   /** A request due: a held reward rejected, a pending request expired, a completion marker purged. */
-  private void expireDue(String banditId, Live bandit, Deadlines.Due due) {
+  private void expireDue(String banditId, LiveBandit bandit, Deadlines.Due due) {
     RequestKey request = due.request();
     PendingRequests.Slot slot = pendingRequests.find(banditId, request);
     if (slot instanceof PendingRequests.Held held) {
@@ -464,7 +400,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       pendingRequests.remove(banditId, request);
     } else if (slot instanceof PendingRequests.Decided decided
         && decided.request().status() == PendingRequest.Status.PENDING) {
-      expire(banditId, bandit, request, decided.request());
+      rounds.expire(bandit, request, decided.request());
     } else {
       bandit.deadlines.remove(due);
       if (slot instanceof PendingRequests.Decided) {
@@ -473,27 +409,12 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     }
   }
 
-  /** The missing-reward policy: drop (no round) or impute (one round with the public default reward). */
-  private void expire(String banditId, Live bandit, RequestKey key, PendingRequest request) {
-    boolean imputed = false;
-    if (bandit.entry.missingReward() == BanditConfig.MissingReward.IMPUTE) {
-      try {
-        learn(banditId, bandit, request, bandit.entry.defaultReward());
-        imputed = true;
-      } catch (PrivacyBudgetExceededException e) {
-        // No budget for the imputed round: the decision is dropped instead (counted as such).
-      }
-    }
-    complete(banditId, bandit, key, request, PendingRequest.Status.EXPIRED);
-    metrics.expired(banditId, imputed, bandit.policy.rounds(), bandit.policy.privacySpent());
-  }
-
   /**
    * The bandit's state in this task, or a new one if it has none and may start one ({@link PlacedStateStore#load}).
    *
    * @throws RefusedStateException if the state (or its absence) must stop the bandit
    */
-  private Live load(BanditRegistry.Entry entry, Placement home) {
+  private LiveBandit load(BanditRegistry.Entry entry, Placement home) {
     String banditId = entry.spec().banditId();
     // Every arm is released at every release step, in one transaction: the first arm's releases are the bandit's.
     PlacedStateStore.Loaded<ServedBandit> loaded = placedStates.load(banditId, home, entry.armModelId(0),
@@ -513,7 +434,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
             return served.step().getAsLong();
           }
         });
-    return new Live(entry, home, loaded.live(), loaded.generation(), BanditClock.load(banditId, clocks),
+    return new LiveBandit(entry, home, loaded.live(), loaded.generation(), BanditClock.load(banditId, clocks),
         Deadlines.load(banditId, deadlines));
   }
 
