@@ -43,7 +43,7 @@ public final class DdaNodeCommand implements Callable<Integer> {
     try {
       nodeConfig = ConfigLoader.read(config, DdaNodeConfig.class);
       nodeConfig.runSpec(); // validate everything before touching Kafka
-      nodeConfig.privacyLedger(); // and refuse a run whose guarantee misses privacy.epsilon
+      nodeConfig.runPrivacy().ledger(); // and refuse a run whose guarantee misses privacy.epsilon
     } catch (IllegalArgumentException e) {
       spec.commandLine().getErr().println("dda-node: " + e.getMessage());
       return 2;

@@ -2,14 +2,11 @@ package org.dpstream.service.dda;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.dpstream.core.distributed.DdaRunSpec;
 import org.dpstream.core.distributed.DdaSettings;
 import org.dpstream.core.distributed.DpDdaAccountant;
-import org.dpstream.core.distributed.DpDdaCalibration;
-import org.dpstream.core.distributed.DpDdaPrivacyReport;
 import org.dpstream.core.distributed.DualAveragingProx;
 import org.dpstream.core.distributed.FeasibleSet;
 import org.dpstream.core.distributed.GossipGraph;
@@ -17,8 +14,6 @@ import org.dpstream.core.distributed.GossipSampler;
 import org.dpstream.core.distributed.HingeLoss;
 import org.dpstream.core.distributed.StepSchedule;
 import org.dpstream.core.erm.Regularizer;
-import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
-import org.dpstream.core.privacy.accounting.PrivacyLedger;
 
 /**
  * The configuration file of a DP-DDA deployment in Mode 2 ({@code dpstream dda-node --node-id i --config
@@ -142,7 +137,7 @@ public record DdaNodeConfig(
 
   /**
    * The privacy target and the accounting of Theorem 1 ({@link DpDdaAccountant}).
-   *
+   * The privacy target and the accounting of Theorem 1 ({@link DdaRunPrivacy}, {@link DpDdaAccountant}).
    * @param epsilon the target epsilon sigma is calibrated for
    * @param delta0 per-release delta_0 of Lemma 4.1 (default 0.01, the paper's)
    * @param noiseConstant proof-closes (160, default), utility-appendices (40) or as-stated (32)
@@ -164,25 +159,6 @@ public record DdaNodeConfig(
       lipschitz = lipschitz == null ? 1.0 : lipschitz;
       if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
         throw new IllegalArgumentException("privacy.epsilon must be positive and finite: " + epsilon);
-      }
-    }
-
-    DpDdaAccountant accountant(int samplesPerNode, double iota, long rounds) {
-      DpDdaAccountant accountant = DpDdaAccountant.of(lipschitz, samplesPerNode, iota, delta0, rounds)
-          .withVisibility(switch (activeSet) {
-            case "observable" -> DpDdaAccountant.ActiveSetVisibility.OBSERVABLE;
-            case "hidden" -> DpDdaAccountant.ActiveSetVisibility.HIDDEN;
-            default -> throw new IllegalArgumentException("privacy.activeSet must be observable or hidden, got '" + activeSet + "'");
-          });
-      return compositionDelta == null ? accountant : accountant.withCompositionSlack(compositionDelta);
-    }
-
-    DpDdaAccountant.NoiseConstant constant() {
-      try {
-        return DpDdaAccountant.NoiseConstant.valueOf(noiseConstant.toUpperCase(Locale.ROOT).replace('-', '_'));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("privacy.noiseConstant must be proof-closes, utility-appendices or as-stated, got '"
-            + noiseConstant + "'");
       }
     }
   }
@@ -246,66 +222,9 @@ public record DdaNodeConfig(
     }
   }
 
-  /** The accountant of this run. */
-  public DpDdaAccountant accountant() {
-    return privacy.accountant(data.samplesPerNode(), iota, rounds);
-  }
-
-  /** sigma: the explicit one, or Theorem 1's calibration for the target epsilon. */
-  public double sigma() {
-    return privacy.sigma() != null ? privacy.sigma() : accountant().calibrateSigma(privacy.epsilon(), privacy.constant());
-  }
-
-  /** The guarantee this configuration obtains (never the nominal target). */
-  public DpDdaPrivacyReport privacyReport() {
-    return accountant().report(sigma(), privacy.epsilon());
-  }
-
-  /** The name of the accountant in the run's ledger and release. */
-  String accountantName() {
-    return "dp-dda-theorem1/" + privacy.noiseConstant() + "/active-set-" + privacy.activeSet();
-  }
-
-  /**
-   * The run's ledger with the cost of every message of all T rounds reserved: a node calls this before it
-   * sends anything, and runs only if it returns.
-   *
-   * @throws IllegalArgumentException naming the keys to change if the guarantee this configuration obtains
-   *     (the exact lemma chain) is weaker than privacy.epsilon, or states no guarantee at all (delta 1)
-   */
-  public PrivacyLedger privacyLedger() {
-    try {
-      return ledgerFor(sigma());
-    } catch (PrivacyBudgetExceededException | IllegalArgumentException e) {
-      DpDdaPrivacyReport report = privacyReport();
-      String what = report.delta() >= 1
-          ? "states no guarantee at all (delta = 1"
-          : String.format(Locale.ROOT, "obtains eps = %.6g, delta = %.3g (", report.epsilon(), report.delta());
-      double suggested = safeSigma();
-      throw new IllegalArgumentException(String.format(Locale.ROOT,
-          "privacy: this configuration %sthe exact lemma chain over all %d rounds), weaker than privacy.epsilon = %s,"
-              + " so no node sends anything. %schange rounds, privacy.noiseConstant, privacy.delta0 or"
-              + " privacy.compositionDelta (a fixed slack keeps delta below 1); raising privacy.epsilon accepts the"
-              + " weaker guarantee",
-          what, rounds, privacy.epsilon(), Double.isNaN(suggested) ? "Raise privacy.sigma, or "
-              : String.format(Locale.ROOT, "Set privacy.sigma to %.6g or more (its guarantee meets privacy.epsilon),"
-                  + " or ", suggested)), e);
-    }
-  }
-
-  private PrivacyLedger ledgerFor(double sigma) {
-    return PrivacyLedger.forRun(DpDdaCalibration.of(accountant(), sigma, privacy.epsilon(), accountantName()));
-  }
-
-  /** The sigma whose reported guarantee meets privacy.epsilon with delta below 1, or NaN if there is none. */
-  private double safeSigma() {
-    try {
-      double sigma = accountant().calibrateSigmaToReport(privacy.epsilon());
-      ledgerFor(sigma);
-      return sigma;
-    } catch (PrivacyBudgetExceededException | IllegalArgumentException e) {
-      return Double.NaN;
-    }
+  /** The run's accounting: its accountant, sigma, guarantee and ledger. */
+  public DdaRunPrivacy runPrivacy() {
+    return new DdaRunPrivacy(this);
   }
 
   /** Everything the nodes agree on, validated; the same spec drives Mode 1 and Mode 2. */
@@ -313,7 +232,7 @@ public record DdaNodeConfig(
     GossipSampler sampler = new GossipSampler(GossipGraph.named(graph, nodes, edgeProbability, graphSeed), iota,
         GossipSampler.Mode.named(gossip));
     DualAveragingProx prox = objective.prox();
-    DdaSettings settings = DdaSettings.of(iota, sigma(), objective.stepSchedule(prox), prox,
+    DdaSettings settings = DdaSettings.of(iota, runPrivacy().sigma(), objective.stepSchedule(prox), prox,
         HingeLoss.ofRowNormBound(privacy.lipschitz()));
     return new DdaRunSpec(runId, sampler, settings, rounds, data.samplesPerNode(), data.dimension());
   }

@@ -65,8 +65,8 @@ final class DdaNodeRunner {
     if (nodeId < 0 || nodeId >= spec.nodeCount()) {
       throw new IllegalArgumentException("--node-id must be in 0.." + (spec.nodeCount() - 1) + ": " + nodeId);
     }
-    PrivacyLedger ledger = config.privacyLedger(); // reserved before any message is sent; refuses past the budget
-    DpDdaPrivacyReport report = config.privacyReport();
+    PrivacyLedger ledger = config.runPrivacy().ledger(); // reserved before any message is sent; refuses past the budget
+    DpDdaPrivacyReport report = config.runPrivacy().report();
     ErmDataset shard = ShardLoader.load(Path.of(config.data().shardOf(nodeId)), config.data().format(),
         config.data().dimension(), config.privacy().lipschitz());
     LOG.info("node {} of {}: {} samples; {}; fingerprint {}", nodeId, spec.nodeCount(), shard.size(), spec, spec.fingerprint());

@@ -40,14 +40,14 @@ class DdaNodeConfigTest {
     assertEquals(2000, spec.rounds());
     assertEquals("data/dda/node-3.csv", config.data().shardOf(3));
     assertEquals(Duration.ofMinutes(10), config.roundTimeoutDuration());
-    assertTrue(config.privacyLedger().spentEpsilon() <= 1.0, config.privacyReport().describe());
+    assertTrue(config.runPrivacy().ledger().spentEpsilon() <= 1.0, config.runPrivacy().report().describe());
   }
 
   @Test
   void theLedgerReservesTheWholeRunAsTheLemmaChainStatesIt() {
     DdaNodeConfig config = parse(MINIMAL);
-    PrivacyLedger ledger = config.privacyLedger();
-    DpDdaPrivacyReport report = config.privacyReport();
+    PrivacyLedger ledger = config.runPrivacy().ledger();
+    DpDdaPrivacyReport report = config.runPrivacy().report();
     assertEquals(new PrivacyBudget(1.0, report.delta()), ledger.budget());
     assertEquals(report.epsilon(), ledger.spentEpsilon());
     assertEquals(report.delta(), ledger.spentDelta());
@@ -61,24 +61,24 @@ class DdaNodeConfigTest {
     String weakYaml = MINIMAL.replace("{epsilon: 1.0}", "{epsilon: 1.0, sigma: 0.5, compositionDelta: 1.0e-6}");
     DdaNodeConfig weak = parse(weakYaml);
     weak.runSpec();
-    assertTrue(weak.privacyReport().epsilon() > 1, weak.privacyReport().describe());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, weak::privacyLedger);
+    assertTrue(weak.runPrivacy().report().epsilon() > 1, weak.runPrivacy().report().describe());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, weak.runPrivacy()::ledger);
     assertTrue(e.getMessage().contains("weaker than privacy.epsilon = 1.0") && e.getMessage().contains("privacy.sigma"),
         e.getMessage());
     // the sigma the message suggests is the report's calibration, and a run with it is accepted
-    double suggested = weak.accountant().calibrateSigmaToReport(1.0);
+    double suggested = weak.runPrivacy().accountant().calibrateSigmaToReport(1.0);
     assertTrue(e.getMessage().contains(String.format(java.util.Locale.ROOT, "privacy.sigma to %.6g", suggested)),
         e.getMessage());
     DdaNodeConfig fixed = parse(weakYaml.replace("sigma: 0.5", "sigma: " + suggested));
-    assertTrue(fixed.privacyLedger().spentEpsilon() <= 1.0);
+    assertTrue(fixed.runPrivacy().ledger().spentEpsilon() <= 1.0);
   }
 
   @Test
   void aRunWithoutAnyGuaranteeIsRefused() {
     // the paper's composition slack sqrt(T eps'^2) reaches 1 at this sigma: delta = 1
     DdaNodeConfig none = parse(MINIMAL.replace("{epsilon: 1.0}", "{epsilon: 1.0, sigma: 0.5}"));
-    assertEquals(1.0, none.privacyReport().delta());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, none::privacyLedger);
+    assertEquals(1.0, none.runPrivacy().report().delta());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, none.runPrivacy()::ledger);
     assertTrue(e.getMessage().contains("no guarantee at all") && e.getMessage().contains("privacy.compositionDelta"),
         e.getMessage());
   }
