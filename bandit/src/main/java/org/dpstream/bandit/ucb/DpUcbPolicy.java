@@ -56,7 +56,9 @@ public final class DpUcbPolicy implements BanditPolicy {
   private final ArmEstimate[] estimates;
   private final double[] leaf;
   private final double[] zeroLeaf;
-  private final double[] release;
+  /** Each arm's latest release (its noisy prefix sum), kept per arm so that a release can be read back. */
+  private final double[][] releases;
+  private final double sensitivity;
   private final DMatrixRMaj gram;
   private final double[] rewardVector;
   private long rounds;
@@ -68,7 +70,7 @@ public final class DpUcbPolicy implements BanditPolicy {
     int leafLength = ArmLeaf.length(d);
     double contextL2 = spec.contextL2Bound();
     Lattice lattice = Lattice.forScale(Math.max(contextL2 * contextL2, spec.rewardBound() * contextL2), LATTICE_BITS);
-    double sensitivity = ArmLeaf.concatenatedSensitivity(
+    this.sensitivity = ArmLeaf.concatenatedSensitivity(
         contextL2, spec.rewardBound(), lattice.roundingSlack(leafLength, 2));
     this.calibration = GaussianTreeCalibration.of(ZcdpBudget.of(spec.budget()), spec.horizon(), sensitivity);
     this.confidence = new DpUcbConfidence(spec, calibration.nodeSigma(), calibration.tree().depth());
@@ -87,7 +89,7 @@ public final class DpUcbPolicy implements BanditPolicy {
     }
     this.leaf = new double[leafLength];
     this.zeroLeaf = new double[leafLength];
-    this.release = new double[leafLength];
+    this.releases = new double[spec.arms()][leafLength];
   }
 
   @Override
@@ -151,8 +153,8 @@ public final class DpUcbPolicy implements BanditPolicy {
     double r = Math.max(-spec.rewardBound(), Math.min(spec.rewardBound(), reward));
     ArmLeaf.pack(x, r, leaf);
     for (int arm = 0; arm < sums.length; arm++) {
-      sums[arm].addAndRelease(arm == decision.arm() ? leaf : zeroLeaf, release);
-      ArmLeaf.unpack(release, gram, rewardVector);
+      sums[arm].addAndRelease(arm == decision.arm() ? leaf : zeroLeaf, releases[arm]);
+      ArmLeaf.unpack(releases[arm], gram, rewardVector);
       estimates[arm].fit(gram, rewardVector, confidence.shift(), spec.ridge());
       if (estimates[arm].repaired()) {
         repairs++;
@@ -187,6 +189,16 @@ public final class DpUcbPolicy implements BanditPolicy {
   /** The (epsilon, delta) spent by the releases so far; empty before the first round. */
   public Optional<PrivacyBudget> privacySpent() {
     return rounds == 0 ? Optional.empty() : Optional.of(calibration.spentAfter(rounds));
+  }
+
+  /** A copy of arm {@code arm}'s latest released statistics (its leaves' noisy prefix sum, packed). */
+  double[] releasedStatistics(int arm) {
+    return releases[arm].clone();
+  }
+
+  /** The l2 change of one round's concatenated leaves (every arm's) the trees are calibrated for. */
+  double leafSensitivity() {
+    return sensitivity;
   }
 
   /** Standard deviation of each coordinate of each tree node's noise. */
