@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.HexFormat;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The prefix-sum plans already chosen, by the spec's fingerprint: a model's plan (its sigma, its privacy map) is
@@ -23,7 +24,36 @@ final class ChosenPlans {
   private static final Cache<String, PrefixSumPlan> PLANS =
       Caffeine.newBuilder().maximumSize(DEFAULT_CAPACITY).executor(Runnable::run).build();
 
+  /**
+   * The noise laws of estimators on chosen plans, by the spec's fingerprint and the estimator's algorithm, each with
+   * the plan it was computed for. A law (its probes run the mechanism on the public probe key) costs as much as
+   * calibrating, and every restore of a model checks its state against it.
+   */
+  private static final Cache<String, PlanLaw> LAWS =
+      Caffeine.newBuilder().maximumSize(DEFAULT_CAPACITY).executor(Runnable::run).build();
+
+  private record PlanLaw(PrefixSumPlan plan, byte[] law) {}
+
   private ChosenPlans() {}
+
+  /**
+   * The noise law of an {@code algorithm} estimator of {@code spec} on {@code plan}, which {@code compute} computes:
+   * once while {@code plan} is the plan chosen for the spec (a law is a function of the spec and its plan), each time
+   * for a plan chosen elsewhere (a test seam's). The caller gets its own copy.
+   */
+  static byte[] law(OnlineModelSpec spec, PrefixSumPlan plan, String algorithm, Supplier<byte[]> compute) {
+    String planKey = HexFormat.of().formatHex(spec.fingerprint());
+    if (PLANS.getIfPresent(planKey) != plan) {
+      return compute.get();
+    }
+    String key = planKey + "/" + algorithm;
+    PlanLaw known = LAWS.getIfPresent(key);
+    if (known == null || known.plan() != plan) {
+      known = new PlanLaw(plan, compute.get());
+      LAWS.put(key, known);
+    }
+    return known.law().clone();
+  }
 
   static PrefixSumPlan of(OnlineModelSpec spec, Function<OnlineModelSpec, PrefixSumPlan> build) {
     String key = HexFormat.of().formatHex(spec.fingerprint());
@@ -43,6 +73,7 @@ final class ChosenPlans {
       throw new IllegalArgumentException("the plan cache must keep at least one plan, got " + plans);
     }
     PLANS.policy().eviction().orElseThrow().setMaximum(plans);
+    LAWS.policy().eviction().orElseThrow().setMaximum(plans);
   }
 
   /** How many plans are kept now, after pending evictions. */

@@ -132,7 +132,7 @@ public final class DpTofw implements OnlineEstimator {
    */
   public static DpTofw restore(OnlineModelSpec spec, DataInput in, NoiseKeyRing keys) throws IOException {
     PrefixSumPlan plan = PrefixSumPlan.choose(spec);
-    byte[] law = lawOf(spec, plan);
+    byte[] law = ChosenPlans.law(spec, plan, ALGORITHM, () -> lawOf(spec, plan));
     VersionedState.Binding binding = StateCodec.readHeader(in, STATE_VERSION, spec, ALGORITHM);
     KeyedNoiseSource source = binding.resume(keys, law, StateCodec.describe(ALGORITHM, spec));
     long steps = in.readLong();
@@ -250,7 +250,7 @@ public final class DpTofw implements OnlineEstimator {
   public void writeState(DataOutput out) throws IOException {
     long epoch = prefixSums.epoch();
     if (law == null) {
-      law = lawOf(spec, plan);
+      law = ChosenPlans.law(spec, plan, ALGORITHM, () -> lawOf(spec, plan));
     }
     StateCodec.writeHeader(out, STATE_VERSION, fingerprint, source.keyCheckAt(epoch), epoch, law);
     out.writeLong(steps);

@@ -71,4 +71,26 @@ class ChosenPlansTest {
   void theCacheKeepsAtLeastOnePlan() {
     assertThrows(IllegalArgumentException.class, () -> PrefixSumPlan.keepAtMost(0));
   }
+
+  @Test
+  void aChosenPlansNoiseLawIsComputedOnceAndAnotherPlansEveryTime() {
+    OnlineTestData data = new OnlineTestData(3, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(6));
+    OnlineModelSpec spec = data.spec("law", 1.5, 2, 1, 64, AccountantChoice.ZCDP);
+    PrefixSumPlan chosen = PrefixSumPlan.choose(spec);
+    int[] computed = {0};
+    java.util.function.Supplier<byte[]> law = () -> {
+      computed[0]++;
+      return DpTofw.lawOf(spec, chosen);
+    };
+    byte[] first = ChosenPlans.law(spec, chosen, "test-algorithm", law);
+    first[0] ^= 1; // the caller's copy: changing it changes no later answer
+    byte[] second = ChosenPlans.law(spec, chosen, "test-algorithm", law);
+    assertEquals(1, computed[0]);
+    org.junit.jupiter.api.Assertions.assertArrayEquals(DpTofw.lawOf(spec, chosen), second);
+
+    PrefixSumPlan notChosen = PrefixSumPlan.choose(spec.withNoise(NoiseChoice.DISCRETE));
+    ChosenPlans.law(spec, notChosen, "test-algorithm", law);
+    ChosenPlans.law(spec, notChosen, "test-algorithm", law);
+    assertEquals(3, computed[0], "a plan the spec did not choose is never answered from the cache");
+  }
 }

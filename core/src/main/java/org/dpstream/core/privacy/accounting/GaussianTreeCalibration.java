@@ -1,5 +1,8 @@
 package org.dpstream.core.privacy.accounting;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
 /**
  * Gaussian node noise for the binary tree mechanism, accounted with zCDP instead of the paper's basic
  * composition: {@link GaussianZcdpMap} with the tree's structure ({@link SensitivityStructure#tree}).
@@ -13,6 +16,17 @@ package org.dpstream.core.privacy.accounting;
  * The noise is an ordinary isotropic Gaussian: the sensitivity must be measured (clipped) in l2.
  */
 public final class GaussianTreeCalibration extends GaussianZcdpMap {
+
+  /**
+   * Calibrations made, by everything they are a function of. A calibration searches sigma with an (epsilon, delta)
+   * conversion at every checkpoint of the tree, about a millisecond, and is immutable: thousands of models with the
+   * same budget, horizon and sensitivity (one per customer, say) share one, where each would otherwise calibrate its
+   * own at every start and at every epoch of adaptive clipping. Bounded; a calibration that leaves is made again.
+   */
+  private static final Cache<Key, GaussianTreeCalibration> CALIBRATED =
+      Caffeine.newBuilder().maximumSize(1024).executor(Runnable::run).build();
+
+  private record Key(ZcdpBudget budget, long horizon, double l2Sensitivity, int participations) {}
 
   private final TreeHorizon tree;
 
@@ -37,7 +51,14 @@ public final class GaussianTreeCalibration extends GaussianZcdpMap {
    */
   public static GaussianTreeCalibration of(ZcdpBudget budget, long horizon, double l2Sensitivity,
       int participations) {
-    return new GaussianTreeCalibration(budget, new TreeHorizon(horizon), l2Sensitivity, participations);
+    Key key = new Key(budget, horizon, l2Sensitivity, participations);
+    GaussianTreeCalibration made = CALIBRATED.getIfPresent(key);
+    if (made != null) {
+      return made;
+    }
+    made = new GaussianTreeCalibration(budget, new TreeHorizon(horizon), l2Sensitivity, participations);
+    GaussianTreeCalibration raced = CALIBRATED.asMap().putIfAbsent(key, made);
+    return raced != null ? raced : made;
   }
 
   public TreeHorizon tree() {

@@ -1,6 +1,8 @@
 package org.dpstream.core.privacy.accounting;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -105,5 +107,23 @@ class GaussianTreeCalibrationTest {
         () -> GaussianTreeCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND), 1000, 0));
     assertThrows(IllegalArgumentException.class,
         () -> GaussianTreeCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND), 0, 1));
+  }
+
+  @Test
+  void modelsWithTheSameBudgetHorizonAndSensitivityShareOneCalibrationAndNoOtherDoes() {
+    ZcdpBudget budget = ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND);
+    GaussianTreeCalibration shared = GaussianTreeCalibration.of(budget, 777, 0.5);
+    assertSame(shared, GaussianTreeCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND), 777, 0.5));
+    GaussianTreeCalibration[] others = {
+        GaussianTreeCalibration.of(ZcdpBudget.of(new PrivacyBudget(1, 1e-4)), 777, 0.5),
+        GaussianTreeCalibration.of(ZcdpBudget.of(ONE_AND_ONE_IN_A_THOUSAND, ZcdpConversion.SIMPLE), 777, 0.5),
+        GaussianTreeCalibration.of(budget, 778, 0.5),
+        GaussianTreeCalibration.of(budget, 777, Math.nextUp(0.5)),
+        GaussianTreeCalibration.of(budget, 777, 0.5, 2)};
+    for (GaussianTreeCalibration other : others) {
+      assertNotSame(shared, other);
+      assertTrue(other.sigma() != shared.sigma() || other.rhoBudget() != shared.rhoBudget()
+          || other.horizon() != shared.horizon() || other.l2Sensitivity() != shared.l2Sensitivity(), other::toString);
+    }
   }
 }
