@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -15,7 +16,6 @@ import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.dpstream.schemas.DecidedRequest;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
-import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
 import org.dpstream.schemas.Reward;
 import org.dpstream.service.config.BanditConfig;
@@ -26,7 +26,6 @@ import org.dpstream.service.noise.NoiseContext;
 import org.dpstream.service.noise.PlacedStateStore;
 import org.dpstream.service.noise.RefusedStateException;
 import org.dpstream.service.noise.StateRefusal;
-import org.dpstream.service.release.ModelReleases;
 import org.dpstream.service.release.NoiseGeneration;
 import org.dpstream.service.routing.Placement;
 import org.dpstream.service.routing.RoutedInput;
@@ -482,11 +481,10 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private void learn(String banditId, Live bandit, PendingRequest request, double reward) {
     bandit.policy.update(request.decision(), request.context(), reward);
     placedStates.write(banditId, bandit.home, bandit.generation, bandit.policy::writeState);
-    for (ModelRelease release : bandit.served.releasesAfterRound(bandit.entry.releaseEvery())) {
+    for (KeyValue<String, Object> release : BanditReleases.published(
+        bandit.served.releasesAfterRound(bandit.entry.releaseEvery()), bandit.generation, bandit.entry)) {
       // Stamped with the service's clock: the round's own timestamp is its reward's or request's, the producer's to set.
-      context.forward(new Record<String, Object>(release.getModelId(),
-          ModelReleases.inUnit(ModelReleases.inGeneration(release, bandit.generation), bandit.entry.unit()),
-          context.currentSystemTimeMs()));
+      context.forward(new Record<>(release.key, release.value, context.currentSystemTimeMs()));
     }
   }
 

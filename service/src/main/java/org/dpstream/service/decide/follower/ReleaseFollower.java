@@ -16,6 +16,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.dpstream.bandit.release.DecisionRule;
 import org.dpstream.bandit.release.ReleasedBandit;
+import org.dpstream.schemas.BanditStepRelease;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.decide.DecisionRules;
@@ -33,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * last released parameters once it has caught up ({@link #awaitCaughtUp}). Only committed releases are
  * ever read: what a decider knows is exactly what was published.
  *
- * <p>Release keys are {@code banditId/arm-i} (arm i's parameters) and {@code banditId/NAME} (an extra the
- * rule may read, all arms' vectors concatenated); anything else, a release of an unconfigured bandit, or
+ * <p>Release keys are {@code banditId} (a {@code BanditStepRelease}: every arm's parameters at one step, and the
+ * extras released with it; the default format), {@code banditId/arm-i} (arm i's parameters, the per-arm format) and
+ * {@code banditId/NAME} (an extra the rule may read, all arms' vectors concatenated); anything else, a release of an unconfigured bandit, or
  * of another algorithm than the bandit's rule, is skipped. A release of a later noise generation (its ledger says
  * so) starts the bandit's assembly again from its start; releases of an earlier one are skipped.
  */
@@ -49,6 +51,7 @@ public final class ReleaseFollower implements AutoCloseable {
   private final Map<String, ReleaseAssembler> assemblers = new HashMap<>();
   private final Map<String, DecisionRule> rules = new HashMap<>();
   private final SchemaSerde<ModelRelease> serde = DpSerdes.modelRelease();
+  private final SchemaSerde<BanditStepRelease> steps = DpSerdes.banditStepRelease();
   private final CountDownLatch caughtUp = new CountDownLatch(1);
   private final Thread thread;
   private final ClientFailures failures;
@@ -163,42 +166,32 @@ public final class ReleaseFollower implements AutoCloseable {
   /** Takes one record of the topic into its bandit's assembly (the follower thread's step). */
   public void apply(ConsumerRecord<String, byte[]> record) {
     String key = record.key();
-    int slash = key == null ? -1 : key.lastIndexOf('/');
+    if (key == null) {
+      return;
+    }
+    if (assemblers.containsKey(key)) {
+      applyStep(key, record);
+      return;
+    }
+    int slash = key.lastIndexOf('/');
     if (slash < 0) {
       return;
     }
     String banditId = key.substring(0, slash);
-    ReleaseAssembler assembler = assemblers.get(banditId);
-    if (assembler == null) {
+    if (!assemblers.containsKey(banditId)) {
       return;
     }
     DecodeResult<ModelRelease> decoded = serde.decode(record.value());
     if (!(decoded instanceof DecodeResult.Decoded<ModelRelease> ok)) {
-      LOG.warn("bandit {}: an undecodable release at {}-{}@{} was skipped", banditId, record.topic(),
-          record.partition(), record.offset());
+      skipUndecodable(banditId, record);
       return;
     }
     ModelRelease release = ok.value();
-    Integer stated = release.getLedger().getGeneration();
-    int generation = stated == null ? 0 : stated;
-    if (generation < assembler.generation()) {
-      return; // a release of a generation the bandit has left
-    }
-    if (generation > assembler.generation()) {
-      // The bandit started again in a new noise generation, at step 1: decisions start again from its start.
-      assembler = assembler.next(generation);
-      assemblers.put(banditId, assembler);
-      released.restart(assembler.initial());
-    }
-    String algorithm = release.getAlgorithm();
-    int family = algorithm.indexOf('/');
-    if (!(family < 0 ? algorithm : algorithm.substring(0, family)).equals(rules.get(banditId).algorithm())) {
+    ReleaseAssembler assembler = assemblerOf(banditId, release.getLedger(), release.getAlgorithm());
+    if (assembler == null) {
       return;
     }
-    double[] parameters = new double[release.getParameters().size()];
-    for (int j = 0; j < parameters.length; j++) {
-      parameters[j] = release.getParameters().get(j);
-    }
+    double[] parameters = values(release.getParameters());
     String name = key.substring(slash + 1);
     ReleasedBandit complete;
     if (name.startsWith(ARM_PREFIX)) {
@@ -215,6 +208,74 @@ public final class ReleaseFollower implements AutoCloseable {
     if (complete != null) {
       released.publish(complete);
     }
+  }
+
+  /** A bandit's step record (key = bandit id): every arm at once, and the extras it carries. */
+  private void applyStep(String banditId, ConsumerRecord<String, byte[]> record) {
+    DecodeResult<BanditStepRelease> decoded = steps.decode(record.value());
+    if (!(decoded instanceof DecodeResult.Decoded<BanditStepRelease> ok)) {
+      skipUndecodable(banditId, record);
+      return;
+    }
+    BanditStepRelease step = ok.value();
+    ReleaseAssembler assembler = assemblerOf(banditId, step.getLedger(), step.getAlgorithm());
+    if (assembler == null) {
+      return;
+    }
+    ReleasedBandit complete = null;
+    for (Map.Entry<String, List<Double>> extra : step.getExtras().entrySet()) {
+      complete = newer(complete, assembler.extra(extra.getKey(), step.getStep(), values(extra.getValue())));
+    }
+    double[][] arms = new double[step.getArms().size()][];
+    for (int arm = 0; arm < arms.length; arm++) {
+      arms[arm] = values(step.getArms().get(arm));
+    }
+    complete = newer(complete, assembler.whole(step.getStep(), arms));
+    if (complete != null) {
+      released.publish(complete);
+    }
+  }
+
+  private static ReleasedBandit newer(ReleasedBandit known, ReleasedBandit candidate) {
+    return candidate == null ? known : candidate;
+  }
+
+  private static void skipUndecodable(String banditId, ConsumerRecord<String, byte[]> record) {
+    LOG.warn("bandit {}: an undecodable release at {}-{}@{} was skipped", banditId, record.topic(),
+        record.partition(), record.offset());
+  }
+
+  /**
+   * The assembler a release of {@code banditId} goes to, or null if it is skipped: a release of a generation the
+   * bandit has left, or of another algorithm than the bandit's rule. A release of a later noise generation starts the
+   * bandit again from its start.
+   */
+  private ReleaseAssembler assemblerOf(String banditId, org.dpstream.schemas.PrivacyLedger ledger, String algorithm) {
+    ReleaseAssembler assembler = assemblers.get(banditId);
+    Integer stated = ledger.getGeneration();
+    int generation = stated == null ? 0 : stated;
+    if (generation < assembler.generation()) {
+      return null; // a release of a generation the bandit has left
+    }
+    if (generation > assembler.generation()) {
+      // The bandit started again in a new noise generation, at step 1: decisions start again from its start.
+      assembler = assembler.next(generation);
+      assemblers.put(banditId, assembler);
+      released.restart(assembler.initial());
+    }
+    int family = algorithm.indexOf('/');
+    if (!(family < 0 ? algorithm : algorithm.substring(0, family)).equals(rules.get(banditId).algorithm())) {
+      return null;
+    }
+    return assembler;
+  }
+
+  private static double[] values(List<Double> list) {
+    double[] values = new double[list.size()];
+    for (int j = 0; j < values.length; j++) {
+      values[j] = list.get(j);
+    }
+    return values;
   }
 
   @Override
