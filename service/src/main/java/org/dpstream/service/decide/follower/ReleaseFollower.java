@@ -98,6 +98,14 @@ public final class ReleaseFollower implements AutoCloseable {
     return follower;
   }
 
+  /** Starts following {@code topic} through {@code consumer} (tests: a mock consumer). */
+  static ReleaseFollower start(Consumer<String, byte[]> consumer, String topic, BanditRegistry bandits,
+      ReleasedBandits released) {
+    ReleaseFollower follower = new ReleaseFollower(consumer, topic, bandits, released);
+    follower.thread.start();
+    return follower;
+  }
+
   /**
    * Waits until every release that was committed when the follower started has been read; returns false
    * after {@code timeout}, or as soon as the follower has stopped (it would never catch up).
@@ -124,15 +132,25 @@ public final class ReleaseFollower implements AutoCloseable {
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> startEnds = consumer.endOffsets(partitions);
       while (!closed) {
-        // Only each key's last record of a batch is decoded: the steps before it would be replaced at once.
+        // Only each key's last record of a batch is decoded: the steps before it would be replaced at once. A bandit's
+        // earlier step records of the batch are kept aside: one may carry an extra the newest step needs (DP-HDB's
+        // forced-sampling estimators ride in one step every 1,000 rounds), and they are read only when it does.
         Map<String, ConsumerRecord<String, byte[]>> newest = new java.util.LinkedHashMap<>();
+        Map<String, List<ConsumerRecord<String, byte[]>>> earlierSteps = new HashMap<>();
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
           if (record.key() != null) {
-            newest.remove(record.key());
+            ConsumerRecord<String, byte[]> replaced = newest.remove(record.key());
+            if (replaced != null && assemblers.containsKey(record.key())) {
+              earlierSteps.computeIfAbsent(record.key(), key -> new java.util.ArrayList<>()).add(replaced);
+            }
             newest.put(record.key(), record);
           }
         }
-        newest.values().forEach(this::apply);
+        for (ConsumerRecord<String, byte[]> record : newest.values()) {
+          if (!apply(record)) {
+            earlierSteps.getOrDefault(record.key(), List.of()).forEach(this::apply);
+          }
+        }
         if (caughtUp.getCount() > 0 && startEnds.entrySet().stream()
             .allMatch(end -> consumer.position(end.getKey()) >= end.getValue())) {
           caughtUp.countDown();
@@ -163,33 +181,36 @@ public final class ReleaseFollower implements AutoCloseable {
     return thread.isAlive();
   }
 
-  /** Takes one record of the topic into its bandit's assembly (the follower thread's step). */
-  public void apply(ConsumerRecord<String, byte[]> record) {
+  /**
+   * Takes one record of the topic into its bandit's assembly (the follower thread's step).
+   *
+   * @return whether it completed a newer step of its bandit, which the deciders now decide from
+   */
+  public boolean apply(ConsumerRecord<String, byte[]> record) {
     String key = record.key();
     if (key == null) {
-      return;
+      return false;
     }
     if (assemblers.containsKey(key)) {
-      applyStep(key, record);
-      return;
+      return applyStep(key, record);
     }
     int slash = key.lastIndexOf('/');
     if (slash < 0) {
-      return;
+      return false;
     }
     String banditId = key.substring(0, slash);
     if (!assemblers.containsKey(banditId)) {
-      return;
+      return false;
     }
     DecodeResult<ModelRelease> decoded = serde.decode(record.value());
     if (!(decoded instanceof DecodeResult.Decoded<ModelRelease> ok)) {
       skipUndecodable(banditId, record);
-      return;
+      return false;
     }
     ModelRelease release = ok.value();
     ReleaseAssembler assembler = assemblerOf(banditId, release.getLedger(), release.getAlgorithm());
     if (assembler == null) {
-      return;
+      return false;
     }
     double[] parameters = values(release.getParameters());
     String name = key.substring(slash + 1);
@@ -199,28 +220,34 @@ public final class ReleaseFollower implements AutoCloseable {
       try {
         arm = Integer.parseInt(name.substring(ARM_PREFIX.length()));
       } catch (NumberFormatException e) {
-        return;
+        return false;
       }
       complete = assembler.arm(arm, release.getStep(), parameters);
     } else {
       complete = assembler.extra(name, release.getStep(), parameters);
     }
-    if (complete != null) {
-      released.publish(complete);
+    return publish(complete);
+  }
+
+  private boolean publish(ReleasedBandit complete) {
+    if (complete == null) {
+      return false;
     }
+    released.publish(complete);
+    return true;
   }
 
   /** A bandit's step record (key = bandit id): every arm at once, and the extras it carries. */
-  private void applyStep(String banditId, ConsumerRecord<String, byte[]> record) {
+  private boolean applyStep(String banditId, ConsumerRecord<String, byte[]> record) {
     DecodeResult<BanditStepRelease> decoded = steps.decode(record.value());
     if (!(decoded instanceof DecodeResult.Decoded<BanditStepRelease> ok)) {
       skipUndecodable(banditId, record);
-      return;
+      return false;
     }
     BanditStepRelease step = ok.value();
     ReleaseAssembler assembler = assemblerOf(banditId, step.getLedger(), step.getAlgorithm());
     if (assembler == null) {
-      return;
+      return false;
     }
     ReleasedBandit complete = null;
     for (Map.Entry<String, List<Double>> extra : step.getExtras().entrySet()) {
@@ -230,10 +257,7 @@ public final class ReleaseFollower implements AutoCloseable {
     for (int arm = 0; arm < arms.length; arm++) {
       arms[arm] = values(step.getArms().get(arm));
     }
-    complete = newer(complete, assembler.whole(step.getStep(), arms));
-    if (complete != null) {
-      released.publish(complete);
-    }
+    return publish(newer(complete, assembler.whole(step.getStep(), arms)));
   }
 
   private static ReleasedBandit newer(ReleasedBandit known, ReleasedBandit candidate) {
