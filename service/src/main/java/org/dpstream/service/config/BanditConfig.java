@@ -19,8 +19,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * One bandit (DP-HDB or DP-Linear) as written in the service's config file (under {@code bandits:}). Everything here
  * is public configuration; the bounds are declared, never measured on the private stream.
  *
- * @param id bandit id: the key of its contexts, rewards and decisions; arm i is released as model
- *     {@code id/arm-i}
+ * @param id bandit id: the key of its contexts, rewards, decisions and release steps (with {@code releaseFormat: arms},
+ *     arm i is released as model {@code id/arm-i})
  * @param dimension d, the context dimension
  * @param arms K
  * @param link DP-HDB: {@code identity} (squared loss, the default) or {@code logistic} (rewards in [0, 1])
