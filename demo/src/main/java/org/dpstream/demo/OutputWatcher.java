@@ -11,9 +11,11 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.dpstream.schemas.BanditStepRelease;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
 import org.dpstream.service.kafka.Topics;
+import org.dpstream.service.serde.DecodeResult;
 import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.service.serde.SchemaSerde;
 import org.slf4j.Logger;
@@ -32,6 +34,7 @@ final class OutputWatcher implements AutoCloseable {
   private final Topics topics;
   private final StreamProgress progress;
   private final SchemaSerde<ModelRelease> releases = DpSerdes.modelRelease();
+  private final SchemaSerde<BanditStepRelease> banditSteps = DpSerdes.banditStepRelease();
   private final SchemaSerde<RejectedRecord> rejections = DpSerdes.rejectedRecord();
   private final Thread thread;
 
@@ -71,7 +74,12 @@ final class OutputWatcher implements AutoCloseable {
 
   private void dispatch(ConsumerRecord<String, byte[]> record) {
     if (record.topic().equals(topics.releases().name())) {
-      progress.released(releases.decodeOrThrow(record.value()));
+      if (releases.decode(record.value()) instanceof DecodeResult.Decoded<ModelRelease> release) {
+        progress.released(release.value());
+      } else {
+        // The bandit's release steps: its progress is read from its decisions (DemoBandit). Anything else is an error.
+        banditSteps.decodeOrThrow(record.value());
+      }
     } else {
       RejectedRecord rejected = rejections.decodeOrThrow(record.value());
       String key = rejected.getOriginalKey() == null

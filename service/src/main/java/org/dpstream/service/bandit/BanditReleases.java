@@ -6,9 +6,14 @@ import org.dpstream.bandit.hdb.DpHdbDecisionRule;
 import org.dpstream.bandit.hdb.DpHdbPolicy;
 import org.dpstream.bandit.hdb.JointPrivacyLoss;
 import org.dpstream.bandit.linear.DpLinearPolicy;
+import org.apache.kafka.streams.KeyValue;
 import org.dpstream.core.privacy.accounting.PrivacyLedger;
 import org.dpstream.schemas.ModelRelease;
+import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.config.BanditReleaseFormat;
+import org.dpstream.service.release.BanditStepReleases;
 import org.dpstream.service.release.ModelReleases;
+import org.dpstream.service.release.NoiseGeneration;
 
 /**
  * The ModelRelease of one arm after a round: the public, private output of the bandit. The model id is
@@ -25,6 +30,31 @@ public final class BanditReleases {
   static final String JOINT_SUFFIX = "+joint-dp-2-arms";
 
   private BanditReleases() {}
+
+  /**
+   * What dp.releases gets for a round's releases (key, value), in the bandit's {@link BanditReleaseFormat}: each
+   * release in its noise generation and privacy unit, then, by default, all of them folded into one
+   * {@link org.dpstream.schemas.BanditStepRelease} keyed by the bandit id, or each as it is under its model id.
+   */
+  static List<KeyValue<String, Object>> published(List<ModelRelease> round, NoiseGeneration generation,
+      BanditRegistry.Entry entry) {
+    if (round.isEmpty()) {
+      return List.of();
+    }
+    List<ModelRelease> stated = new ArrayList<>(round.size());
+    for (ModelRelease release : round) {
+      stated.add(ModelReleases.inUnit(ModelReleases.inGeneration(release, generation), entry.unit()));
+    }
+    String banditId = entry.spec().banditId();
+    if (entry.releaseFormat() == BanditReleaseFormat.STEP) {
+      return List.of(KeyValue.pair(banditId, BanditStepReleases.of(banditId, entry.spec().arms(), stated)));
+    }
+    List<KeyValue<String, Object>> records = new ArrayList<>(stated.size());
+    for (ModelRelease release : stated) {
+      records.add(KeyValue.pair(release.getModelId(), release));
+    }
+    return records;
+  }
 
   /** DP-Linear's arms are released as their ridge solutions; p = 2 (no ball: theta_k is unconstrained). */
   static final double LINEAR_P = 2.0;

@@ -11,6 +11,7 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.service.noise.NoiseContext;
+import org.dpstream.schemas.BanditStepRelease;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
@@ -29,7 +30,8 @@ import org.dpstream.service.routing.TypedSinks;
  * rewards-source  (dp.rewards,  raw bytes) -> rewards-router  --+    (partition = murmur2(bandit id) mod routingPartitions)
  *   -> bandit (decide / join / learn / expire; stores bandit-state, bandit-pending, bandit-deadlines, bandit-clock)
  *   -> dp.decisions (key = bandit id, DecisionResponse)
- *   -> dp.releases  (key = banditId/arm-i, ModelRelease per arm)
+ *   -> dp.releases  (key = bandit id, BanditStepRelease per release step; releaseFormat arms: key = banditId/arm-i,
+ *                    ModelRelease per arm)
  *   -> dp.rejected  (key = input key, RejectedRecord)
  * </pre>
  *
@@ -53,6 +55,7 @@ public final class BanditTopology {
   public static final String PROCESSOR = "bandit";
   public static final String DECISIONS_SINK = "decisions-sink";
   public static final String RELEASES_SINK = "bandit-releases-sink";
+  public static final String STEP_RELEASES_SINK = "bandit-step-releases-sink";
   public static final String REJECTED_SINK = "bandit-rejected-sink";
   public static final String STATE_STORE = "bandit-state";
   public static final String PENDING_STORE = "bandit-pending";
@@ -112,6 +115,7 @@ public final class BanditTopology {
     TypedSinks.attach(outputs, PROCESSOR + "-out", List.of(
         new TypedSinks.Sink<>(DECISIONS_SINK, DecisionResponse.class, topics.decisions()),
         new TypedSinks.Sink<>(RELEASES_SINK, ModelRelease.class, topics.releases()),
+        new TypedSinks.Sink<>(STEP_RELEASES_SINK, BanditStepRelease.class, topics.banditSteps()),
         new TypedSinks.Sink<>(REJECTED_SINK, RejectedRecord.class, topics.rejected())));
   }
 

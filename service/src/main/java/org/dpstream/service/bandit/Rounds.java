@@ -1,11 +1,10 @@
 package org.dpstream.service.bandit;
 
 import org.dpstream.core.privacy.accounting.PrivacyBudgetExceededException;
-import org.dpstream.schemas.ModelRelease;
+import org.apache.kafka.streams.KeyValue;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.metrics.BanditMetrics;
 import org.dpstream.service.noise.PlacedStateStore;
-import org.dpstream.service.release.ModelReleases;
 
 /**
  * What ends a pending request: its reward joins it into one round, or its deadline passes and the missing-reward
@@ -15,10 +14,10 @@ import org.dpstream.service.release.ModelReleases;
  */
 final class Rounds {
 
-  /** Where a round's releases go: the record's key and value, stamped by the caller. */
+  /** Where a round's releases go: the record's key and value (a step record or an arm's), stamped by the caller. */
   @FunctionalInterface
   interface ReleaseSink {
-    void send(String key, ModelRelease release);
+    void send(String key, Object release);
   }
 
   /** How a refused reward is rejected: the record being processed, or a held one. */
@@ -76,9 +75,9 @@ final class Rounds {
   private void learn(LiveBandit bandit, PendingRequest request, double reward) {
     bandit.policy.update(request.decision(), request.context(), reward);
     placedStates.write(bandit.id(), bandit.home, bandit.generation, bandit.policy::writeState);
-    for (ModelRelease release : bandit.served.releasesAfterRound(bandit.entry.releaseEvery())) {
-      releases.send(release.getModelId(),
-          ModelReleases.inUnit(ModelReleases.inGeneration(release, bandit.generation), bandit.entry.unit()));
+    for (KeyValue<String, Object> release : BanditReleases.published(
+        bandit.served.releasesAfterRound(bandit.entry.releaseEvery()), bandit.generation, bandit.entry)) {
+      releases.send(release.key, release.value);
     }
   }
 }

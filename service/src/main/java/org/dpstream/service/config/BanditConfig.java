@@ -19,8 +19,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * One bandit (DP-HDB or DP-Linear) as written in the service's config file (under {@code bandits:}). Everything here
  * is public configuration; the bounds are declared, never measured on the private stream.
  *
- * @param id bandit id: the key of its contexts, rewards and decisions; arm i is released as model
- *     {@code id/arm-i}
+ * @param id bandit id: the key of its contexts, rewards, decisions and release steps (with {@code releaseFormat: arms},
+ *     arm i is released as model {@code id/arm-i})
  * @param dimension d, the context dimension
  * @param arms K
  * @param link DP-HDB: {@code identity} (squared loss, the default) or {@code logistic} (rewards in [0, 1])
@@ -59,6 +59,8 @@ import org.dpstream.core.privacy.accounting.PrivacyBudget;
  * @param privacyUnit {@code event} (the default: one round) or {@code {by: user, maxContributions: k, header: h}}
  *     ({@link PrivacyUnit}): at most k rounds per person, the person named by the decision request's {@code userId}
  *     (or the Kafka header h of the request on dp.contexts), every arm accounted for k rounds of one person
+ * @param releaseFormat {@code step} (the default: one record per release step, key = the bandit id) or {@code arms}
+ *     (one record per arm, {@code id/arm-i}, for readers that follow single arms): {@link BanditReleaseFormat}
  */
 public record BanditConfig(
     String id,
@@ -84,7 +86,19 @@ public record BanditConfig(
     String noise,
     Double rewardCenter,
     Integer noiseGeneration,
-    Object privacyUnit) {
+    Object privacyUnit,
+    String releaseFormat) {
+
+  /** A bandit publishing its steps in the default format (the fields before {@code releaseFormat}). */
+  public BanditConfig(String id, int dimension, int arms, String link, Double radius, String preSelectionGap, Long t0,
+      double epsilon, double delta, long horizon, Double contextBound, double rewardBound, String rewardTimeout,
+      String missingReward, Double defaultReward, Integer releaseEvery, String policy, Double contextClip,
+      Integer refreshEvery, String accountant, String noise, Double rewardCenter, Integer noiseGeneration,
+      Object privacyUnit) {
+    this(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon, contextBound, rewardBound,
+        rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip, refreshEvery, accountant, noise,
+        rewardCenter, noiseGeneration, privacyUnit, null);
+  }
 
   /** An event-level bandit (the fields before {@code privacyUnit}). */
   public BanditConfig(String id, int dimension, int arms, String link, Double radius, String preSelectionGap, Long t0,
@@ -120,7 +134,14 @@ public record BanditConfig(
   public BanditConfig withNoiseGeneration(int generation) {
     return new BanditConfig(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon,
         contextBound, rewardBound, rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip,
-        refreshEvery, accountant, noise, rewardCenter, generation, privacyUnit);
+        refreshEvery, accountant, noise, rewardCenter, generation, privacyUnit, releaseFormat);
+  }
+
+  /** The same bandit publishing its release steps in {@code format} ({@code step} or {@code arms}). */
+  public BanditConfig withReleaseFormat(String format) {
+    return new BanditConfig(id, dimension, arms, link, radius, preSelectionGap, t0, epsilon, delta, horizon,
+        contextBound, rewardBound, rewardTimeout, missingReward, defaultReward, releaseEvery, policy, contextClip,
+        refreshEvery, accountant, noise, rewardCenter, noiseGeneration, privacyUnit, format);
   }
 
   /** A bandit with the default noise (the fields before {@code noise}). */
@@ -228,7 +249,8 @@ public record BanditConfig(
       if (noiseGeneration < 0) {
         throw new IllegalArgumentException("noiseGeneration must be at least 0, got " + noiseGeneration);
       }
-      return new BanditRegistry.Entry(spec, timeout, policy, imputed, releaseEvery, noiseGeneration, unit);
+      return new BanditRegistry.Entry(spec, timeout, policy, imputed, releaseEvery, noiseGeneration, unit,
+          BanditReleaseFormat.parse(releaseFormat));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("bandit " + id + ": " + e.getMessage(), e);
     }

@@ -18,7 +18,14 @@ public final class BanditRegistry {
    * @param unit whom its guarantee protects: one round ({@link PrivacyUnit#EVENT}) or one person's up to k rounds
    */
   public record Entry(BanditSpec spec, Duration rewardTimeout, BanditConfig.MissingReward missingReward,
-      double defaultReward, int releaseEvery, int noiseGeneration, PrivacyUnit unit) {
+      double defaultReward, int releaseEvery, int noiseGeneration, PrivacyUnit unit, BanditReleaseFormat releaseFormat) {
+
+    /** A bandit publishing one record per release step ({@link BanditReleaseFormat#STEP}). */
+    public Entry(BanditSpec spec, Duration rewardTimeout, BanditConfig.MissingReward missingReward,
+        double defaultReward, int releaseEvery, int noiseGeneration, PrivacyUnit unit) {
+      this(spec, rewardTimeout, missingReward, defaultReward, releaseEvery, noiseGeneration, unit,
+          BanditReleaseFormat.STEP);
+    }
 
     /** An event-level bandit. */
     public Entry(BanditSpec spec, Duration rewardTimeout, BanditConfig.MissingReward missingReward,

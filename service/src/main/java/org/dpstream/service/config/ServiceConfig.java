@@ -195,7 +195,8 @@ public record ServiceConfig(
    * The bandits' specs by id, each checked; duplicate ids are refused, and so is any model or bandit whose id is one
    * another bandit derives ({@link org.dpstream.bandit.BanditSpec#derivedIds}: its arms' release ids
    * {@code id/arm-i}, DP-HDB's {@code id/forced-sampling}, DP-Linear's statistics streams {@code id/arm-i/stats}):
-   * their releases would share a key, and their noise, but for its kind, a stream.
+   * their releases would share a key, and their noise, but for its kind, a stream. A bandit publishing step records
+   * ({@link BanditReleaseFormat#STEP}) may not share its id with a model either: both would be release keys.
    */
   public BanditRegistry banditRegistry() {
     Map<String, BanditRegistry.Entry> entries = new LinkedHashMap<>();
@@ -208,6 +209,12 @@ public record ServiceConfig(
     java.util.Set<String> modelIds = new java.util.HashSet<>();
     models.forEach(m -> modelIds.add(m.id()));
     for (BanditRegistry.Entry entry : entries.values()) {
+      String banditId = entry.spec().banditId();
+      if (entry.releaseFormat() == BanditReleaseFormat.STEP && modelIds.contains(banditId)) {
+        throw new IllegalArgumentException("bandit " + banditId + ": its release steps are keyed by its id on the"
+            + " releases topic, as the model " + banditId + "'s releases are; rename one, or give the bandit"
+            + " releaseFormat: arms");
+      }
       for (String derived : entry.spec().derivedIds()) {
         if (modelIds.contains(derived)) {
           throw new IllegalArgumentException("bandit " + entry.spec().banditId() + ": " + derived

@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.dpstream.schemas.BanditStepRelease;
 import org.dpstream.schemas.DecidedRequest;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
@@ -28,6 +29,7 @@ public final class Topics {
 
   private final Topic<String, Sample> samples;
   private final Topic<String, ModelRelease> releases;
+  private final Topic<String, BanditStepRelease> banditSteps;
   private final Topic<String, RejectedRecord> rejected;
   private final Topic<String, DecisionRequest> contexts;
   private final Topic<String, DecisionResponse> decisions;
@@ -44,6 +46,7 @@ public final class Topics {
     Serde<String> keys = Serdes.String();
     samples = new Topic<>(names.samples(), keys, DpSerdes.sample());
     releases = new Topic<>(names.releases(), keys, DpSerdes.modelRelease().writing(outputs));
+    banditSteps = new Topic<>(names.releases(), keys, DpSerdes.banditStepRelease().writing(outputs));
     rejected = new Topic<>(names.rejected(), keys, DpSerdes.rejectedRecord().writing(outputs));
     contexts = new Topic<>(names.contexts(), keys, DpSerdes.decisionRequest());
     decisions = new Topic<>(names.decisions(), keys, DpSerdes.decisionResponse().writing(outputs));
@@ -62,6 +65,11 @@ public final class Topics {
 
   public Topic<String, ModelRelease> releases() {
     return releases;
+  }
+
+  /** dp.releases as the bandits' step records are written to it (key = bandit id), next to the models' releases. */
+  public Topic<String, BanditStepRelease> banditSteps() {
+    return banditSteps;
   }
 
   public Topic<String, RejectedRecord> rejected() {

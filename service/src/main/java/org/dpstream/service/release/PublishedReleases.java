@@ -16,6 +16,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.dpstream.core.privacy.accounting.Rounding;
+import org.dpstream.schemas.BanditStepRelease;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.PrivacyLedger;
 import org.dpstream.service.serde.DecodeResult;
@@ -25,8 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What dp.releases holds, the public record of what was published: per release key (a model id, a bandit's arm id)
- * the newest release, with its noise generation, step and spend, and the spend of the earlier generations it states.
+ * What dp.releases holds, the public record of what was published: per release key (a model id, a bandit's arm id;
+ * a bandit's step record counts for each of its arms' ids) the newest release, with its noise generation, step and spend, and the spend of the earlier generations it states.
  * Read once at start-up, before any stream thread processes a record, with a read_committed consumer from the
  * beginning to the end as of then. A model whose generation has published releases but whose state is missing
  * (lost), or whose state is behind the newest published step (a restored backup), is refused with it: starting it
@@ -58,6 +59,7 @@ public final class PublishedReleases {
   public record Newest(int generation, long step, double epsilonSpent, double deltaSpent, NoiseGeneration earlier) {}
 
   private final SchemaSerde<ModelRelease> serde = DpSerdes.modelRelease();
+  private final SchemaSerde<BanditStepRelease> steps = DpSerdes.banditStepRelease();
   private final Map<String, Newest> byKey = new HashMap<>();
   private long records;
   private long undecodable;
@@ -131,15 +133,34 @@ public final class PublishedReleases {
   }
 
   private void take(String key, byte[] value) {
-    if (!(serde.decode(value) instanceof DecodeResult.Decoded<ModelRelease> decoded)) {
+    if (serde.decode(value) instanceof DecodeResult.Decoded<ModelRelease> decoded) {
+      take(key, decoded.value());
+    } else if (steps.decode(value) instanceof DecodeResult.Decoded<BanditStepRelease> step) {
+      // A bandit's step stands for its per-arm releases: each is counted under its own model id, as if published.
+      for (ModelRelease release : BanditStepReleases.armReleases(step.value())) {
+        take(release.getModelId(), release);
+      }
+    } else {
       undecodable++;
+    }
+  }
+
+  /**
+   * Keeps the release if it is the key's newest: a later generation, or a later step of the same one. Along one key
+   * that is the last one read; a bandit's arms also come in its step records, under another key and so in another
+   * partition, which a bandit that changed its release format may interleave with them in any order.
+   */
+  private void take(String key, ModelRelease release) {
+    PrivacyLedger ledger = release.getLedger();
+    int generation = ledger.getGeneration() == null ? 0 : ledger.getGeneration();
+    Newest known = byKey.get(key);
+    if (known != null && (known.generation() > generation
+        || (known.generation() == generation && known.step() > release.getStep()))) {
       return;
     }
-    PrivacyLedger ledger = decoded.value().getLedger();
-    int generation = ledger.getGeneration() == null ? 0 : ledger.getGeneration();
     NoiseGeneration earlier = generation == 0 ? NoiseGeneration.FIRST : new NoiseGeneration(generation,
         orZero(ledger.getEarlierGenerationsEpsilonSpent()), orZero(ledger.getEarlierGenerationsDeltaSpent()));
-    byKey.put(key, new Newest(generation, decoded.value().getStep(), ledger.getEpsilonSpent(), ledger.getDeltaSpent(),
+    byKey.put(key, new Newest(generation, release.getStep(), ledger.getEpsilonSpent(), ledger.getDeltaSpent(),
         earlier));
   }
 

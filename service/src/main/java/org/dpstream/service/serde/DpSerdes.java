@@ -1,5 +1,6 @@
 package org.dpstream.service.serde;
 
+import org.dpstream.schemas.BanditStepRelease;
 import org.dpstream.schemas.DdaCheckpoint;
 import org.dpstream.schemas.DdaGossipMessage;
 import org.dpstream.schemas.DecidedRequest;
@@ -34,6 +35,11 @@ public final class DpSerdes {
 
   public static SchemaSerde<ModelRelease> modelRelease() {
     return SchemaSerde.of(ModelRelease.class, NonFiniteNumbers.ALLOW);
+  }
+
+  /** A bandit's release step, every arm in one record (written by the service). */
+  public static SchemaSerde<BanditStepRelease> banditStepRelease() {
+    return SchemaSerde.of(BanditStepRelease.class, NonFiniteNumbers.ALLOW);
   }
 
   public static SchemaSerde<PrivacyLedger> privacyLedger() {

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.avro.specific.SpecificRecord;
+import org.dpstream.schemas.BanditStepRelease;
 import org.dpstream.schemas.DdaCheckpoint;
 import org.dpstream.schemas.DdaGossipMessage;
 import org.dpstream.schemas.DecidedRequest;
@@ -24,7 +25,7 @@ import org.dpstream.schemas.Sample;
 public final class SchemaCatalog {
 
   private static final List<Class<? extends SpecificRecord>> TYPES = List.of(
-      Sample.class, ModelRelease.class, PrivacyLedger.class, RejectedRecord.class, DecisionRequest.class,
+      Sample.class, ModelRelease.class, BanditStepRelease.class, PrivacyLedger.class, RejectedRecord.class, DecisionRequest.class,
       DecisionResponse.class, Reward.class, DecidedRequest.class, DdaGossipMessage.class, DdaCheckpoint.class);
 
   private final Map<Long, SchemaSerde<? extends SpecificRecord>> byFingerprint;

@@ -14,7 +14,6 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.schemas.DecisionResponse;
-import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.RejectedRecord;
 import org.dpstream.schemas.Reward;
 import org.dpstream.service.config.BanditRegistry;
@@ -36,7 +35,8 @@ class BanditDriver implements AutoCloseable {
   final TestInputTopic<byte[], byte[]> requests;
   final TestInputTopic<byte[], byte[]> rewards;
   final TestOutputTopic<String, DecisionResponse> decisions;
-  final TestOutputTopic<String, ModelRelease> releases;
+  /** dp.releases as per-arm releases (a step record unfolded). */
+  final ArmReleases releases;
   final TestOutputTopic<String, RejectedRecord> rejected;
 
   /** With {@code routingPartitions} > 1 the driver still delivers every routed record to partition 0. */
@@ -70,7 +70,7 @@ class BanditDriver implements AutoCloseable {
     requests = TestDrivers.rawInput(driver, requestTopic);
     rewards = TestDrivers.rawInput(driver, topics.rewards().name());
     decisions = TestDrivers.output(driver, topics.decisions());
-    releases = TestDrivers.output(driver, topics.releases());
+    releases = new ArmReleases(driver, topics.releases().name());
     rejected = TestDrivers.output(driver, topics.rejected());
   }
 

@@ -16,12 +16,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.dpstream.bandit.Decision;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
+import org.dpstream.schemas.BanditStepRelease;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.metrics.BanditMetrics;
 import org.dpstream.service.noise.NoiseContext;
 import org.dpstream.service.noise.PlacedStateStore;
+import org.dpstream.service.release.BanditStepReleases;
 import org.dpstream.service.release.NoiseGeneration;
 import org.dpstream.service.routing.Placement;
 import org.junit.jupiter.api.Test;
@@ -49,8 +51,9 @@ class RoundsTest {
     PlacedStateStore placed = new PlacedStateStore(NoiseContext.of(KEY), "bandit", PARTITIONS);
     placed.start(states);
     rounds = new Rounds(placed, pending, BanditMetrics.NONE, (key, release) -> {
-      assertEquals(release.getModelId(), key, "a release is keyed by its arm's model id");
-      released.add(release);
+      // The default format: one record per release step, keyed by the bandit, carrying every arm.
+      assertEquals("b", key, "a step's record is keyed by its bandit");
+      released.addAll(BanditStepReleases.armReleases((BanditStepRelease) release));
     });
   }
 

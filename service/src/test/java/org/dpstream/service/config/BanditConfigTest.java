@@ -207,6 +207,28 @@ class BanditConfigTest {
     parse("  - " + hdb + "\n  - " + linear + "\n").banditRegistry(); // and otherwise both are fine
   }
 
+  /**
+   * A bandit's release steps are keyed by its id on dp.releases, so a model of the same id is refused unless the
+   * bandit publishes per arm ({@code releaseFormat: arms}); the format is read, and a bad one refused with its key.
+   */
+  @Test
+  void aBanditPublishingStepsMayNotShareItsIdWithAModel() {
+    String bandit = "{id: m, policy: dp-hdb, dimension: 3, arms: 2, link: identity, preSelectionGap: \"0.1\","
+        + " epsilon: 1, delta: 1.0e-5, horizon: 100, rewardBound: 1, rewardTimeout: 5s";
+    IllegalArgumentException clash = assertThrows(IllegalArgumentException.class,
+        () -> ConfigLoader.parse(BASE + "  - " + bandit + "}\n", "test.yaml").banditRegistry());
+    assertTrue(clash.getMessage().contains("releaseFormat: arms"), clash.getMessage());
+    BanditRegistry perArm = ConfigLoader.parse(BASE + "  - " + bandit + ", releaseFormat: arms}\n", "test.yaml")
+        .banditRegistry();
+    assertEquals(BanditReleaseFormat.ARMS, perArm.find("m").orElseThrow().releaseFormat());
+    assertEquals(BanditReleaseFormat.STEP,
+        parse("  - " + bandit.replace("id: m,", "id: b,") + "}\n").banditRegistry().find("b").orElseThrow()
+            .releaseFormat(), "the default");
+    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+        () -> parse("  - " + bandit.replace("id: m,", "id: b,") + ", releaseFormat: columns}\n"));
+    assertTrue(bad.getMessage().contains("releaseFormat"), bad.getMessage());
+  }
+
   @Test
   void aNoiseGenerationIsReadForModelsAndBanditsAndNegativeOnesAreRefused() {
     String bandit = "{id: b, dimension: 3, arms: 2, link: identity, preSelectionGap: \"0.1\", epsilon: 1,"

@@ -12,9 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.DenseFeatures;
+import org.dpstream.schemas.BanditStepRelease;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.PrivacyLedger;
 import org.dpstream.schemas.Sample;
@@ -58,6 +60,23 @@ class RecordLineTest {
     JsonNode value = JSON.readTree(fromAvro).get("value");
     assertEquals(JSON.readTree(serde.toJson(RELEASE)), value);
     assertEquals("Infinity", value.get("p").asText(), "non-finite numbers as the natural JSON's strings");
+  }
+
+  /** consume prints a bandit's step record (every arm, the extras, the joint ledger) as its natural JSON. */
+  @Test
+  void aBanditStepRecordPrintsAsItsNaturalJson() throws Exception {
+    BanditStepRelease step = BanditStepRelease.newBuilder()
+        .setBanditId("offers").setStep(40L).setEpoch(0L).setAlgorithm("dp-hdb/dp-pofw").setP(1.0)
+        .setArms(List.of(List.of(0.25, -0.5), List.of(0.0, 1.0)))
+        .setExtras(Map.of("forced-sampling", List.of(0.1, 0.2, 0.3, 0.4)))
+        .setLedger(RELEASE.getLedger())
+        .build();
+    JsonNode printed = JSON.readTree(lines.format(utf8("offers"), 0, 3,
+        DpSerdes.banditStepRelease().encode(step)));
+    assertEquals("offers", printed.get("key").asText());
+    assertEquals(JSON.readTree(DpSerdes.banditStepRelease().toJson(step)), printed.get("value"));
+    assertEquals(-0.5, printed.get("value").get("arms").get(0).get(1).asDouble());
+    assertEquals(4, printed.get("value").get("extras").get("forced-sampling").size());
   }
 
   @Test

@@ -20,6 +20,7 @@ import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.decide.follower.ReleaseFollower;
 import org.dpstream.service.decide.follower.ReleasedBandits;
+import org.dpstream.service.release.BanditStepReleases;
 import org.dpstream.service.serde.DpSerdes;
 import org.junit.jupiter.api.Test;
 
@@ -55,17 +56,30 @@ class DecidingFromReleasesTest {
     return values;
   }
 
+  /** A step record: every arm of a step (and the extras published with it) in one record keyed by the bandit id. */
+  static ConsumerRecord<String, byte[]> stepRecord(String banditId, int arms, List<ModelRelease> round) {
+    return new ConsumerRecord<>("dp.releases", 0, 0, banditId,
+        DpSerdes.banditStepRelease().encode(BanditStepReleases.of(banditId, arms, round)));
+  }
+
   @Test
   void theDecisionFromTheLatestReleaseIsThePolicysOwnAtThatStep() throws Exception {
-    checkAgainstPolicy(1, false);
+    checkAgainstPolicy(1, false, false);
   }
 
   @Test
   void armsReleasedInAnyOrderAndEveryThirdRoundStillGiveThePolicysDecisions() throws Exception {
-    checkAgainstPolicy(3, true);
+    checkAgainstPolicy(3, true, false);
   }
 
-  private void checkAgainstPolicy(int releaseEvery, boolean shuffled) throws Exception {
+  /** A step record is decided from as soon as it is read: nothing else is waited for. */
+  @Test
+  void theDecisionFromEachStepRecordIsThePolicysOwnAtThatStep() throws Exception {
+    checkAgainstPolicy(1, false, true);
+    checkAgainstPolicy(3, false, true);
+  }
+
+  private void checkAgainstPolicy(int releaseEvery, boolean shuffled, boolean asSteps) throws Exception {
     BanditRegistry.Entry entry = entry(releaseEvery);
     BanditRegistry registry = new BanditRegistry(Map.of("follow", entry));
     ReleasedBandits released = new ReleasedBandits();
@@ -90,7 +104,10 @@ class DecidingFromReleasesTest {
       if (policy.rounds() % releaseEvery == 0) {
         held.addAll(BanditReleases.ofRound(policy, releaseEvery));
         atLastRelease = copy(policy);
-        if (shuffled) {
+        if (asSteps) {
+          follower.apply(stepRecord("follow", entry.spec().arms(), held));
+          held.clear();
+        } else if (shuffled) {
           // Hold back a few rounds and deliver them in a random order, as partitions may.
           if (held.size() > 12) {
             Collections.shuffle(held, new java.util.Random(t)); // simulation only

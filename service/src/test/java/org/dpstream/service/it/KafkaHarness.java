@@ -23,6 +23,9 @@ import org.dpstream.schemas.RejectedRecord;
 import org.dpstream.service.kafka.CheckedProducer;
 import org.dpstream.service.kafka.TopicNames;
 import org.dpstream.service.kafka.Topics;
+import org.dpstream.service.release.BanditStepReleases;
+import org.dpstream.service.serde.DecodeResult;
+import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.testkit.EmbeddedKafka;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -214,8 +217,21 @@ final class KafkaHarness implements AutoCloseable, BeforeAllCallback, AfterAllCa
     return reader(topics.decisions().name(), topics.decisions().valueSerde().deserializer());
   }
 
+  /**
+   * dp.releases as per-arm releases: a bandit's step record unfolds into the arms' and extras' releases it carries
+   * (each keyed by its model id, where the step record was read), a model's or arm's release is read as it is.
+   */
   CommittedTopicReader<ModelRelease> releasesReader(Topics topics) {
-    return reader(topics.releases().name(), topics.releases().valueSerde().deserializer());
+    String topic = topics.releases().name();
+    var arms = DpSerdes.modelRelease(); // each serde reads Avro and JSON, whatever the service writes
+    var steps = DpSerdes.banditStepRelease();
+    return new CommittedTopicReader<>(kafka.clientConfig(), topic, ItModels.SAMPLE_PARTITIONS, record -> {
+      if (record.value() != null && arms.decode(record.value()) instanceof DecodeResult.Decoded<ModelRelease> arm) {
+        return List.of(CommittedTopicReader.withValue(record, record.key(), arm.value()));
+      }
+      return BanditStepReleases.armReleases(steps.deserialize(topic, record.value())).stream()
+          .map(release -> CommittedTopicReader.withValue(record, release.getModelId(), release)).toList();
+    });
   }
 
   CommittedTopicReader<RejectedRecord> rejectedReader(Topics topics) {

@@ -39,6 +39,7 @@ class TopicExamplesTest {
   private static final Map<String, SchemaSerde<? extends SpecificRecord>> SERDES = Map.of(
       "Sample", DpSerdes.sample(),
       "ModelRelease", DpSerdes.modelRelease(),
+      "BanditStepRelease", DpSerdes.banditStepRelease(),
       "RejectedRecord", DpSerdes.rejectedRecord(),
       "DecisionRequest", DpSerdes.decisionRequest(),
       "DecisionResponse", DpSerdes.decisionResponse(),

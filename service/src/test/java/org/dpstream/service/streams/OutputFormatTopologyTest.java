@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -47,22 +48,25 @@ class OutputFormatTopologyTest {
   @TempDir Path stateDir;
 
   /** Raw output values per topic, in order. */
-  private record Outputs(List<byte[]> releases, List<byte[]> decisions, List<byte[]> rejected) {}
+  /** dp.releases split into the model's releases and the bandit's step records (key = the bandit id). */
+  private record Outputs(List<byte[]> releases, List<byte[]> banditSteps, List<byte[]> decisions,
+      List<byte[]> rejected) {}
 
   @Test
   void jsonOutputsAreTheAvroOutputsAsNaturalJson() {
     Outputs avro = run(CONFIG, "avro");
     Outputs json = run(CONFIG.withOutputFormat(OutputFormat.JSON), "json");
 
-    assertFalse(avro.releases().isEmpty() || avro.decisions().isEmpty() || avro.rejected().isEmpty(),
-        "every output topic got records");
-    for (List<byte[]> values : List.of(avro.releases(), avro.decisions(), avro.rejected())) {
+    assertFalse(avro.releases().isEmpty() || avro.banditSteps().isEmpty() || avro.decisions().isEmpty()
+        || avro.rejected().isEmpty(), "every output topic got records");
+    for (List<byte[]> values : List.of(avro.releases(), avro.banditSteps(), avro.decisions(), avro.rejected())) {
       values.forEach(value -> assertTrue(SchemaSerde.isSingleObjectEncoded(value), "Avro by default"));
     }
-    for (List<byte[]> values : List.of(json.releases(), json.decisions(), json.rejected())) {
+    for (List<byte[]> values : List.of(json.releases(), json.banditSteps(), json.decisions(), json.rejected())) {
       values.forEach(value -> assertTrue(new String(value, StandardCharsets.UTF_8).startsWith("{\""), "JSON"));
     }
     assertSameRecords(DpSerdes.modelRelease(), avro.releases(), json.releases());
+    assertSameRecords(DpSerdes.banditStepRelease(), avro.banditSteps(), json.banditSteps());
     assertSameRecords(DpSerdes.decisionResponse(), avro.decisions(), json.decisions());
     assertSameRecords(DpSerdes.rejectedRecord(), avro.rejected(), json.rejected());
   }
@@ -73,6 +77,11 @@ class OutputFormatTopologyTest {
     SchemaSerde<org.dpstream.schemas.ModelRelease> releases = DpSerdes.modelRelease();
     for (byte[] value : json.releases()) {
       assertEquals(releases.toJson(releases.deserialize("t", value)), new String(value, StandardCharsets.UTF_8));
+    }
+    SchemaSerde<org.dpstream.schemas.BanditStepRelease> steps = DpSerdes.banditStepRelease();
+    assertFalse(json.banditSteps().isEmpty());
+    for (byte[] value : json.banditSteps()) {
+      assertEquals(steps.toJson(steps.deserialize("t", value)), new String(value, StandardCharsets.UTF_8));
     }
   }
 
@@ -104,8 +113,12 @@ class OutputFormatTopologyTest {
         rewards.pipeInput(new TestRecord<>(utf8("offers"),
             utf8("{\"requestId\":\"r" + i + "\",\"reward\":" + 0.3 * i + "}"), null, 3000L + i));
       }
-      return new Outputs(values(driver, topics.releases().name()), values(driver, topics.decisions().name()),
-          values(driver, topics.rejected().name()));
+      List<org.apache.kafka.streams.KeyValue<byte[], byte[]>> releases = driver.createOutputTopic(
+          topics.releases().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer()).readKeyValuesToList();
+      return new Outputs(
+          releases.stream().filter(r -> !Arrays.equals(r.key, utf8("offers"))).map(r -> r.value).toList(),
+          releases.stream().filter(r -> Arrays.equals(r.key, utf8("offers"))).map(r -> r.value).toList(),
+          values(driver, topics.decisions().name()), values(driver, topics.rejected().name()));
     }
   }
 

@@ -9,7 +9,8 @@ import org.dpstream.bandit.release.ReleasedBandit;
 
 /**
  * Puts one bandit's per-arm releases back together into one {@link ReleasedBandit}: a decision reads
- * every arm at the same step. The arms' releases have different keys and so may sit in different
+ * every arm at the same step. A step record (the default format) arrives whole ({@link #whole}); the per-arm
+ * format is assembled as follows. The arms' releases have different keys and so may sit in different
  * partitions of dp.releases and arrive in any interleaving; the assembler keeps the recent steps of each
  * arm and offers the newest step that every arm has reached (with the extras the rule needs at that
  * step). Steps only move forward within a noise generation; a bandit started again in a later generation starts at
@@ -77,6 +78,30 @@ final class ReleaseAssembler {
     steps.put(step, parameters);
     if (steps.size() > RECENT_STEPS) {
       steps.pollFirstEntry();
+    }
+    return assemble();
+  }
+
+  /**
+   * Takes a whole step (every arm's parameters, as one step record carries them): no other record is waited for,
+   * unless the rule needs an extra at this step that has not been released yet.
+   *
+   * @return the step, if it is newer than the last and the extras it needs are known; else null
+   */
+  ReleasedBandit whole(long step, double[][] parameters) {
+    if (parameters.length != arms || step <= assembledStep) {
+      return null;
+    }
+    for (double[] arm : parameters) {
+      if (arm.length != dimension) {
+        return null;
+      }
+    }
+    for (int i = 0; i < arms; i++) {
+      recent[i].put(step, parameters[i]);
+      if (recent[i].size() > RECENT_STEPS) {
+        recent[i].pollFirstEntry();
+      }
     }
     return assemble();
   }

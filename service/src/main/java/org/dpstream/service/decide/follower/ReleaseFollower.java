@@ -16,6 +16,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.dpstream.bandit.release.DecisionRule;
 import org.dpstream.bandit.release.ReleasedBandit;
+import org.dpstream.schemas.BanditStepRelease;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.decide.DecisionRules;
@@ -33,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * last released parameters once it has caught up ({@link #awaitCaughtUp}). Only committed releases are
  * ever read: what a decider knows is exactly what was published.
  *
- * <p>Release keys are {@code banditId/arm-i} (arm i's parameters) and {@code banditId/NAME} (an extra the
- * rule may read, all arms' vectors concatenated); anything else, a release of an unconfigured bandit, or
+ * <p>Release keys are {@code banditId} (a {@code BanditStepRelease}: every arm's parameters at one step, and the
+ * extras released with it; the default format), {@code banditId/arm-i} (arm i's parameters, the per-arm format) and
+ * {@code banditId/NAME} (an extra the rule may read, all arms' vectors concatenated); anything else, a release of an unconfigured bandit, or
  * of another algorithm than the bandit's rule, is skipped. A release of a later noise generation (its ledger says
  * so) starts the bandit's assembly again from its start; releases of an earlier one are skipped.
  */
@@ -49,6 +51,7 @@ public final class ReleaseFollower implements AutoCloseable {
   private final Map<String, ReleaseAssembler> assemblers = new HashMap<>();
   private final Map<String, DecisionRule> rules = new HashMap<>();
   private final SchemaSerde<ModelRelease> serde = DpSerdes.modelRelease();
+  private final SchemaSerde<BanditStepRelease> steps = DpSerdes.banditStepRelease();
   private final CountDownLatch caughtUp = new CountDownLatch(1);
   private final Thread thread;
   private final ClientFailures failures;
@@ -95,6 +98,14 @@ public final class ReleaseFollower implements AutoCloseable {
     return follower;
   }
 
+  /** Starts following {@code topic} through {@code consumer} (tests: a mock consumer). */
+  static ReleaseFollower start(Consumer<String, byte[]> consumer, String topic, BanditRegistry bandits,
+      ReleasedBandits released) {
+    ReleaseFollower follower = new ReleaseFollower(consumer, topic, bandits, released);
+    follower.thread.start();
+    return follower;
+  }
+
   /**
    * Waits until every release that was committed when the follower started has been read; returns false
    * after {@code timeout}, or as soon as the follower has stopped (it would never catch up).
@@ -121,15 +132,25 @@ public final class ReleaseFollower implements AutoCloseable {
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> startEnds = consumer.endOffsets(partitions);
       while (!closed) {
-        // Only each key's last record of a batch is decoded: the steps before it would be replaced at once.
+        // Only each key's last record of a batch is decoded: the steps before it would be replaced at once. A bandit's
+        // earlier step records of the batch are kept aside: one may carry an extra the newest step needs (DP-HDB's
+        // forced-sampling estimators ride in one step every 1,000 rounds), and they are read only when it does.
         Map<String, ConsumerRecord<String, byte[]>> newest = new java.util.LinkedHashMap<>();
+        Map<String, List<ConsumerRecord<String, byte[]>>> earlierSteps = new HashMap<>();
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
           if (record.key() != null) {
-            newest.remove(record.key());
+            ConsumerRecord<String, byte[]> replaced = newest.remove(record.key());
+            if (replaced != null && assemblers.containsKey(record.key())) {
+              earlierSteps.computeIfAbsent(record.key(), key -> new java.util.ArrayList<>()).add(replaced);
+            }
             newest.put(record.key(), record);
           }
         }
-        newest.values().forEach(this::apply);
+        for (ConsumerRecord<String, byte[]> record : newest.values()) {
+          if (!apply(record)) {
+            earlierSteps.getOrDefault(record.key(), List.of()).forEach(this::apply);
+          }
+        }
         if (caughtUp.getCount() > 0 && startEnds.entrySet().stream()
             .allMatch(end -> consumer.position(end.getKey()) >= end.getValue())) {
           caughtUp.countDown();
@@ -160,45 +181,38 @@ public final class ReleaseFollower implements AutoCloseable {
     return thread.isAlive();
   }
 
-  /** Takes one record of the topic into its bandit's assembly (the follower thread's step). */
-  public void apply(ConsumerRecord<String, byte[]> record) {
+  /**
+   * Takes one record of the topic into its bandit's assembly (the follower thread's step).
+   *
+   * @return whether it completed a newer step of its bandit, which the deciders now decide from
+   */
+  public boolean apply(ConsumerRecord<String, byte[]> record) {
     String key = record.key();
-    int slash = key == null ? -1 : key.lastIndexOf('/');
+    if (key == null) {
+      return false;
+    }
+    if (assemblers.containsKey(key)) {
+      return applyStep(key, record);
+    }
+    int slash = key.lastIndexOf('/');
     if (slash < 0) {
-      return;
+      return false;
     }
     String banditId = key.substring(0, slash);
-    ReleaseAssembler assembler = assemblers.get(banditId);
-    if (assembler == null) {
-      return;
+    if (!assemblers.containsKey(banditId)) {
+      return false;
     }
     DecodeResult<ModelRelease> decoded = serde.decode(record.value());
     if (!(decoded instanceof DecodeResult.Decoded<ModelRelease> ok)) {
-      LOG.warn("bandit {}: an undecodable release at {}-{}@{} was skipped", banditId, record.topic(),
-          record.partition(), record.offset());
-      return;
+      skipUndecodable(banditId, record);
+      return false;
     }
     ModelRelease release = ok.value();
-    Integer stated = release.getLedger().getGeneration();
-    int generation = stated == null ? 0 : stated;
-    if (generation < assembler.generation()) {
-      return; // a release of a generation the bandit has left
+    ReleaseAssembler assembler = assemblerOf(banditId, release.getLedger(), release.getAlgorithm());
+    if (assembler == null) {
+      return false;
     }
-    if (generation > assembler.generation()) {
-      // The bandit started again in a new noise generation, at step 1: decisions start again from its start.
-      assembler = assembler.next(generation);
-      assemblers.put(banditId, assembler);
-      released.restart(assembler.initial());
-    }
-    String algorithm = release.getAlgorithm();
-    int family = algorithm.indexOf('/');
-    if (!(family < 0 ? algorithm : algorithm.substring(0, family)).equals(rules.get(banditId).algorithm())) {
-      return;
-    }
-    double[] parameters = new double[release.getParameters().size()];
-    for (int j = 0; j < parameters.length; j++) {
-      parameters[j] = release.getParameters().get(j);
-    }
+    double[] parameters = values(release.getParameters());
     String name = key.substring(slash + 1);
     ReleasedBandit complete;
     if (name.startsWith(ARM_PREFIX)) {
@@ -206,15 +220,86 @@ public final class ReleaseFollower implements AutoCloseable {
       try {
         arm = Integer.parseInt(name.substring(ARM_PREFIX.length()));
       } catch (NumberFormatException e) {
-        return;
+        return false;
       }
       complete = assembler.arm(arm, release.getStep(), parameters);
     } else {
       complete = assembler.extra(name, release.getStep(), parameters);
     }
-    if (complete != null) {
-      released.publish(complete);
+    return publish(complete);
+  }
+
+  private boolean publish(ReleasedBandit complete) {
+    if (complete == null) {
+      return false;
     }
+    released.publish(complete);
+    return true;
+  }
+
+  /** A bandit's step record (key = bandit id): every arm at once, and the extras it carries. */
+  private boolean applyStep(String banditId, ConsumerRecord<String, byte[]> record) {
+    DecodeResult<BanditStepRelease> decoded = steps.decode(record.value());
+    if (!(decoded instanceof DecodeResult.Decoded<BanditStepRelease> ok)) {
+      skipUndecodable(banditId, record);
+      return false;
+    }
+    BanditStepRelease step = ok.value();
+    ReleaseAssembler assembler = assemblerOf(banditId, step.getLedger(), step.getAlgorithm());
+    if (assembler == null) {
+      return false;
+    }
+    ReleasedBandit complete = null;
+    for (Map.Entry<String, List<Double>> extra : step.getExtras().entrySet()) {
+      complete = newer(complete, assembler.extra(extra.getKey(), step.getStep(), values(extra.getValue())));
+    }
+    double[][] arms = new double[step.getArms().size()][];
+    for (int arm = 0; arm < arms.length; arm++) {
+      arms[arm] = values(step.getArms().get(arm));
+    }
+    return publish(newer(complete, assembler.whole(step.getStep(), arms)));
+  }
+
+  private static ReleasedBandit newer(ReleasedBandit known, ReleasedBandit candidate) {
+    return candidate == null ? known : candidate;
+  }
+
+  private static void skipUndecodable(String banditId, ConsumerRecord<String, byte[]> record) {
+    LOG.warn("bandit {}: an undecodable release at {}-{}@{} was skipped", banditId, record.topic(),
+        record.partition(), record.offset());
+  }
+
+  /**
+   * The assembler a release of {@code banditId} goes to, or null if it is skipped: a release of a generation the
+   * bandit has left, or of another algorithm than the bandit's rule. A release of a later noise generation starts the
+   * bandit again from its start.
+   */
+  private ReleaseAssembler assemblerOf(String banditId, org.dpstream.schemas.PrivacyLedger ledger, String algorithm) {
+    ReleaseAssembler assembler = assemblers.get(banditId);
+    Integer stated = ledger.getGeneration();
+    int generation = stated == null ? 0 : stated;
+    if (generation < assembler.generation()) {
+      return null; // a release of a generation the bandit has left
+    }
+    if (generation > assembler.generation()) {
+      // The bandit started again in a new noise generation, at step 1: decisions start again from its start.
+      assembler = assembler.next(generation);
+      assemblers.put(banditId, assembler);
+      released.restart(assembler.initial());
+    }
+    int family = algorithm.indexOf('/');
+    if (!(family < 0 ? algorithm : algorithm.substring(0, family)).equals(rules.get(banditId).algorithm())) {
+      return null;
+    }
+    return assembler;
+  }
+
+  private static double[] values(List<Double> list) {
+    double[] values = new double[list.size()];
+    for (int j = 0; j < values.length; j++) {
+      values[j] = list.get(j);
+    }
+    return values;
   }
 
   @Override
