@@ -21,26 +21,26 @@ class DdaNodeCommandTest {
     return cli.execute(args);
   }
 
-  @Test
-  void anInvalidConfigExitsWithTwoAndSaysWhyBeforeTouchingKafka(@TempDir Path dir) throws Exception {
+  /** Runs node 0 on a config of {@code nodes} nodes and the given privacy block, against a broker that is not there. */
+  private static void assertExitsWithTwoBeforeTouchingKafka(Path dir, int nodes, String privacy, String reason)
+      throws Exception {
     Path config = dir.resolve("dda.yaml");
-    Files.writeString(config, String.join("\n", "runId: r", "nodes: 3", "iota: 0.5", "rounds: 10",
-        "privacy: {epsilon: 1}", "data: {shard: 'n{node}.csv', samplesPerNode: 5, dimension: 2}",
+    Files.writeString(config, String.join("\n", "runId: r", "nodes: " + nodes, "iota: 0.5", "rounds: 10",
+        "privacy: " + privacy, "data: {shard: 'n{node}.csv', samplesPerNode: 5, dimension: 2}",
         "kafka: {bootstrap.servers: 'nowhere:9092'}", ""));
     StringWriter err = new StringWriter();
     assertEquals(2, run(err, "dda-node", "--node-id", "0", "--config", config.toString()));
-    assertTrue(err.toString().contains("n iota must be a positive integer"), err.toString());
+    assertTrue(err.toString().contains(reason), err.toString());
+  }
+
+  @Test
+  void anInvalidConfigExitsWithTwoAndSaysWhyBeforeTouchingKafka(@TempDir Path dir) throws Exception {
+    assertExitsWithTwoBeforeTouchingKafka(dir, 3, "{epsilon: 1}", "n iota must be a positive integer");
   }
 
   @Test
   void aRunWhoseGuaranteeMissesItsTargetExitsWithTwoBeforeTouchingKafka(@TempDir Path dir) throws Exception {
-    Path config = dir.resolve("dda.yaml");
-    Files.writeString(config, String.join("\n", "runId: r", "nodes: 4", "iota: 0.5", "rounds: 10",
-        "privacy: {epsilon: 1, sigma: 0.01}", "data: {shard: 'n{node}.csv', samplesPerNode: 5, dimension: 2}",
-        "kafka: {bootstrap.servers: 'nowhere:9092'}", ""));
-    StringWriter err = new StringWriter();
-    assertEquals(2, run(err, "dda-node", "--node-id", "0", "--config", config.toString()));
-    assertTrue(err.toString().contains("weaker than privacy.epsilon"), err.toString());
+    assertExitsWithTwoBeforeTouchingKafka(dir, 4, "{epsilon: 1, sigma: 0.01}", "weaker than privacy.epsilon");
   }
 
   @Test
