@@ -3,23 +3,13 @@ package org.dpstream.service.dda;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.dpstream.service.ServiceCli;
+import org.dpstream.service.testing.CommandRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class DdaNodeCommandTest {
-
-  private static int run(StringWriter err, String... args) {
-    CommandLine cli = ServiceCli.commandLine();
-    cli.setErr(new PrintWriter(err, true));
-    cli.setOut(new PrintWriter(new StringWriter(), true));
-    return cli.execute(args);
-  }
 
   /** Runs node 0 on a config of {@code nodes} nodes and the given privacy block, against a broker that is not there. */
   private static void assertExitsWithTwoBeforeTouchingKafka(Path dir, int nodes, String privacy, String reason)
@@ -28,9 +18,9 @@ class DdaNodeCommandTest {
     Files.writeString(config, String.join("\n", "runId: r", "nodes: " + nodes, "iota: 0.5", "rounds: 10",
         "privacy: " + privacy, "data: {shard: 'n{node}.csv', samplesPerNode: 5, dimension: 2}",
         "kafka: {bootstrap.servers: 'nowhere:9092'}", ""));
-    StringWriter err = new StringWriter();
-    assertEquals(2, run(err, "dda-node", "--node-id", "0", "--config", config.toString()));
-    assertTrue(err.toString().contains(reason), err.toString());
+    CommandRun run = CommandRun.service("dda-node", "--node-id", "0", "--config", config.toString());
+    assertEquals(2, run.exitCode());
+    assertTrue(run.err().contains(reason), run.err());
   }
 
   @Test
@@ -45,8 +35,9 @@ class DdaNodeCommandTest {
 
   @Test
   void aMissingConfigFileExitsWithTwo(@TempDir Path dir) {
-    StringWriter err = new StringWriter();
-    assertEquals(2, run(err, "dda-node", "--node-id", "0", "--config", dir.resolve("absent.yaml").toString()));
-    assertTrue(err.toString().contains("does not exist"), err.toString());
+    CommandRun run =
+        CommandRun.service("dda-node", "--node-id", "0", "--config", dir.resolve("absent.yaml").toString());
+    assertEquals(2, run.exitCode());
+    assertTrue(run.err().contains("does not exist"), run.err());
   }
 }
