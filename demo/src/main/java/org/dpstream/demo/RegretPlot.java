@@ -1,7 +1,5 @@
 package org.dpstream.demo;
 
-import java.awt.Color;
-import java.awt.Font;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -11,7 +9,6 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.XYStyler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -47,12 +44,7 @@ final class RegretPlot {
             + PlainNumbers.of(DemoModel.EPSILON) + ")")
         .xAxisTitle("decision").yAxisTitle("cumulative regret").build();
     XYStyler styler = chart.getStyler();
-    styler.setChartBackgroundColor(Color.WHITE);
-    styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
-    styler.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 15));
-    styler.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-    styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
-    styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+    ChartStyle.apply(styler);
     styler.setXAxisMin(0.0);
     styler.setXAxisTickMarkSpacingHint(X_TICK_SPACING_PIXELS);
     styler.setXAxisDecimalPattern("#,##0");

@@ -2,7 +2,6 @@ package org.dpstream.demo;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Font;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -13,7 +12,6 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.XYStyler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -56,12 +54,7 @@ final class RiskPlot {
         .yAxisTitle("test risk (mean squared error, " + String.format(Locale.ROOT, "%,d", testSetSize) + " held-out points)")
         .build();
     XYStyler styler = chart.getStyler();
-    styler.setChartBackgroundColor(Color.WHITE);
-    styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
-    styler.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 15));
-    styler.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-    styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
-    styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+    ChartStyle.apply(styler);
     styler.setXAxisLogarithmic(true);
     styler.setYAxisLogarithmic(true);
     // Label intermediate ticks too: the risks may span less than a decade.

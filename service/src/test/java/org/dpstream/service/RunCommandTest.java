@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.dpstream.service.testing.CommandRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -39,25 +38,18 @@ class RunCommandTest {
   @TempDir Path work;
 
   /** Runs {@code run --config FILE} with {@code yaml} and the given environment; returns exit code and stderr. */
-  private Outcome runWith(String yaml, Map<String, String> environment) throws IOException {
+  private CommandRun runWith(String yaml, Map<String, String> environment) throws IOException {
     Path file = work.resolve("dpstream.yaml");
     Files.writeString(file, yaml);
     CommandLine cli = ServiceCli.commandLine();
-    StringWriter err = new StringWriter();
-    StringWriter out = new StringWriter();
-    cli.setErr(new PrintWriter(err));
-    cli.setOut(new PrintWriter(out));
     CommandLine run = cli.getSubcommands().get("run");
     ((RunCommand) run.getCommand()).environment = environment;
-    int exit = cli.execute("run", "--config", file.toString());
-    return new Outcome(exit, err.toString(), out.toString());
+    return CommandRun.of(cli, "run", "--config", file.toString());
   }
-
-  private record Outcome(int exitCode, String err, String out) {}
 
   /** Exit code 2 and exactly one line on stderr, starting "run: " and containing {@code expected}, no trace. */
   private void assertOneLineConfigError(String yaml, String expected) throws IOException {
-    Outcome outcome = runWith(yaml, Map.of());
+    CommandRun outcome = runWith(yaml, Map.of());
     assertEquals(2, outcome.exitCode(), outcome.err());
     assertEquals(1, outcome.err().lines().count(), "one line:\n" + outcome.err());
     assertTrue(outcome.err().startsWith("run: ") && outcome.err().contains(expected),
@@ -116,7 +108,7 @@ class RunCommandTest {
 
   @Test
   void aMissingNoiseKeyIsOneLineNamingTheVariables() throws IOException {
-    Outcome outcome = runWith(VALID, Map.of());
+    CommandRun outcome = runWith(VALID, Map.of());
     assertEquals(2, outcome.exitCode(), outcome.err());
     assertEquals(1, outcome.err().lines().count(), outcome.err());
     assertTrue(outcome.err().contains("DPSTREAM_NOISE_KEY"), outcome.err());
@@ -124,7 +116,7 @@ class RunCommandTest {
 
   @Test
   void aMalformedNoiseKeyIsOneLineThatDoesNotQuoteTheKey() throws IOException {
-    Outcome outcome = runWith(VALID, Map.of("DPSTREAM_NOISE_KEY", "c2VjcmV0"));
+    CommandRun outcome = runWith(VALID, Map.of("DPSTREAM_NOISE_KEY", "c2VjcmV0"));
     assertEquals(2, outcome.exitCode(), outcome.err());
     assertEquals(1, outcome.err().lines().count(), outcome.err());
     assertFalse(outcome.err().contains("c2VjcmV0"), outcome.err());
@@ -143,12 +135,12 @@ class RunCommandTest {
     assertOneLineConfigError(WITH_BANDIT + "decider: {authentication: bearer}\n", "needs a token file");
     assertOneLineConfigError(WITH_BANDIT + "decider: {authentication: bearer, tokensFile: /nonexistent/tokens}\n",
         "decider.tokensFile: the token file /nonexistent/tokens does not exist");
-    Outcome fromEnvironment = runWith(WITH_BANDIT, Map.of("DPSTREAM_API_TOKENS_FILE", "/nonexistent/env-tokens"));
+    CommandRun fromEnvironment = runWith(WITH_BANDIT, Map.of("DPSTREAM_API_TOKENS_FILE", "/nonexistent/env-tokens"));
     assertEquals(2, fromEnvironment.exitCode(), fromEnvironment.err());
     assertTrue(fromEnvironment.err().contains("/nonexistent/env-tokens"), fromEnvironment.err());
     // Without an API (or with authentication: none) it gets as far as the noise key.
     for (String decider : new String[] {"decider: {httpPort: -1}\n", "decider: {authentication: none}\n"}) {
-      Outcome outcome = runWith(WITH_BANDIT + decider, Map.of());
+      CommandRun outcome = runWith(WITH_BANDIT + decider, Map.of());
       assertEquals(2, outcome.exitCode(), outcome.err());
       assertTrue(outcome.err().contains("DPSTREAM_NOISE_KEY"), outcome.err());
     }
@@ -156,11 +148,8 @@ class RunCommandTest {
 
   @Test
   void aMissingConfigFileIsOneLine() {
-    CommandLine cli = ServiceCli.commandLine();
-    StringWriter err = new StringWriter();
-    cli.setErr(new PrintWriter(err));
-    assertEquals(2, cli.execute("run", "--config", work.resolve("nope.yaml").toString()));
-    assertTrue(err.toString().startsWith("run: config file ") && err.toString().contains("does not exist"),
-        err.toString());
+    CommandRun run = CommandRun.service("run", "--config", work.resolve("nope.yaml").toString());
+    assertEquals(2, run.exitCode());
+    assertTrue(run.err().startsWith("run: config file ") && run.err().contains("does not exist"), run.err());
   }
 }

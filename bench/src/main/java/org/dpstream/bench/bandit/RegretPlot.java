@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.dpstream.bench.common.ChartStyle;
 import org.dpstream.bench.common.Formats;
 import org.dpstream.bench.common.Stats;
 import org.knowm.xchart.BitmapEncoder;
@@ -55,10 +56,7 @@ final class RegretPlot {
             + first.horizon() + ", eps=" + Formats.parameter(first.epsilon()))
         .xAxisTitle("round t").yAxisTitle("cumulative regret (mean, dashed: +- 1 std over seeds)").build();
     Styler styler = chart.getStyler();
-    styler.setChartBackgroundColor(Color.WHITE);
-    styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
-    styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
-    styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+    ChartStyle.apply(styler, 18);
     chart.getStyler().setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 15));
     chart.getStyler().setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
     chart.getStyler().setXAxisDecimalPattern("#,##0");

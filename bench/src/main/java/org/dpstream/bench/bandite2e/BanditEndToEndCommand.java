@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.streams.StreamsConfig;
+import org.dpstream.bench.common.BenchBanditOptions;
 import org.dpstream.bench.e2e.MachineFacts;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.service.config.BanditConfig;
@@ -25,6 +26,7 @@ import org.dpstream.service.streams.DpstreamService;
 import org.dpstream.testkit.EmbeddedKafka;
 import org.dpstream.testkit.TemporaryDirectory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -73,11 +75,7 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
       description = "http, kafka or topology (decided in the learning transaction) (default: ${DEFAULT-VALUE})")
   String path;
 
-  @Option(names = "--d", defaultValue = "50", description = "context dimension (default: ${DEFAULT-VALUE})")
-  int dimension;
-
-  @Option(names = "--K", defaultValue = "5", description = "arms (default: ${DEFAULT-VALUE})")
-  int arms;
+  @Mixin BenchBanditOptions shape; // --d, --K
 
   @Option(names = "--requests", defaultValue = "100000", description = "decision requests (default: ${DEFAULT-VALUE})")
   int requests;
@@ -129,8 +127,8 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--path must be http, kafka or topology, got " + path);
     }
-    if (dimension < 1 || arms < 2 || requests < 1 || window < 1 || connections < 1 || commitIntervalMs < 1
-        || serviceWarmUp < 0 || serviceWarmUp == 1
+    if (shape.dimension() < 1 || shape.arms() < 2 || requests < 1 || window < 1 || connections < 1
+        || commitIntervalMs < 1 || serviceWarmUp < 0 || serviceWarmUp == 1
         || rewardConnections != null && rewardConnections < 1 || !(rate >= 0) || Double.isInfinite(rate)) {
       throw new IllegalArgumentException("--d, --requests, --window, --connections, --reward-connections,"
           + " --commit-interval-ms must be positive, --K >= 2, --rate >= 0, --service-warm-up 0 or >= 2");
@@ -140,7 +138,7 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
     }
     out.println(MachineFacts.describe());
     out.printf(Locale.ROOT, "bandit-e2e --path %s: %,d requests, d = %d, K = %d, %s, 1 partition, 1 stream thread,"
-        + " commit.interval.ms %d%n", chosen.name().toLowerCase(Locale.ROOT), requests, dimension, arms,
+        + " commit.interval.ms %d%n", chosen.name().toLowerCase(Locale.ROOT), requests, shape.dimension(), shape.arms(),
         rate > 0 ? String.format(Locale.ROOT, "open loop at %,.0f requests/s", rate)
             : chosen == Path.HTTP ? "as fast as possible, " + connections + " connections"
             : "as fast as possible, window " + window, commitIntervalMs);
@@ -231,8 +229,7 @@ public final class BanditEndToEndCommand implements Callable<Integer> {
   }
 
   private BanditConfig bandit(String id, long horizon) {
-    return new BanditConfig(id, dimension, arms, "identity", 1.0, "0.1", null, 1, 1e-5, horizon, 1.0, 1.2, "60s",
-        "drop", null, 1);
+    return shape.bandit(id, horizon, "60s", 1);
   }
 
   /** Waits until learning has joined every warm-up round (for at most a minute), and says how long it took. */

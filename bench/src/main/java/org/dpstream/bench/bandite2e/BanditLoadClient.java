@@ -127,7 +127,7 @@ public final class BanditLoadClient implements Callable<Integer> {
       String bootstrap) {
     return new String[] {
         "--path", path.name(), "--port", Integer.toString(port), "--bootstrap", bootstrap, "--bandit", banditId,
-        "--d", Integer.toString(command.dimension), "--K", Integer.toString(command.arms),
+        "--d", Integer.toString(command.shape.dimension()), "--K", Integer.toString(command.shape.arms()),
         "--requests", Integer.toString(command.requests), "--rate", String.format(Locale.ROOT, "%s", command.rate),
         "--seed", Long.toString(command.seed), "--connections", Integer.toString(command.connections),
         "--reward-connections",

@@ -16,13 +16,13 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
+import org.dpstream.bench.common.BenchBanditOptions;
 import org.dpstream.bench.e2e.MachineFacts;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.schemas.DecidedRequest;
 import org.dpstream.schemas.DecisionPhase;
 import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.schemas.Reward;
-import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.DeciderConfig;
 import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.kafka.TopicNames;
@@ -33,6 +33,7 @@ import org.dpstream.service.streams.DpstreamService;
 import org.dpstream.testkit.EmbeddedKafka;
 import org.dpstream.testkit.TemporaryDirectory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -61,11 +62,7 @@ public final class BanditLearningCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--d", defaultValue = "50", description = "context dimension (default: ${DEFAULT-VALUE})")
-  int dimension;
-
-  @Option(names = "--K", defaultValue = "5", description = "arms (default: ${DEFAULT-VALUE})")
-  int arms;
+  @Mixin BenchBanditOptions shape; // --d, --K
 
   @Option(names = "--rounds", defaultValue = "30000", description = "logged decisions, each with its reward"
       + " (default: ${DEFAULT-VALUE})")
@@ -80,13 +77,13 @@ public final class BanditLearningCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (dimension < 1 || arms < 2 || rounds < 1 || releaseEvery < 1) {
+    if (shape.dimension() < 1 || shape.arms() < 2 || rounds < 1 || releaseEvery < 1) {
       throw new IllegalArgumentException("--d, --rounds, --release-every must be positive, --K >= 2");
     }
     PrintWriter out = spec.commandLine().getOut();
     out.println(MachineFacts.describe());
     out.printf(Locale.ROOT, "bandit-learn: %,d rounds, d = %d, K = %d, releaseEvery %d, 1 partition, 1 stream thread,"
-        + " the service's default Kafka Streams settings%n", rounds, dimension, arms, releaseEvery);
+        + " the service's default Kafka Streams settings%n", rounds, shape.dimension(), shape.arms(), releaseEvery);
     out.flush();
     try (TemporaryDirectory state = TemporaryDirectory.create("dpstream-bench-learn-");
         EmbeddedKafka kafka = EmbeddedKafka.start()) {
@@ -96,8 +93,7 @@ public final class BanditLearningCommand implements Callable<Integer> {
       ServiceConfig config = new ServiceConfig("bench-bandit-learn", TopicNames.defaults(), List.of(), Map.of(
           StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
           StreamsConfig.STATE_DIR_CONFIG, state.path().toString()), 0,
-          List.of(new BanditConfig(BANDIT, dimension, arms, "identity", 1.0, "0.1", null, 1, 1e-5,
-              Math.max(rounds, 2L * arms), 1.0, 1.2, "1h", "drop", null, releaseEvery)))
+          List.of(shape.bandit(BANDIT, Math.max(rounds, 2L * shape.arms()), "1h", releaseEvery)))
           .withDecider(DeciderConfig.deciders(-1, false)); // learning only: no API, no Kafka path
       SimpleMeterRegistry registry = new SimpleMeterRegistry();
       long start = System.nanoTime();
@@ -136,17 +132,17 @@ public final class BanditLearningCommand implements Callable<Integer> {
     SchemaSerde<Reward> rewards = DpSerdes.reward();
     SplittableRandom random = new SplittableRandom(seed); // simulation only
     long base = System.currentTimeMillis() - 2L * rounds;
-    double scale = 1 / Math.sqrt(dimension);
+    double scale = 1 / Math.sqrt(shape.dimension());
     try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(settings, new StringSerializer(),
         new ByteArraySerializer())) {
       for (int i = 0; i < rounds; i++) {
-        List<Double> context = new ArrayList<>(dimension);
-        for (int j = 0; j < dimension; j++) {
+        List<Double> context = new ArrayList<>(shape.dimension());
+        for (int j = 0; j < shape.dimension(); j++) {
           context.add(random.nextDouble(-1, 1) * scale);
         }
         String requestId = "learn-" + i;
         DecidedRequest decision = DecidedRequest.newBuilder()
-            .setDecision(DecisionResponse.newBuilder().setRequestId(requestId).setArm(i % arms)
+            .setDecision(DecisionResponse.newBuilder().setRequestId(requestId).setArm(i % shape.arms())
                 .setPhase(DecisionPhase.WARM_UP).setModelStep(0).build())
             .setContext(context).build();
         long time = base + 2L * i;

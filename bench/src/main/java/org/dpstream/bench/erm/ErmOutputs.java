@@ -1,7 +1,5 @@
 package org.dpstream.bench.erm;
 
-import java.awt.Color;
-import java.awt.Font;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -10,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.dpstream.bench.common.ChartStyle;
 import org.dpstream.bench.common.Formats;
 import org.dpstream.bench.common.Stats;
 import org.dpstream.bench.common.TextTable;
@@ -75,10 +74,7 @@ final class ErmOutputs {
     XYChart chart = new XYChartBuilder().width(1000).height(650).title(title)
         .xAxisTitle("passes over the data").yAxisTitle("relative error (F(w) - F*) / (F(0) - F*), mean over seeds").build();
     Styler styler = chart.getStyler();
-    styler.setChartBackgroundColor(Color.WHITE);
-    styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
-    styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
-    styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+    ChartStyle.apply(styler, 16);
     boolean allPositive = true;
     for (Map.Entry<String, List<ErmRunResult>> line : byLine(results, severalEpsilons).entrySet()) {
       List<ErmRunResult> runs = line.getValue();

@@ -1,5 +1,6 @@
 package org.dpstream.bench.ofw;
 
+import java.util.function.Function;
 import org.dpstream.core.online.baseline.BatchProblem;
 import org.dpstream.core.online.baseline.NoisySfw;
 import org.dpstream.core.online.baseline.NoisySgd;
@@ -12,29 +13,24 @@ final class Baselines {
 
   static BaselineTrainer forAlgorithm(Algorithm algorithm) {
     return switch (algorithm) {
-      case NOISYSFW -> new BaselineTrainer() {
-        @Override
-        public Trained train(BatchProblem problem, KeyedNoiseSource source, String runId) {
-          return new Trained(NoisySfw.train(problem, source, runId), NoisySfw.describe(problem));
-        }
-
-        @Override
-        public String accountant() {
-          return "bgn21-generalized-gaussian";
-        }
-      };
-      case NOISYSGD -> new BaselineTrainer() {
-        @Override
-        public Trained train(BatchProblem problem, KeyedNoiseSource source, String runId) {
-          return new Trained(NoisySgd.train(problem, source, runId), NoisySgd.describe(problem));
-        }
-
-        @Override
-        public String accountant() {
-          return "bfgt20-gaussian";
-        }
-      };
+      case NOISYSFW -> new Baseline(NoisySfw::train, NoisySfw::describe, "bgn21-generalized-gaussian");
+      case NOISYSGD -> new Baseline(NoisySgd::train, NoisySgd::describe, "bfgt20-gaussian");
       case OFW -> throw new IllegalArgumentException(algorithm.cliName() + " is not a batch baseline");
     };
+  }
+
+  /** A baseline's static entry point: {@code train(problem, source, runId)}. */
+  @FunctionalInterface
+  private interface Training {
+    double[] train(BatchProblem problem, KeyedNoiseSource source, String runId);
+  }
+
+  private record Baseline(Training training, Function<BatchProblem, String> describe, String accountant)
+      implements BaselineTrainer {
+
+    @Override
+    public Trained train(BatchProblem problem, KeyedNoiseSource source, String runId) {
+      return new Trained(training.train(problem, source, runId), describe.apply(problem));
+    }
   }
 }

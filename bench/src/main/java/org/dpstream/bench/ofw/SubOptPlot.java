@@ -1,6 +1,5 @@
 package org.dpstream.bench.ofw;
 
-import java.awt.Color;
 import java.awt.Font;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -10,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.dpstream.bench.common.ChartStyle;
 import org.dpstream.bench.common.Stats;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -61,10 +61,7 @@ final class SubOptPlot {
         .yAxisTitle("SubOpt on the test set (mean over seeds)")
         .build();
     Styler styler = chart.getStyler();
-    styler.setChartBackgroundColor(Color.WHITE);
-    styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
-    styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
-    styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+    ChartStyle.apply(styler, 18);
     styler.setMarkerSize(10);
     chart.getStyler().setXAxisLogarithmic(true);
     chart.getStyler().setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 15));

@@ -43,11 +43,7 @@ class HttpLoadRequestsTest {
     String body = request.content().toString(StandardCharsets.UTF_8);
     assertEquals("{\"requestId\":\"41\",\"context\":["
         + DoubleStream.of(context).mapToObj(Double::toString).collect(Collectors.joining(",")) + "]}", body);
-    String[] numbers = body.substring(body.indexOf('[') + 1, body.indexOf(']')).split(",");
-    for (int j = 0; j < context.length; j++) {
-      assertEquals(Double.doubleToRawLongBits(context[j]), Double.doubleToRawLongBits(Double.parseDouble(numbers[j])),
-          numbers[j]);
-    }
+    assertEachNumberReadsBackBitForBit(context, body);
     request.release();
   }
 
@@ -62,14 +58,18 @@ class HttpLoadRequestsTest {
 
     FullHttpRequest request = decoded(posts.decide(ByteBufAllocator.DEFAULT, 0, context));
 
-    String body = request.content().toString(StandardCharsets.UTF_8);
+    assertEachNumberReadsBackBitForBit(context, request.content().toString(StandardCharsets.UTF_8));
+    request.release();
+  }
+
+  /** The body's context array has one number per coordinate, each parsing back to the same bits. */
+  private static void assertEachNumberReadsBackBitForBit(double[] context, String body) {
     String[] numbers = body.substring(body.indexOf('[') + 1, body.indexOf(']')).split(",");
     assertEquals(context.length, numbers.length);
     for (int j = 0; j < context.length; j++) {
       assertEquals(Double.doubleToRawLongBits(context[j]), Double.doubleToRawLongBits(Double.parseDouble(numbers[j])),
           numbers[j]);
     }
-    request.release();
   }
 
   @Test

@@ -99,23 +99,21 @@ class HttpLoadTest {
   @Test
   void aDecisionAnsweredWithAnErrorFailsTheRunNamingItsStatusAndBody() {
     api.decideStatus = 503;
-    Workload workload = new Workload(3, ARMS, 50, 7, 0);
-
-    IOException failure = assertThrows(IOException.class, () -> HttpLoad.run(workload, api.port(), BANDIT, "t0ken", 4, 2));
-
-    assertTrue(failure.getMessage().contains("decide answered 503: {\"error\":\"stub says no\"}"),
-        failure.getMessage());
+    assertTheRunFailsSaying("decide answered 503: {\"error\":\"stub says no\"}");
   }
 
   @Test
   void aRewardAnsweredWithAnErrorFailsTheRunNamingItsStatusAndBody() {
     api.rewardStatus = 400;
+    assertTheRunFailsSaying("reward answered 400: {\"error\":\"stub says no\"}");
+  }
+
+  private void assertTheRunFailsSaying(String message) {
     Workload workload = new Workload(3, ARMS, 50, 7, 0);
 
     IOException failure = assertThrows(IOException.class, () -> HttpLoad.run(workload, api.port(), BANDIT, "t0ken", 4, 2));
 
-    assertTrue(failure.getMessage().contains("reward answered 400: {\"error\":\"stub says no\"}"),
-        failure.getMessage());
+    assertTrue(failure.getMessage().contains(message), failure.getMessage());
   }
 
   @Test

@@ -2,6 +2,7 @@ package org.dpstream.core.distributed;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.dpstream.core.erm.ErmDataset;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 
@@ -63,23 +64,21 @@ public final class DdaSimulation {
 
   /** (1/n) sum_i x~_i, the model the paper evaluates (Section 5). */
   public double[] networkAverageModel() {
-    double[] average = new double[nodes.get(0).iterate().length];
-    for (DdaNode node : nodes) {
-      double[] model = node.averagedModel();
-      for (int j = 0; j < average.length; j++) {
-        average[j] += model[j] / nodes.size();
-      }
-    }
-    return average;
+    return overNodes(DdaNode::averagedModel);
   }
 
   /** zbar = (1/n) sum_i z_i; doubly stochastic W makes zbar^(t+1) = zbar^(t) + a_t theta^(t) exactly. */
   public double[] meanDual() {
+    return overNodes(DdaNode::dual);
+  }
+
+  /** (1/n) sum_i v_i of each node's vector v_i, summed in node order. */
+  private double[] overNodes(Function<DdaNode, double[]> vector) {
     double[] mean = new double[nodes.get(0).iterate().length];
     for (DdaNode node : nodes) {
-      double[] z = node.dual();
+      double[] v = vector.apply(node);
       for (int j = 0; j < mean.length; j++) {
-        mean[j] += z[j] / nodes.size();
+        mean[j] += v[j] / nodes.size();
       }
     }
     return mean;

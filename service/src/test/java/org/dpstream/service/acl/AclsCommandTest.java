@@ -3,14 +3,11 @@ package org.dpstream.service.acl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
-import org.dpstream.service.ServiceCli;
+import org.dpstream.service.testing.CommandRun;
 import org.dpstream.service.testing.RepositoryFiles;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** {@code dpstream acls}: the commands and the table it prints, and what it says about bad input. */
 class AclsCommandTest {
@@ -19,7 +16,7 @@ class AclsCommandTest {
 
   @Test
   void printsOneKafkaAclsCommandPerResourceWithItsReasons() {
-    Run run = run("--config", EXAMPLE, "--principal", "User:dpstream", "--bootstrap-server", "kafka:9093",
+    CommandRun run = run("--config", EXAMPLE, "--principal", "User:dpstream", "--bootstrap-server", "kafka:9093",
         "--command-config", "/etc/kafka/admin.properties");
     assertEquals(0, run.exitCode(), run.err());
     List<String> commands = run.out().lines().filter(line -> line.startsWith("kafka-acls.sh")).toList();
@@ -38,7 +35,7 @@ class AclsCommandTest {
 
   @Test
   void withoutTheClusterTheCommandsNameShellVariables() {
-    Run run = run("--config", EXAMPLE, "--principal", "User:reader", "--role", "releases-reader");
+    CommandRun run = run("--config", EXAMPLE, "--principal", "User:reader", "--role", "releases-reader");
     assertEquals(List.of("# Read: the releases: the private output, the one topic a reader of results needs",
         "kafka-acls.sh --bootstrap-server \"$BOOTSTRAP\" --command-config \"$ADMIN_CONFIG\" --add --allow-principal"
             + " User:reader --allow-host '*' --operation Read --topic dp.releases"), run.out().lines().toList());
@@ -46,7 +43,7 @@ class AclsCommandTest {
 
   @Test
   void theTableHasOneRowPerAcl() {
-    Run run = run("--config", RepositoryFiles.root().resolve("config/dda-node.yaml").toString(), "--principal",
+    CommandRun run = run("--config", RepositoryFiles.root().resolve("config/dda-node.yaml").toString(), "--principal",
         "User:node", "--role", "dda-node", "--format", "table");
     assertEquals(0, run.exitCode(), run.err());
     List<String> rows = run.out().lines().toList();
@@ -57,31 +54,20 @@ class AclsCommandTest {
 
   @Test
   void badInputIsOneLineAndExitCodeTwo() {
-    assertEquals(new Run(2, "", "acls: --principal must be TYPE:NAME, e.g. User:dpstream, got 'dpstream'\n"),
+    assertEquals(new CommandRun(2, "", "acls: --principal must be TYPE:NAME, e.g. User:dpstream, got 'dpstream'\n"),
         run("--config", EXAMPLE, "--principal", "dpstream"));
-    assertEquals(new Run(2, "", "acls: --role must be service, releases-reader or dda-node, got 'admin'\n"),
+    assertEquals(new CommandRun(2, "", "acls: --role must be service, releases-reader or dda-node, got 'admin'\n"),
         run("--config", EXAMPLE, "--principal", "User:x", "--role", "admin"));
-    assertEquals(new Run(2, "", "acls: --format must be kafka-acls or table, got 'json'\n"),
+    assertEquals(new CommandRun(2, "", "acls: --format must be kafka-acls or table, got 'json'\n"),
         run("--config", EXAMPLE, "--principal", "User:x", "--format", "json"));
-    assertEquals(new Run(2, "", "acls: --apply needs --bootstrap-server and --command-config (an administrator's"
+    assertEquals(new CommandRun(2, "", "acls: --apply needs --bootstrap-server and --command-config (an administrator's"
         + " client settings)\n"), run("--config", EXAMPLE, "--principal", "User:x", "--apply"));
-    Run missing = run("--config", "no-such.yaml", "--principal", "User:x");
+    CommandRun missing = run("--config", "no-such.yaml", "--principal", "User:x");
     assertEquals(2, missing.exitCode());
     assertEquals("acls: config file no-such.yaml does not exist\n", missing.err());
   }
 
-  private record Run(int exitCode, String out, String err) {}
-
-  private static Run run(String... arguments) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine command = ServiceCli.commandLine();
-    command.setOut(new PrintWriter(out, true));
-    command.setErr(new PrintWriter(err, true));
-    String[] all = new String[arguments.length + 1];
-    all[0] = "acls";
-    System.arraycopy(arguments, 0, all, 1, arguments.length);
-    int exitCode = command.execute(all);
-    return new Run(exitCode, out.toString(), err.toString());
+  private static CommandRun run(String... arguments) {
+    return CommandRun.serviceCommand("acls", arguments);
   }
 }

@@ -34,6 +34,7 @@ import org.dpstream.service.metrics.MicrometerBanditMetrics;
 import org.dpstream.service.routing.PlacedState;
 import org.dpstream.service.routing.Placement;
 import org.dpstream.service.serde.DpSerdes;
+import org.dpstream.service.testing.TestNoiseKeys;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,11 +65,7 @@ class BanditTopologyTest {
   @TempDir Path stateDir;
 
   static NoiseKey key() {
-    byte[] material = new byte[32];
-    for (int i = 0; i < material.length; i++) {
-      material[i] = (byte) (5 * i + 3);
-    }
-    return NoiseKey.ofBytes(material);
+    return TestNoiseKeys.arithmetic(5, 3);
   }
 
   static double[] context(int i) {

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -23,11 +21,11 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.PrivacyLedger;
-import org.dpstream.service.ServiceCli;
 import org.dpstream.service.kafka.TopicSpec;
 import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.service.serde.OutputFormat;
 import org.dpstream.service.serde.SchemaSerde;
+import org.dpstream.service.testing.CommandRun;
 import org.dpstream.testkit.EmbeddedKafka;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,8 +49,6 @@ class ConsumeCommandIT {
   /** The lines consume must print for the committed records, in any order across partitions. */
   private static Set<String> expectedLines;
   private static RecordMetadata garbage;
-
-  private record Run(int exitCode, List<String> out, List<String> err) {}
 
   @BeforeAll
   static void writeRecords() {
@@ -91,13 +87,13 @@ class ConsumeCommandIT {
 
   @Test
   void printsEveryCommittedRecordAsOneJsonLineWhateverItsFormat() throws Exception {
-    Run run = consume("--bootstrap-server", kafka.bootstrapServers(), "--topic", TOPIC, "--from-beginning",
+    CommandRun run = consume("--bootstrap-server", kafka.bootstrapServers(), "--topic", TOPIC, "--from-beginning",
         "--timeout", "3s");
-    assertEquals(0, run.exitCode(), run.err().toString());
-    assertEquals(4, run.out().size(), run.out().toString());
+    assertEquals(0, run.exitCode(), run.err());
+    assertEquals(4, run.outLines().size(), run.out());
     List<String> readable = new ArrayList<>();
     JsonNode unreadable = null;
-    for (String line : run.out()) {
+    for (String line : run.outLines()) {
       JsonNode node = JSON.readTree(line);
       if (node.has("valueError")) {
         unreadable = node;
@@ -106,59 +102,52 @@ class ConsumeCommandIT {
       }
     }
     assertEquals(expectedLines, new TreeSet<>(readable));
-    assertTrue(unreadable != null && unreadable.get("value").isNull(), run.out().toString());
+    assertTrue(unreadable != null && unreadable.get("value").isNull(), run.out());
     assertEquals("lr-p2", unreadable.get("key").asText());
     assertEquals(garbage.offset(), unreadable.get("offset").asLong());
     assertEquals("not json", unreadable.get("valueText").asText());
-    assertTrue(run.err().contains("consume: 4 record(s) from " + TOPIC), run.err().toString());
+    assertTrue(run.errLines().contains("consume: 4 record(s) from " + TOPIC), run.err());
   }
 
   @Test
   void stopsAfterMaxMessagesWithoutWaitingForTheTimeout() {
     long startedAt = System.nanoTime();
-    Run run = consume("--bootstrap-server", kafka.bootstrapServers(), "--topic", TOPIC, "--from-beginning",
+    CommandRun run = consume("--bootstrap-server", kafka.bootstrapServers(), "--topic", TOPIC, "--from-beginning",
         "--max-messages", "2", "--timeout", "10m");
-    assertEquals(0, run.exitCode(), run.err().toString());
-    assertEquals(2, run.out().size(), run.out().toString());
+    assertEquals(0, run.exitCode(), run.err());
+    assertEquals(2, run.outLines().size(), run.out());
     assertTrue(System.nanoTime() - startedAt < 120_000_000_000L, "did not wait for --timeout");
   }
 
   @Test
   void withoutFromBeginningOnlyNewRecordsShow() {
-    Run run = consume("--bootstrap-server", kafka.bootstrapServers(), "--topic", TOPIC, "--timeout", "2s");
-    assertEquals(0, run.exitCode(), run.err().toString());
-    assertEquals(List.of(), run.out());
+    CommandRun run = consume("--bootstrap-server", kafka.bootstrapServers(), "--topic", TOPIC, "--timeout", "2s");
+    assertEquals(0, run.exitCode(), run.err());
+    assertEquals(List.of(), run.outLines());
   }
 
   @Test
   void errorsAreOneLineAndExitCodeTwo() throws Exception {
-    Run unknownTopic = consume("--bootstrap-server", kafka.bootstrapServers(), "--topic", "it.no-such-topic",
+    CommandRun unknownTopic = consume("--bootstrap-server", kafka.bootstrapServers(), "--topic", "it.no-such-topic",
         "--timeout", "5s");
     assertEquals(2, unknownTopic.exitCode());
     assertEquals(List.of("consume: topic it.no-such-topic does not exist at " + kafka.bootstrapServers()
-        + " (--topic)"), unknownTopic.err());
+        + " (--topic)"), unknownTopic.errLines());
 
     String nobody = "127.0.0.1:" + freePort();
-    Run unreachable = consume("--bootstrap-server", nobody, "--topic", TOPIC, "--timeout", "2s");
+    CommandRun unreachable = consume("--bootstrap-server", nobody, "--topic", TOPIC, "--timeout", "2s");
     assertEquals(2, unreachable.exitCode());
     assertEquals(List.of("consume: no answer from Kafka at " + nobody + " within 2s (--bootstrap-server)"),
-        unreachable.err());
+        unreachable.errLines());
 
-    Run badCount = consume("--bootstrap-server", kafka.bootstrapServers(), "--topic", TOPIC, "--max-messages", "0");
+    CommandRun badCount =
+        consume("--bootstrap-server", kafka.bootstrapServers(), "--topic", TOPIC, "--max-messages", "0");
     assertEquals(2, badCount.exitCode());
-    assertEquals(List.of("consume: --max-messages must be at least 1, got 0"), badCount.err());
+    assertEquals(List.of("consume: --max-messages must be at least 1, got 0"), badCount.errLines());
   }
 
-  private static Run consume(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    picocli.CommandLine cli = ServiceCli.commandLine();
-    cli.setOut(new PrintWriter(out));
-    cli.setErr(new PrintWriter(err));
-    List<String> command = new ArrayList<>(List.of("consume"));
-    command.addAll(List.of(args));
-    int exitCode = cli.execute(command.toArray(String[]::new));
-    return new Run(exitCode, out.toString().lines().toList(), err.toString().lines().toList());
+  private static CommandRun consume(String... args) {
+    return CommandRun.serviceCommand("consume", args);
   }
 
   private static RecordMetadata send(KafkaProducer<byte[], byte[]> producer, int partition, String key, byte[] value) {

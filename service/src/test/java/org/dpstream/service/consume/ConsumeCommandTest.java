@@ -2,13 +2,11 @@ package org.dpstream.service.consume;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.dpstream.service.ServiceCli;
+import org.dpstream.service.testing.CommandRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -52,14 +50,8 @@ class ConsumeCommandTest {
   }
 
   private static List<String> run(int expectedExitCode, String... args) {
-    StringWriter err = new StringWriter();
-    CommandLine cli = ServiceCli.commandLine();
-    cli.setOut(new PrintWriter(new StringWriter()));
-    cli.setErr(new PrintWriter(err));
-    String[] command = new String[args.length + 1];
-    command[0] = "consume";
-    System.arraycopy(args, 0, command, 1, args.length);
-    assertEquals(expectedExitCode, cli.execute(command), err.toString());
-    return err.toString().lines().toList();
+    CommandRun run = CommandRun.serviceCommand("consume", args);
+    assertEquals(expectedExitCode, run.exitCode(), run.err());
+    return run.errLines();
   }
 }

@@ -16,10 +16,10 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
-import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.dpstream.service.noise.RefusedStateException;
 import org.dpstream.service.noise.StateRefusal;
+import org.dpstream.service.testing.TestNoiseKeys;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,11 +27,7 @@ import org.junit.jupiter.api.Test;
 class ContributionCountsTest {
 
   private static KeyedNoiseSource key(int seed) {
-    byte[] material = new byte[32];
-    for (int i = 0; i < material.length; i++) {
-      material[i] = (byte) (seed * 31 + i);
-    }
-    return new KeyedNoiseSource(NoiseKey.ofBytes(material));
+    return new KeyedNoiseSource(TestNoiseKeys.arithmetic(1, seed * 31));
   }
 
   private static final KeyedNoiseSource OLD = key(1);

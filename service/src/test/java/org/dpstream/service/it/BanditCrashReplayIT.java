@@ -24,7 +24,6 @@ import org.dpstream.schemas.Reward;
 import org.dpstream.service.bandit.BanditReference;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
-import org.dpstream.service.config.DeciderConfig;
 import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.serde.DpSerdes;
@@ -74,12 +73,10 @@ class BanditCrashReplayIT {
   @Test
   void aKilledBanditServiceRestartsWithTheSameDecisionsAndReleasesExactlyOnce(@TempDir Path work) throws Exception {
     String name = "bandit-crash";
-    ServiceConfig first = ItModels.serviceConfig(name, List.of(), kafka.bootstrapServers(),
-        work.resolve("state-1").toString()).withBandits(BANDITS)
-        .withDecider(DeciderConfig.decidingInTopology());
-    ServiceConfig second = ItModels.serviceConfig(name, List.of(), kafka.bootstrapServers(),
-        work.resolve("state-2").toString()).withBandits(BANDITS)
-        .withDecider(DeciderConfig.decidingInTopology());
+    ServiceConfig first = ItModels.banditsDecidingInTopology(name, BANDITS, kafka.bootstrapServers(),
+        work.resolve("state-1").toString());
+    ServiceConfig second = ItModels.banditsDecidingInTopology(name, BANDITS, kafka.bootstrapServers(),
+        work.resolve("state-2").toString());
     Path firstConfig = ConfigFiles.write(first, work.resolve("first.yaml"));
     Path secondConfig = ConfigFiles.write(second, work.resolve("second.yaml"));
     Topics topics = kafka.createTopics(first.topics());

@@ -18,9 +18,8 @@ import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.config.ModelConfig;
 import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.kafka.Topics;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -56,7 +55,8 @@ class CrashReplayIT {
   /** Without static membership: the session timeout, plus the same start-up as above. */
   private static final Duration DYNAMIC_RECOVERY_BOUND = Duration.ofSeconds(45 + 25);
 
-  private static KafkaHarness kafka;
+  @RegisterExtension
+  static final KafkaHarness kafka = KafkaHarness.perClass();
 
   /** Where the restarted instance finds its state. */
   enum Restart {
@@ -79,18 +79,6 @@ class CrashReplayIT {
         Arguments.of(Restart.SAME_STATE_DIR, Membership.STATIC),
         Arguments.of(Restart.FRESH_STATE_DIR, Membership.STATIC),
         Arguments.of(Restart.SAME_STATE_DIR, Membership.DYNAMIC));
-  }
-
-  @BeforeAll
-  static void startBroker() {
-    kafka = KafkaHarness.start();
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (kafka != null) {
-      kafka.close();
-    }
   }
 
   @ParameterizedTest

@@ -22,9 +22,8 @@ import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.config.ConfigLoader;
 import org.dpstream.service.dda.DdaNodeConfig;
 import org.dpstream.service.serde.DpSerdes;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -42,21 +41,10 @@ class DdaNodesIT {
   private static final int KILLED_NODE = 2;
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(6);
 
-  private static KafkaHarness kafka;
+  @RegisterExtension
+  static final KafkaHarness kafka = KafkaHarness.perClass();
 
   @TempDir Path directory;
-
-  @BeforeAll
-  static void startBroker() {
-    kafka = KafkaHarness.start();
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
 
   @Test
   void fourNodesOverKafkaWithOneKilledAndRestartedMatchTheInProcessSimulationBitForBit() throws Exception {

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
+import org.dpstream.service.config.BanditConfig;
+import org.dpstream.service.config.DeciderConfig;
 import org.dpstream.service.config.ModelConfig;
 import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.kafka.TopicNames;
@@ -82,5 +84,12 @@ final class ItModels {
     kafka.put("session.timeout.ms", "6000");
     kafka.put("heartbeat.interval.ms", "1000");
     return new ServiceConfig("it-" + testName, topicNames(testName + "."), models, kafka, 0);
+  }
+
+  /** A service of these bandits and no model, deciding in the learning topology (no API). */
+  static ServiceConfig banditsDecidingInTopology(String testName, List<BanditConfig> bandits, String bootstrapServers,
+      String stateDir) {
+    return serviceConfig(testName, List.of(), bootstrapServers, stateDir).withBandits(bandits)
+        .withDecider(DeciderConfig.decidingInTopology());
   }
 }

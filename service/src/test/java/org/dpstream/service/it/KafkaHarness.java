@@ -66,13 +66,6 @@ final class KafkaHarness implements AutoCloseable, BeforeAllCallback, AfterAllCa
     return new KafkaHarness(true);
   }
 
-  /** A broker started now; the caller closes it. */
-  static KafkaHarness start() {
-    KafkaHarness harness = new KafkaHarness(false);
-    harness.startBroker();
-    return harness;
-  }
-
   @Override
   public void beforeAll(ExtensionContext context) {
     startBroker();

@@ -23,7 +23,6 @@ import org.dpstream.schemas.Reward;
 import org.dpstream.service.bandit.BanditReference;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
-import org.dpstream.service.config.DeciderConfig;
 import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.release.ModelReleases;
@@ -57,10 +56,10 @@ class PersonLevelBanditIT {
   @Test
   void eachPersonsSixthRequestIsRejectedOnceAndAKillChangesNothing(@TempDir Path work) throws Exception {
     String name = "person-bandit";
-    ServiceConfig first = ItModels.serviceConfig(name, List.of(), kafka.bootstrapServers(),
-        work.resolve("state-1").toString()).withBandits(List.of(BANDIT)).withDecider(DeciderConfig.decidingInTopology());
-    ServiceConfig second = ItModels.serviceConfig(name, List.of(), kafka.bootstrapServers(),
-        work.resolve("state-2").toString()).withBandits(List.of(BANDIT)).withDecider(DeciderConfig.decidingInTopology());
+    ServiceConfig first = ItModels.banditsDecidingInTopology(name, List.of(BANDIT), kafka.bootstrapServers(),
+        work.resolve("state-1").toString());
+    ServiceConfig second = ItModels.banditsDecidingInTopology(name, List.of(BANDIT), kafka.bootstrapServers(),
+        work.resolve("state-2").toString());
     Path firstConfig = ConfigFiles.write(first, work.resolve("first.yaml"));
     Path secondConfig = ConfigFiles.write(second, work.resolve("second.yaml"));
     Topics topics = kafka.createTopics(first.topics());

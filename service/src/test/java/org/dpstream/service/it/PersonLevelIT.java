@@ -16,10 +16,9 @@ import org.dpstream.schemas.RejectedRecord;
 import org.dpstream.service.config.ModelConfig;
 import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.kafka.Topics;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,19 +33,8 @@ class PersonLevelIT {
 
   private static final int K = 5;
   private static final int PERSONS = 40;
-  private static KafkaHarness kafka;
-
-  @BeforeAll
-  static void startBroker() {
-    kafka = KafkaHarness.start();
-  }
-
-  @AfterAll
-  static void stopBroker() {
-    if (kafka != null) {
-      kafka.close();
-    }
-  }
+  @RegisterExtension
+  static final KafkaHarness kafka = KafkaHarness.perClass();
 
   @Test
   void eachPersonsSixthSampleIsRejectedAndAKillChangesNothing(@TempDir Path work) throws Exception {

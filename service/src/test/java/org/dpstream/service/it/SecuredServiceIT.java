@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +31,6 @@ import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.dpstream.core.erm.ErmDataset;
 import org.dpstream.schemas.ModelRelease;
-import org.dpstream.service.ServiceCli;
 import org.dpstream.service.acl.RequiredAcls;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.ConfigLoader;
@@ -44,12 +41,12 @@ import org.dpstream.service.kafka.TopicNames;
 import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.streams.TopologyTopics;
+import org.dpstream.service.testing.CommandRun;
 import org.dpstream.testkit.ClientIdentity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The service on a secured broker (SASL_SSL with SCRAM-SHA-512, ACLs enforced, nothing allowed without one)
@@ -91,9 +88,9 @@ class SecuredServiceIT {
     // The ACLs as an operator creates them: dpstream acls --apply, with an administrator's client settings.
     ClientIdentity admin = new ClientIdentity("User:admin", stringValues(kafka.broker().clientConfig()));
     Path adminProperties = admin.writeProperties(work.resolve("admin.properties"));
-    Run apply = cli("acls", "--config", configFile.toString(), "--principal", principal.principal(), "--apply",
-        "--bootstrap-server", admin.settings().get("bootstrap.servers"), "--command-config",
-        adminProperties.toString());
+    CommandRun apply = CommandRun.service("acls", "--config", configFile.toString(), "--principal",
+        principal.principal(), "--apply", "--bootstrap-server", admin.settings().get("bootstrap.servers"),
+        "--command-config", adminProperties.toString());
     assertEquals(0, apply.exitCode(), apply.err());
     kafka.broker().awaitAcls(RequiredAcls.forService(config).bindings(principal.principal()));
     Topics topics = new Topics(config.topics());
@@ -203,27 +200,16 @@ class SecuredServiceIT {
 
     // consume, as an analyst would run it, with the reader's client settings in a properties file.
     Path properties = reader.writeProperties(work.resolve("reader.properties"));
-    Run releases = cli("consume", "--bootstrap-server", reader.settings().get("bootstrap.servers"), "--command-config",
-        properties.toString(), "--topic", names.releases(), "--from-beginning", "--max-messages", "5");
+    CommandRun releases = CommandRun.service("consume", "--bootstrap-server",
+        reader.settings().get("bootstrap.servers"), "--command-config", properties.toString(), "--topic",
+        names.releases(), "--from-beginning", "--max-messages", "5");
     assertEquals(0, releases.exitCode(), releases.err());
     assertEquals(5, releases.out().lines().filter(line -> line.startsWith("{\"key\":")).count(), releases.out());
-    Run samples = cli("consume", "--bootstrap-server", reader.settings().get("bootstrap.servers"), "--command-config",
-        properties.toString(), "--topic", names.samples(), "--from-beginning", "--timeout", "5s");
+    CommandRun samples = CommandRun.service("consume", "--bootstrap-server",
+        reader.settings().get("bootstrap.servers"), "--command-config", properties.toString(), "--topic",
+        names.samples(), "--from-beginning", "--timeout", "5s");
     assertEquals(2, samples.exitCode(), samples.err());
     assertTrue(samples.err().contains("Not authorized") && samples.err().contains(names.samples()), samples.err());
-  }
-
-  private record Run(int exitCode, String out, String err) {}
-
-  /** A dpstream command in this JVM, as an operator types it. */
-  private static Run cli(String... arguments) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine command = ServiceCli.commandLine();
-    command.setOut(new PrintWriter(out, true));
-    command.setErr(new PrintWriter(err, true));
-    int exitCode = command.execute(arguments);
-    return new Run(exitCode, out.toString(), err.toString());
   }
 
   private static Map<String, String> stringValues(Map<String, Object> settings) {

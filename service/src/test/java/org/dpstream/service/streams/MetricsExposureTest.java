@@ -28,6 +28,7 @@ import org.dpstream.service.metrics.MetricCatalog;
 import org.dpstream.service.metrics.Promtool;
 import org.dpstream.service.metrics.PublicSeriesFilter;
 import org.dpstream.service.metrics.ScrapedFamilies;
+import org.dpstream.service.testing.TestNoiseKeys;
 import org.dpstream.service.topology.TestDrivers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -127,10 +128,6 @@ class MetricsExposureTest {
   }
 
   private static NoiseKey key() {
-    byte[] material = new byte[32];
-    for (int i = 0; i < material.length; i++) {
-      material[i] = (byte) (5 * i + 3);
-    }
-    return NoiseKey.ofBytes(material);
+    return TestNoiseKeys.arithmetic(5, 3);
   }
 }

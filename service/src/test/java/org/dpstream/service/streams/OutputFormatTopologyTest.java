@@ -26,6 +26,7 @@ import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.service.serde.OutputFormat;
 import org.dpstream.service.serde.SchemaSerde;
+import org.dpstream.service.testing.TestNoiseKeys;
 import org.dpstream.service.topology.TestDrivers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -136,10 +137,6 @@ class OutputFormatTopologyTest {
   }
 
   private static NoiseKey key() {
-    byte[] material = new byte[32];
-    for (int i = 0; i < material.length; i++) {
-      material[i] = (byte) (7 * i + 2);
-    }
-    return NoiseKey.ofBytes(material);
+    return TestNoiseKeys.arithmetic(7, 2);
   }
 }

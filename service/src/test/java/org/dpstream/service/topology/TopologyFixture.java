@@ -18,6 +18,7 @@ import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.metrics.ModelMetrics;
 import org.dpstream.service.noise.NoiseContext;
 import org.dpstream.service.routing.Placement;
+import org.dpstream.service.testing.TestNoiseKeys;
 
 /** A TopologyTestDriver around the continual-release topology with two models. */
 final class TopologyFixture implements AutoCloseable {
@@ -37,11 +38,7 @@ final class TopologyFixture implements AutoCloseable {
   }
 
   static NoiseKey key() {
-    byte[] material = new byte[32];
-    for (int i = 0; i < material.length; i++) {
-      material[i] = (byte) (3 * i + 1);
-    }
-    return NoiseKey.ofBytes(material);
+    return TestNoiseKeys.arithmetic(3, 1);
   }
 
   final ModelRegistry registry;

@@ -3,8 +3,6 @@ package org.dpstream.cli.train;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -13,24 +11,16 @@ import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.cli.DpstreamCli;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.serde.DpSerdes;
+import org.dpstream.service.testing.CommandRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class TrainCommandTest {
 
   @TempDir Path dir;
 
-  private record Outcome(int exitCode, String out, String err) {}
-
-  private static Outcome run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = DpstreamCli.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute(args);
-    return new Outcome(code, out.toString(), err.toString());
+  private static CommandRun run(String... args) {
+    return CommandRun.of(DpstreamCli.commandLine(), args);
   }
 
   /** A separable-ish logistic problem with -1/+1 labels in column "label", features in [-1, 1]. */
@@ -53,7 +43,7 @@ class TrainCommandTest {
   void trainsOnATinyCsvAndWritesAModelReleaseThatDecodes() throws Exception {
     Path csv = tinyCsv();
     Path model = dir.resolve("out/model.json");
-    Outcome outcome = run("train", "--data", csv.toString(), "--feature-bound", "1", "--loss", "logistic", "--reg", "l2",
+    CommandRun outcome = run("train", "--data", csv.toString(), "--feature-bound", "1", "--loss", "logistic", "--reg", "l2",
         "--algorithm", "dpcd-smooth", "--epsilon", "1", "--passes", "5", "--model-id", "tiny-model", "--out", model.toString());
     assertEquals(0, outcome.exitCode(), outcome.err());
     assertTrue(outcome.out().contains("training objective F(w)"), outcome.out());
@@ -76,7 +66,7 @@ class TrainCommandTest {
   @Test
   void writesAvroWithAnInterceptForDpsgd() throws Exception {
     Path model = dir.resolve("model.avro");
-    Outcome outcome = run("train", "--data", tinyCsv().toString(), "--feature-bound", "1", "--intercept",
+    CommandRun outcome = run("train", "--data", tinyCsv().toString(), "--feature-bound", "1", "--intercept",
         "--algorithm", "dpsgd", "--passes", "2", "--test-fraction", "0", "--out", model.toString());
     assertEquals(0, outcome.exitCode(), outcome.err());
     byte[] bytes = Files.readAllBytes(model);
@@ -91,7 +81,7 @@ class TrainCommandTest {
   void badFilesFailWithTheLineNumber() throws Exception {
     Path ragged = dir.resolve("ragged.csv");
     Files.writeString(ragged, "label,a,b\n1,0.5,0.5\n0,0.1\n");
-    Outcome outcome = run("train", "--data", ragged.toString(), "--feature-bound", "1", "--out", dir.resolve("m.json").toString());
+    CommandRun outcome = run("train", "--data", ragged.toString(), "--feature-bound", "1", "--out", dir.resolve("m.json").toString());
     assertEquals(1, outcome.exitCode());
     assertTrue(outcome.err().contains("line 3: ragged row"), outcome.err());
 
@@ -106,15 +96,15 @@ class TrainCommandTest {
   void optionErrors() throws Exception {
     String csv = tinyCsv().toString();
     String model = dir.resolve("m.json").toString();
-    Outcome noBound = run("train", "--data", csv, "--out", model);
+    CommandRun noBound = run("train", "--data", csv, "--out", model);
     assertEquals(2, noBound.exitCode());
     assertTrue(noBound.err().contains("--feature-bound is required"), noBound.err());
 
-    Outcome outside = run("train", "--data", csv, "--feature-bound", "0.5", "--out", model);
+    CommandRun outside = run("train", "--data", csv, "--feature-bound", "0.5", "--out", model);
     assertEquals(2, outside.exitCode());
     assertTrue(outside.err().contains("outside the declared bound 0.5"), outside.err());
 
-    Outcome unknown = run("train", "--data", csv, "--feature-bound", "1", "--algorithm", "sgd", "--out", model);
+    CommandRun unknown = run("train", "--data", csv, "--feature-bound", "1", "--algorithm", "sgd", "--out", model);
     assertEquals(2, unknown.exitCode());
     assertTrue(unknown.err().contains("--algorithm: unknown ERM algorithm 'sgd'"), unknown.err());
 
@@ -123,15 +113,15 @@ class TrainCommandTest {
     assertEquals(2, run("train", "--data", csv, "--feature-bound", "1", "--publish", "--out", model).exitCode());
     Path bounds = dir.resolve("bounds.txt");
     Files.writeString(bounds, "1, 1\n");
-    Outcome wrongCount = run("train", "--data", csv, "--feature-bound", bounds.toString(), "--out", model);
+    CommandRun wrongCount = run("train", "--data", csv, "--feature-bound", bounds.toString(), "--out", model);
     assertEquals(1, wrongCount.exitCode());
     assertTrue(wrongCount.err().contains("holds 2 bounds, the data have 3 features"), wrongCount.err());
 
-    Outcome labels = run("train", "--data", csv, "--feature-bound", "1", "--label-column", "a", "--out", model);
+    CommandRun labels = run("train", "--data", csv, "--feature-bound", "1", "--label-column", "a", "--out", model);
     assertEquals(1, labels.exitCode());
     assertTrue(labels.err().contains("labels 0/1 or -1/+1"), labels.err());
 
-    Outcome missing = run("train", "--data", "fashion-mnist", "--data-dir", dir.resolve("absent").toString(), "--out", model);
+    CommandRun missing = run("train", "--data", "fashion-mnist", "--data-dir", dir.resolve("absent").toString(), "--out", model);
     assertEquals(1, missing.exitCode());
     assertTrue(missing.err().contains("apt-get install dataset-fashion-mnist"), missing.err());
   }
@@ -163,7 +153,7 @@ class TrainCommandTest {
     Files.writeString(bounds, "1000\n0.001\n");
     Path model = dir.resolve("raw.json");
     // Practically no noise: the default DP-SGD run must separate the classes in the raw units.
-    Outcome outcome = run("train", "--data", rawScalesCsv().toString(), "--feature-bound", bounds.toString(),
+    CommandRun outcome = run("train", "--data", rawScalesCsv().toString(), "--feature-bound", bounds.toString(),
         "--epsilon", "1e6", "--out", model.toString());
     assertEquals(0, outcome.exitCode(), outcome.err());
     assertTrue(printed(outcome.out(), "held-out accuracy") >= 0.9, outcome.out());
@@ -181,7 +171,7 @@ class TrainCommandTest {
 
   @Test
   void printsTheSameAlgorithmWithoutNoiseAndTheMajorityClassMarkedNotPrivate() throws Exception {
-    Outcome outcome = run("train", "--data", tinyCsv().toString(), "--feature-bound", "1", "--epsilon", "0.05",
+    CommandRun outcome = run("train", "--data", tinyCsv().toString(), "--feature-bound", "1", "--epsilon", "0.05",
         "--out", dir.resolve("m.json").toString());
     assertEquals(0, outcome.exitCode(), outcome.err());
     assertTrue(outcome.out().contains("NOT PRIVATE"), outcome.out());
@@ -199,27 +189,27 @@ class TrainCommandTest {
     String model = dir.resolve("m.json").toString();
     for (String algorithm : new String[] {"dpcd-smooth", "dpskgd-uniform", "output-perturbation",
         "objective-perturbation", "dpsgd"}) {
-      Outcome outcome = run("train", "--data", csv, "--feature-bound", "1", "--algorithm", algorithm, "--epsilon", "10",
+      CommandRun outcome = run("train", "--data", csv, "--feature-bound", "1", "--algorithm", algorithm, "--epsilon", "10",
           "--passes", "2", "--lambda", "0.01", "--out", model);
       assertEquals(0, outcome.exitCode(), algorithm + ": " + outcome.err());
       ModelRelease release = DpSerdes.modelRelease().decodeOrThrow(Files.readAllBytes(dir.resolve("m.json")));
       assertTrue(release.getLedger().getEpsilonSpent() <= 10, algorithm);
     }
-    Outcome paper = run("train", "--data", csv, "--feature-bound", "1", "--algorithm", "dpcd-smooth", "--epsilon", "10",
+    CommandRun paper = run("train", "--data", csv, "--feature-bound", "1", "--algorithm", "dpcd-smooth", "--epsilon", "10",
         "--accountant", "paper", "--out", model);
     assertEquals(2, paper.exitCode());
     assertTrue(paper.err().contains("--accountant paper") && paper.err().contains("--accountant tight"), paper.err());
     assertTrue(!paper.err().contains("ZcdpRule"), paper.err());
 
-    Outcome l1 = run("train", "--data", csv, "--feature-bound", "1", "--algorithm", "output-perturbation", "--reg", "l1",
+    CommandRun l1 = run("train", "--data", csv, "--feature-bound", "1", "--algorithm", "output-perturbation", "--reg", "l1",
         "--out", model);
     assertEquals(2, l1.exitCode());
     assertTrue(l1.err().contains("needs --reg l2"), l1.err());
-    Outcome squared = run("train", "--data", csv, "--feature-bound", "1", "--algorithm", "objective-perturbation",
+    CommandRun squared = run("train", "--data", csv, "--feature-bound", "1", "--algorithm", "objective-perturbation",
         "--loss", "squared", "--out", model);
     assertEquals(2, squared.exitCode());
     assertTrue(squared.err().contains("needs --loss logistic"), squared.err());
-    Outcome batch = run("train", "--data", csv, "--feature-bound", "1", "--batch-size", "0", "--out", model);
+    CommandRun batch = run("train", "--data", csv, "--feature-bound", "1", "--batch-size", "0", "--out", model);
     assertEquals(2, batch.exitCode());
     assertTrue(batch.err().contains("--batch-size"), batch.err());
   }
@@ -245,7 +235,7 @@ class TrainCommandTest {
     String csv = personCsv(0).toString();
     Path model = dir.resolve("person.json");
     for (String algorithm : TrainCommand.algorithms()) {
-      Outcome outcome = run("train", "--data", csv, "--feature-bound", "1", "--user-column", "user",
+      CommandRun outcome = run("train", "--data", csv, "--feature-bound", "1", "--user-column", "user",
           "--max-contributions", "3", "--algorithm", algorithm, "--passes", "2", "--lambda", "0.01",
           "--out", model.toString());
       assertEquals(0, outcome.exitCode(), algorithm + ": " + outcome.err());
@@ -267,7 +257,7 @@ class TrainCommandTest {
 
   @Test
   void perPersonRecordsWithoutAPersonStopTheCommandCounted() throws Exception {
-    Outcome outcome = run("train", "--data", personCsv(4).toString(), "--feature-bound", "1", "--user-column", "user",
+    CommandRun outcome = run("train", "--data", personCsv(4).toString(), "--feature-bound", "1", "--user-column", "user",
         "--max-contributions", "2", "--out", dir.resolve("m.json").toString());
     assertEquals(2, outcome.exitCode(), outcome.err());
     assertTrue(outcome.err().contains("4 of 300 record(s) have no person in --user-column user (the first: record 1)"),
@@ -279,14 +269,14 @@ class TrainCommandTest {
   void perPersonOptionErrors() throws Exception {
     String csv = personCsv(0).toString();
     String model = dir.resolve("m.json").toString();
-    Outcome alone = run("train", "--data", csv, "--feature-bound", "1", "--user-column", "user", "--out", model);
+    CommandRun alone = run("train", "--data", csv, "--feature-bound", "1", "--user-column", "user", "--out", model);
     assertEquals(2, alone.exitCode());
     assertTrue(alone.err().contains("--user-column and --max-contributions go together"), alone.err());
-    Outcome zero = run("train", "--data", csv, "--feature-bound", "1", "--user-column", "user",
+    CommandRun zero = run("train", "--data", csv, "--feature-bound", "1", "--user-column", "user",
         "--max-contributions", "0", "--out", model);
     assertEquals(2, zero.exitCode());
     assertTrue(zero.err().contains("--max-contributions: must be >= 1"), zero.err());
-    Outcome unknown = run("train", "--data", csv, "--feature-bound", "1", "--user-column", "person",
+    CommandRun unknown = run("train", "--data", csv, "--feature-bound", "1", "--user-column", "person",
         "--max-contributions", "2", "--out", model);
     assertEquals(1, unknown.exitCode());
     assertTrue(unknown.err().contains("no column named 'person'"), unknown.err());

@@ -22,7 +22,7 @@ import org.dpstream.core.privacy.random.NoiseStream;
  *
  * <p>Not thread-safe (the stream's cipher is reused): one per stream thread.
  */
-public final class DiscreteGaussianNodeNoise implements NodeNoise {
+public final class DiscreteGaussianNodeNoise extends SignedNodeNoise {
 
   private final NoiseStream bits;
   private final int dimension;
@@ -79,16 +79,7 @@ public final class DiscreteGaussianNodeNoise implements NodeNoise {
   }
 
   @Override
-  public void add(long epoch, long node, long[] sum) {
-    accumulate(epoch, node, sum, false);
-  }
-
-  @Override
-  public void subtract(long epoch, long node, long[] sum) {
-    accumulate(epoch, node, sum, true);
-  }
-
-  private void accumulate(long epoch, long node, long[] sum, boolean negate) {
+  void accumulate(long epoch, long node, long[] sum, boolean negate) {
     LatticeVectors.checkDimension(sum, dimension);
     // One bit reservoir for the whole node: the coordinates share its words, no bit is used twice.
     RandomBits nodeBits = RandomBits.of(bits.at(epoch, node));

@@ -9,7 +9,7 @@ import org.dpstream.core.privacy.random.NoiseStream;
  *
  * <p>Not thread-safe (a scratch buffer and the stream's cipher are reused): one per stream thread.
  */
-public final class KeyedNodeNoise implements NodeNoise {
+public final class KeyedNodeNoise extends SignedNodeNoise {
 
   private final NoiseStream bits;
   private final VectorNoise distribution;
@@ -24,16 +24,7 @@ public final class KeyedNodeNoise implements NodeNoise {
   }
 
   @Override
-  public void add(long epoch, long node, long[] sum) {
-    accumulate(epoch, node, sum, false);
-  }
-
-  @Override
-  public void subtract(long epoch, long node, long[] sum) {
-    accumulate(epoch, node, sum, true);
-  }
-
-  private void accumulate(long epoch, long node, long[] sum, boolean negate) {
+  void accumulate(long epoch, long node, long[] sum, boolean negate) {
     LatticeVectors.checkDimension(sum, draw.length);
     distribution.sample(bits.at(epoch, node), draw);
     for (int i = 0; i < draw.length; i++) {
