@@ -7,10 +7,10 @@ import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import org.dpstream.bandit.ArmStatisticsChange;
 import org.dpstream.bandit.NeighbouringRounds;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
-import org.dpstream.core.privacy.recorder.Measurement;
 import org.dpstream.core.privacy.recorder.RecordedBy;
 import org.dpstream.core.privacy.recorder.SensitivityRecorder;
 
@@ -55,22 +55,7 @@ class DpUcbRecorderTest {
               }
               return atRelease;
             },
-            (double[][] a, double[][] b) -> {
-              double squared = 0;
-              double rounding = 0;
-              for (int arm = 0; arm < ARMS; arm++) {
-                for (int i = 0; i < a[arm].length; i++) {
-                  double change = a[arm][i] - b[arm][i];
-                  squared += change * change;
-                  // release = exact lattice sum + the same noise, rounded once or twice on each side
-                  rounding += 2 * (Math.ulp(a[arm][i]) + Math.ulp(b[arm][i]));
-                }
-              }
-              double measured = Math.sqrt(squared);
-              return List.of(new Measurement("all arms' statistics at the release of round " + rounds.replaced()
-                  + ", l2", measured, declared, rounding + SensitivityRecorder.l2DistanceRounding(
-                      ARMS * a[0].length, measured)));
-            })
+            ArmStatisticsChange.against("at the release of round " + rounds.replaced(), declared))
         .check(rounds.rounds(), rounds.neighbour());
   }
 
