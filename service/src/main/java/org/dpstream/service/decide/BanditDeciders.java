@@ -1,7 +1,5 @@
 package org.dpstream.service.decide;
 
-import org.dpstream.service.decide.producer.ContextDecider;
-import org.dpstream.service.decide.producer.DecisionService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -18,6 +16,8 @@ import org.dpstream.service.decide.follower.ReleaseFollower;
 import org.dpstream.service.decide.follower.ReleasedBandits;
 import org.dpstream.service.decide.http.ApiSecurity;
 import org.dpstream.service.decide.http.DecisionHttpServer;
+import org.dpstream.service.decide.producer.ContextDecider;
+import org.dpstream.service.decide.producer.DecisionService;
 import org.dpstream.service.kafka.ClientFailures;
 import org.dpstream.service.kafka.TopicProvisioner;
 import org.dpstream.service.kafka.Topics;

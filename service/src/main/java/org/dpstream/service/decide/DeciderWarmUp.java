@@ -1,6 +1,5 @@
 package org.dpstream.service.decide;
 
-import org.dpstream.service.decide.producer.DecisionService;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -13,6 +12,7 @@ import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.decide.http.ApiSecurity;
 import org.dpstream.service.decide.http.DecisionHttpServer;
 import org.dpstream.service.decide.http.MiniHttpClient;
+import org.dpstream.service.decide.producer.DecisionService;
 import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.service.serde.SchemaSerde;
 import org.slf4j.Logger;

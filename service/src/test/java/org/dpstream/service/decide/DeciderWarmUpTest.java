@@ -1,10 +1,5 @@
 package org.dpstream.service.decide;
 
-import org.dpstream.service.decide.producer.DecisionService;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,10 +20,14 @@ import org.dpstream.service.decide.http.ApiSecurity;
 import org.dpstream.service.decide.http.ApiTokens;
 import org.dpstream.service.decide.http.DecisionHttpServer;
 import org.dpstream.service.decide.http.MiniHttpClient;
+import org.dpstream.service.decide.producer.DecisionService;
 import org.dpstream.service.kafka.Topics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The deciders' warm-up: it exercises the decide path and the API, and writes, remembers and counts nothing. */
 class DeciderWarmUpTest {

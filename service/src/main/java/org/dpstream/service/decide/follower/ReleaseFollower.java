@@ -21,6 +21,7 @@ import org.dpstream.schemas.ModelRelease;
 import org.dpstream.service.config.BanditRegistry;
 import org.dpstream.service.decide.DecisionRules;
 import org.dpstream.service.kafka.ClientFailures;
+import org.dpstream.service.kafka.PollingThreads;
 import org.dpstream.service.serde.DecodeResult;
 import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.service.serde.SchemaSerde;
@@ -305,11 +306,6 @@ public final class ReleaseFollower implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    consumer.wakeup();
-    try {
-      thread.join(TimeUnit.SECONDS.toMillis(10));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    PollingThreads.stop(consumer, thread);
   }
 }

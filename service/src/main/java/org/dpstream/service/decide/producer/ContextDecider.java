@@ -1,7 +1,5 @@
 package org.dpstream.service.decide.producer;
 
-import org.dpstream.service.decide.DeciderMetrics;
-import org.dpstream.service.decide.Decider;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -28,7 +26,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.dpstream.schemas.DecisionRequest;
 import org.dpstream.service.bandit.BanditRejection;
 import org.dpstream.service.bandit.Caller;
+import org.dpstream.service.decide.Decider;
+import org.dpstream.service.decide.DeciderMetrics;
 import org.dpstream.service.kafka.ClientFailures;
+import org.dpstream.service.kafka.PollingThreads;
 import org.dpstream.service.serde.DecodeResult;
 import org.dpstream.service.serde.DpSerdes;
 import org.dpstream.service.serde.SchemaSerde;
@@ -311,11 +312,6 @@ public final class ContextDecider implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    consumer.wakeup();
-    try {
-      thread.join(TimeUnit.SECONDS.toMillis(10));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    PollingThreads.stop(consumer, thread);
   }
 }

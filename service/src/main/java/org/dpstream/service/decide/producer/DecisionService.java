@@ -1,7 +1,5 @@
 package org.dpstream.service.decide.producer;
 
-import org.dpstream.service.decide.DeciderMetrics;
-import org.dpstream.service.decide.Decider;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -30,6 +28,8 @@ import org.dpstream.schemas.Reward;
 import org.dpstream.service.bandit.BanditRejection;
 import org.dpstream.service.bandit.Caller;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.decide.Decider;
+import org.dpstream.service.decide.DeciderMetrics;
 import org.dpstream.service.decide.memory.DecisionMemory;
 import org.dpstream.service.decide.memory.Digest128;
 import org.dpstream.service.kafka.ClientFailures;

@@ -1,10 +1,5 @@
 package org.dpstream.service.decide.producer;
 
-import org.dpstream.service.decide.Decider;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -18,10 +13,14 @@ import org.dpstream.schemas.DecisionResponse;
 import org.dpstream.service.bandit.Caller;
 import org.dpstream.service.config.BanditConfig;
 import org.dpstream.service.config.BanditRegistry;
+import org.dpstream.service.decide.Decider;
 import org.dpstream.service.decide.follower.ReleaseFollower;
 import org.dpstream.service.decide.follower.ReleasedBandits;
 import org.dpstream.service.kafka.Topics;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The Kafka path's replays (alwaysResend) against a mock producer: what is written again, and what is kept. */
 class DecisionServiceReplayTest {
