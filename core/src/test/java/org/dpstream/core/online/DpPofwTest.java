@@ -150,4 +150,55 @@ class DpPofwTest {
     assertThrows(IllegalArgumentException.class,
         () -> DpPofw.start(data.spec("wrong", 2, RADIUS, 1, 100, AccountantChoice.ZCDP), SOURCE));
   }
+
+  /**
+   * Each step moves towards the vertex s r e_j of least noisy score s r d_j + noise_(2j+s), d the epoch's running sum
+   * of increments over k + 1 (Algorithm 2), the noise being the vertex choice's perturbations from the model's keyed
+   * stream at (epoch, k): a reference written from the algorithm, on the same draws, reaches the same parameters bit
+   * for bit over three epochs. At eps = 1 the noise is of the order of the scores, so its scale and the 1 / (k + 1)
+   * both matter to the choice.
+   */
+  @Test
+  void eachStepTakesTheVertexOfLeastNoisyScore() {
+    OnlineTestData data = new OnlineTestData(5, 1, RADIUS, 0.05, RandomSource.XO_RO_SHI_RO_128_PP.create(6));
+    OnlineModelSpec spec = data.spec("pofw-reference", 1, RADIUS, 1, 16, AccountantChoice.ZCDP);
+    DpPofw model = DpPofw.start(spec, SOURCE);
+    VertexChoice choice = VertexChoice.of(spec);
+    ClippedIncrement clipped = new ClippedIncrement(spec);
+    FrankWolfeIterates reference = FrankWolfeIterates.atOrigin(data.dimension);
+    double[] increment = new double[data.dimension];
+    double[] sum = new double[data.dimension];
+    double[] noise = new double[2 * data.dimension];
+    int moves = 0;
+    for (int t = 1; t <= 40; t++) {
+      long epoch = (t - 1) / 16;
+      long k = (t - 1) % 16 + 1;
+      if (k == 1) {
+        java.util.Arrays.fill(sum, 0);
+      }
+      double[] x = data.features();
+      double y = data.label(x);
+      clipped.compute(reference, x, y, k, increment);
+      choice.perturbations(SOURCE.forStream("report-noisy-max", spec.modelId()).at(epoch, k), k, noise);
+      int best = 0;
+      double bestScore = Double.POSITIVE_INFINITY;
+      for (int v = 0; v < noise.length; v++) {
+        double score = (v % 2 == 0 ? 1 : -1) * RADIUS * (sum[v / 2] + increment[v / 2]) / (k + 1) + noise[v];
+        if (score < bestScore) {
+          bestScore = score;
+          best = v;
+        }
+      }
+      for (int j = 0; j < sum.length; j++) {
+        sum[j] += increment[j];
+      }
+      double[] before = model.parameters();
+      model.step(x, y);
+      reference.stepTowardsAxis(best / 2, (best % 2 == 0 ? 1 : -1) * RADIUS, 1.0 / (t + 1));
+      assertArrayEquals(reference.current(), model.parameters(), "step " + t);
+      assertEquals(epoch, model.epoch());
+      moves += java.util.Arrays.equals(before, model.parameters()) ? 0 : 1;
+    }
+    assertEquals(40, moves);
+  }
 }
