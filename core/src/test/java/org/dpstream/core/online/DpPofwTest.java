@@ -14,6 +14,8 @@ import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.geometry.LpNorm;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
+import org.dpstream.core.privacy.noise.ConstantVectorNoise;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.junit.jupiter.api.Test;
 
 class DpPofwTest {
@@ -200,5 +202,46 @@ class DpPofwTest {
       moves += java.util.Arrays.equals(before, model.parameters()) ? 0 : 1;
     }
     assertEquals(40, moves);
+  }
+
+  /**
+   * With zero unit noise the model is exact Frank-Wolfe (the seam of the negative controls): the first step, at
+   * theta = 0 where the squared loss's gradient is -y x, moves half way to the vertex -sign(g_j) r e_j of the largest
+   * |g_j|. Noise of the wrong dimension and discrete noise are refused.
+   */
+  @Test
+  void zeroUnitNoiseIsExactFrankWolfe() {
+    OnlineTestData data = new OnlineTestData(4, 1, RADIUS, 0.05, RandomSource.XO_RO_SHI_RO_128_PP.create(7));
+    OnlineModelSpec spec = data.spec("pofw-exact", 1, RADIUS, 1, 16, AccountantChoice.ZCDP);
+    DpPofw model = DpPofw.startWithUnitNoise(spec, ConstantVectorNoise.zero(8), SOURCE);
+    assertEquals(spec, model.spec());
+    double[] x = {0.1, -0.4, 0.2, 0.3};
+    model.step(x, 0.5);
+    assertArrayEquals(new double[] {0, -RADIUS / 2, 0, 0}, model.parameters());
+    assertThrows(IllegalArgumentException.class,
+        () -> DpPofw.startWithUnitNoise(spec, ConstantVectorNoise.zero(4), SOURCE));
+    assertThrows(IllegalArgumentException.class,
+        () -> DpPofw.startWithUnitNoise(spec.withNoise(NoiseChoice.DISCRETE), ConstantVectorNoise.zero(8), SOURCE));
+  }
+
+  /** The private factory starts and restores the same models as {@link OnlineEstimators}. */
+  @Test
+  void thePrivateFactoryIsOnlineEstimators() throws IOException {
+    OnlineTestData data = new OnlineTestData(4, 1, RADIUS, 0.05, RandomSource.XO_RO_SHI_RO_128_PP.create(8));
+    OnlineModelSpec spec = data.spec("pofw-factory", 1, RADIUS, 1, 16, AccountantChoice.ZCDP);
+    OnlineEstimator viaFactory = EstimatorFactory.PRIVATE.start(spec, SOURCE);
+    OnlineEstimator direct = OnlineEstimators.start(spec, SOURCE);
+    assertTrue(viaFactory instanceof DpPofw);
+    double[] x = data.features();
+    double y = data.label(x);
+    viaFactory.step(x, y);
+    direct.step(x, y);
+    assertArrayEquals(direct.parameters(), viaFactory.parameters());
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    viaFactory.writeState(new DataOutputStream(bytes));
+    OnlineEstimator restored = EstimatorFactory.PRIVATE.restore(spec,
+        new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), NoiseKeyRing.of(SOURCE));
+    assertEquals(1, restored.steps());
+    assertArrayEquals(direct.parameters(), restored.parameters());
   }
 }
