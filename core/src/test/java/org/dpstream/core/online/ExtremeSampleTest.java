@@ -3,6 +3,7 @@ package org.dpstream.core.online;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.dpstream.core.geometry.LpBall;
@@ -12,6 +13,7 @@ import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -90,5 +92,22 @@ class ExtremeSampleTest {
     assertTrue(clipper.clipFeatures(new double[] {MAX, 0, -1}, out));
     assertArrayEquals(new double[3], out);
     assertFalse(clipper.clipFeatures(new double[] {0, -0.0, 0}, out));
+  }
+
+  /** Under a zero feature bound the output is overwritten with zeros; a wrong length or a non-finite entry is refused. */
+  @Test
+  void aZeroFeatureBoundOverwritesTheOutputAndRefusesBadSamples() {
+    SampleClipper clipper = new SampleClipper(LpNorm.L2, new DataBounds(0, 1));
+    double[] out = {5, 6, 7};
+    assertTrue(clipper.clipFeatures(new double[] {1, 2, 3}, out));
+    assertArrayEquals(new double[3], out);
+    assertThrows(IllegalArgumentException.class, () -> clipper.clipFeatures(new double[] {1, 2}, new double[3]));
+    assertThrows(IllegalArgumentException.class,
+        () -> clipper.clipFeatures(new double[] {1, Double.NaN, 3}, new double[3]));
+    assertThrows(IllegalArgumentException.class,
+        () -> clipper.clipFeatures(new double[] {Double.NEGATIVE_INFINITY, 0, 0}, new double[3]));
+    assertThrows(IllegalArgumentException.class, () -> clipper.clipLabel(Double.NaN));
+    assertEquals(1.0, clipper.clipLabel(Double.POSITIVE_INFINITY));
+    assertEquals(-1.0, clipper.clipLabel(-7));
   }
 }
