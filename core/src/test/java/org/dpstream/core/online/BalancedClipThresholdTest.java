@@ -217,6 +217,18 @@ class BalancedClipThresholdTest {
         1e-12);
   }
 
+  /**
+   * With only noise weight the lowest candidate wins: the grid's lowest point, 15/16 of the way down the lowest
+   * half-octave above C0 2^-16 (16 points per bin), not that edge itself (the bin below it is not a bin of thresholds).
+   */
+  @Test
+  void theLowestCandidateIsTheGridsLowestPoint() {
+    NormQuantileHistogram histogram = histogram(100, 0.3, 1.1);
+    double lowest = C0 * Math.pow(2, -15.5) * Math.pow(2, -0.5 * 15 / 16);
+    assertEquals(lowest, BalancedClipThreshold.threshold(histogram, 1, 0, new BalancedClipThreshold.ErrorWeights(0, 1)),
+        1e-12 * lowest);
+  }
+
   /** The last bin (norms below C0 2^-16) is a point mass at its upper edge: its excess over C is that edge minus C. */
   @Test
   void theLowestBinIsAPointMassAtItsEdge() {
