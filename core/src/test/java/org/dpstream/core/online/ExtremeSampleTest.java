@@ -110,4 +110,29 @@ class ExtremeSampleTest {
     assertEquals(1.0, clipper.clipLabel(Double.POSITIVE_INFINITY));
     assertEquals(-1.0, clipper.clipLabel(-7));
   }
+
+  /**
+   * A sample of the wrong dimension, or with a NaN or infinite feature or label, is refused before it changes
+   * anything: the model has taken no step, and its next valid step releases what a fresh model's first step does.
+   */
+  @ParameterizedTest
+  @ValueSource(doubles = {1, 1.5})
+  void aBadSampleIsRefusedAndChangesNothing(double p) {
+    OnlineEstimator model = OnlineEstimators.start(spec(p), SOURCE);
+    double[] good = {0.1, -0.2, 0.3, 0, 0.05};
+    double[][] badFeatures = {{0.1, 0.2}, {0.1, Double.NaN, 0, 0, 0}, {0, 0, 0, Double.POSITIVE_INFINITY, 0},
+        {Double.NEGATIVE_INFINITY, 0, 0, 0, 0}};
+    for (double[] x : badFeatures) {
+      assertThrows(IllegalArgumentException.class, () -> model.step(x, 0.5));
+    }
+    for (double y : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+      assertThrows(IllegalArgumentException.class, () -> model.step(good, y));
+    }
+    assertEquals(0, model.steps());
+    model.step(good, 0.5);
+    OnlineEstimator fresh = OnlineEstimators.start(spec(p), SOURCE);
+    fresh.step(good, 0.5);
+    assertArrayEquals(fresh.parameters(), model.parameters());
+    assertEquals(fresh.ledger().spentEpsilon(), model.ledger().spentEpsilon());
+  }
 }
