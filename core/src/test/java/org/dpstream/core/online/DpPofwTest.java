@@ -17,6 +17,8 @@ import org.dpstream.core.privacy.testing.TestKeys;
 import org.dpstream.core.privacy.noise.ConstantVectorNoise;
 import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class DpPofwTest {
 
@@ -158,12 +160,13 @@ class DpPofwTest {
    * of increments over k + 1 (Algorithm 2), the noise being the vertex choice's perturbations from the model's keyed
    * stream at (epoch, k): a reference written from the algorithm, on the same draws, reaches the same parameters bit
    * for bit over three epochs. At eps = 1 the noise is of the order of the scores, so its scale and the 1 / (k + 1)
-   * both matter to the choice.
+   * both matter to the choice; at eps = 100 the scores decide, so the running sum (and its reset at each epoch) does.
    */
-  @Test
-  void eachStepTakesTheVertexOfLeastNoisyScore() {
+  @ParameterizedTest
+  @ValueSource(doubles = {1, 100})
+  void eachStepTakesTheVertexOfLeastNoisyScore(double epsilon) {
     OnlineTestData data = new OnlineTestData(5, 1, RADIUS, 0.05, RandomSource.XO_RO_SHI_RO_128_PP.create(6));
-    OnlineModelSpec spec = data.spec("pofw-reference", 1, RADIUS, 1, 16, AccountantChoice.ZCDP);
+    OnlineModelSpec spec = data.spec("pofw-reference", 1, RADIUS, epsilon, 16, AccountantChoice.ZCDP);
     DpPofw model = DpPofw.start(spec, SOURCE);
     VertexChoice choice = VertexChoice.of(spec);
     ClippedIncrement clipped = new ClippedIncrement(spec);
