@@ -67,6 +67,14 @@ public record BltPlan(BltStrategy strategy, GaussianZcdpMap calibration, double 
   private static final Map<Key, BltPlan> CACHE = new ConcurrentHashMap<>();
   private static final int CACHE_LIMIT = 256;
 
+  /**
+   * Empties the cache; only tests call it. Mutation testing hot-swaps one mutant after another into one JVM, and an
+   * entry built under an earlier mutant would answer for the code under test: tests start from an empty cache.
+   */
+  static void clearForTests() {
+    CACHE.clear();
+  }
+
   private static BltPlan build(ZcdpBudget budget, long horizon, double l2Sensitivity, int dimension, double q) {
     BltStrategy strategy = BltOptimizer.forHorizon(horizon);
     GaussianZcdpMap calibration = GaussianZcdpMap.calibrate("zcdp-" + budget.conversion().citation() + "-blt", budget,

@@ -76,6 +76,16 @@ final class ChosenPlans {
     LAWS.policy().eviction().orElseThrow().setMaximum(plans);
   }
 
+  /**
+   * Empties the cache and restores its default bound; only tests call it. Mutation testing hot-swaps one mutant after another into one JVM, and an
+   * entry built under an earlier mutant would answer for the code under test: tests start from an empty cache.
+   */
+  static void clearForTests() {
+    PLANS.invalidateAll();
+    PLANS.policy().eviction().orElseThrow().setMaximum(DEFAULT_CAPACITY);
+    PLANS.cleanUp();
+  }
+
   /** How many plans are kept now, after pending evictions. */
   static long size() {
     PLANS.cleanUp();

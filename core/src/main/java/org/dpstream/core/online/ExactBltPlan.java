@@ -82,6 +82,14 @@ public record ExactBltPlan(FixedPointBlt encoder, Lattice lattice, GaussianZcdpM
   private static final Map<Key, ExactBltPlan> CACHE = new ConcurrentHashMap<>();
   private static final int CACHE_LIMIT = 256;
 
+  /**
+   * Empties the cache; only tests call it. Mutation testing hot-swaps one mutant after another into one JVM, and an
+   * entry built under an earlier mutant would answer for the code under test: tests start from an empty cache.
+   */
+  static void clearForTests() {
+    CACHE.clear();
+  }
+
   private static ExactBltPlan build(ZcdpBudget budget, long horizon, double clipBound, double coordinateBound,
       OnlineModelSpec spec, int dimension, double q) {
     BltStrategy optimised = BltOptimizer.forHorizon(horizon);

@@ -26,6 +26,16 @@ final class VertexChoiceMemo {
 
   private VertexChoiceMemo() {}
 
+  /**
+   * Empties the cache; only tests call it. Mutation testing hot-swaps one mutant after another into one JVM, and an
+   * entry built under an earlier mutant would answer for the code under test: tests start from an empty cache.
+   */
+  static void clearForTests() {
+    synchronized (CHOICES) {
+      CHOICES.clear();
+    }
+  }
+
   static VertexChoice of(OnlineModelSpec spec) {
     Key key = new Key(spec.accountant() == AccountantChoice.PAPER, spec.dimension(), spec.budget().epsilon(),
         spec.budget().delta(), spec.horizon(), spec.domain().diameter(), spec.clipBounds().difference(),

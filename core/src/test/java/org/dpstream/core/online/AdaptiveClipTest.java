@@ -420,4 +420,75 @@ class AdaptiveClipTest {
     assertThrows(IOException.class, () -> OnlineEstimators.restore(other,
         new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), SOURCE));
   }
+
+  /**
+   * A state read back is checked field by field: a valid one at the edges (threshold at its initial value during the
+   * warm-up, an epoch's last step) restores; an unknown version, a negative epoch or step, a step beyond the
+   * horizon, fewer total steps than in the epoch, a threshold of 0 or above the initial one, a non-finite sum or bin,
+   * a negative count or number of samples is refused with an IOException.
+   */
+  @Test
+  void aCorruptStateIsRefusedAndAValidOneAtItsEdgesIsRead() throws IOException {
+    OnlineTestData data = new OnlineTestData(3, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(8));
+    OnlineModelSpec spec = data.spec("corrupt", 1.5, 2, 1e15, 64, AccountantChoice.ZCDP)
+        .withIncrementClipping(IncrementClipping.ADAPTIVE);
+    AdaptiveClipPlan plan = AdaptiveClipPlan.of(spec);
+    AdaptiveClipPrefixSums sums = (AdaptiveClipPrefixSums) plan.start(spec, SOURCE);
+    sums.warmUp(0.3);
+    byte[] warmingUp = stateOf(sums);
+    assertEquals(plan.initialThreshold(), ((AdaptiveClipPrefixSums) readState(plan, spec, warmingUp)).threshold());
+    sums.warmUp(3);
+    double[] release = new double[3];
+    for (int t = 3; t <= 64; t++) {
+      sums.recordNorm(0.5);
+      sums.addAndRelease(new double[] {0.01, -0.02, 0.03}, release);
+    }
+    byte[] epochEnd = stateOf(sums);
+    assertEquals(64, readState(plan, spec, epochEnd).totalSteps());
+    int histogram = 1 + 3 * Long.BYTES + Double.BYTES + 2 * 3 * Double.BYTES;
+    int pooled = histogram + NormQuantileHistogram.BINS * Long.BYTES;
+    int samples = pooled + NormQuantileHistogram.BINS * Double.BYTES;
+    assertRefused(plan, spec, patched(epochEnd, 0, new byte[] {99}));
+    assertRefused(plan, spec, patchedLong(epochEnd, 1, -1)); // epoch
+    assertRefused(plan, spec, patchedLong(epochEnd, 9, -1)); // steps in the epoch
+    assertRefused(plan, spec, patchedLong(epochEnd, 9, 65));
+    assertRefused(plan, spec, patchedLong(epochEnd, 17, 63)); // total steps
+    for (double threshold : new double[] {0, Double.NaN, Math.nextUp(plan.initialThreshold())}) {
+      assertRefused(plan, spec, patchedDouble(warmingUp, 25, threshold));
+    }
+    assertRefused(plan, spec, patchedDouble(epochEnd, 33, Double.NaN)); // released sum
+    assertRefused(plan, spec, patchedDouble(epochEnd, 33 + 3 * Double.BYTES, Double.POSITIVE_INFINITY)); // block start
+    assertRefused(plan, spec, patchedLong(epochEnd, histogram, -1));
+    assertRefused(plan, spec, patchedDouble(epochEnd, pooled, Double.NaN));
+    assertRefused(plan, spec, patchedLong(epochEnd, samples, -1));
+  }
+
+  private static byte[] stateOf(AdaptiveClipPrefixSums sums) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    sums.writeTo(new DataOutputStream(bytes));
+    return bytes.toByteArray();
+  }
+
+  private static org.dpstream.core.privacy.PrivatePrefixSums readState(AdaptiveClipPlan plan, OnlineModelSpec spec,
+      byte[] state) throws IOException {
+    return plan.restore(spec, new DataInputStream(new ByteArrayInputStream(state)), SOURCE);
+  }
+
+  private static void assertRefused(AdaptiveClipPlan plan, OnlineModelSpec spec, byte[] state) {
+    assertThrows(IOException.class, () -> readState(plan, spec, state));
+  }
+
+  private static byte[] patched(byte[] state, int offset, byte[] bytes) {
+    byte[] copy = state.clone();
+    System.arraycopy(bytes, 0, copy, offset, bytes.length);
+    return copy;
+  }
+
+  private static byte[] patchedLong(byte[] state, int offset, long value) {
+    return patched(state, offset, java.nio.ByteBuffer.allocate(Long.BYTES).putLong(value).array());
+  }
+
+  private static byte[] patchedDouble(byte[] state, int offset, double value) {
+    return patched(state, offset, java.nio.ByteBuffer.allocate(Double.BYTES).putDouble(value).array());
+  }
 }

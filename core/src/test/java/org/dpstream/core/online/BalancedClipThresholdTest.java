@@ -167,4 +167,77 @@ class BalancedClipThresholdTest {
     assertEquals(5 * ((ExactBltPlan) plan.epoch(1).plan()).incrementNoiseVariance(512, 768),
         plan.errorWeights(1, 5).noisePerSquaredThreshold(), 0);
   }
+
+  /** Norms recorded {@code copies} times each, as one noise-free block. */
+  private static NormQuantileHistogram counted(int[] copies, double[] norms) {
+    NormQuantileHistogram histogram = NormQuantileHistogram.start(C0, Double.NaN, 0);
+    for (int i = 0; i < norms.length; i++) {
+      for (int k = 0; k < copies[i]; k++) {
+        histogram.record(norms[i]);
+      }
+    }
+    histogram.releaseBlock(BITS);
+    return histogram;
+  }
+
+  /**
+   * A bin whose count equals the cutoff z sigma_h sqrt(K) is significant, whether above the largest bin, below it or
+   * the largest itself: with sigma_h = 10 (K = 1, a cutoff of exactly 20) the threshold is the one of sigma_h = 0,
+   * which keeps every non-empty bin, and not the one without the bin of 20. Bins of the norms: 0.4 in (0.35, 0.5],
+   * 0.6 in (0.5, 0.71], 0.8 in (0.71, 1].
+   */
+  @Test
+  void aBinAtTheCutoffIsSignificant() {
+    BalancedClipThreshold.ErrorWeights tiny = new BalancedClipThreshold.ErrorWeights(1e6, 1e-12);
+    NormQuantileHistogram above = counted(new int[] {100, 20}, new double[] {0.6, 0.8});
+    assertEquals(1, BalancedClipThreshold.threshold(above, 1, 10, tiny), 1e-12, "the bin of 20 above is a tail");
+    assertEquals(1, BalancedClipThreshold.threshold(above, 1, 0, tiny), 1e-12);
+    assertEquals(Math.sqrt(0.5), BalancedClipThreshold.threshold(above, 1, 10.001, tiny), 1e-12,
+        "just below the cutoff it is noise");
+
+    // Below the largest bin, the bin of 20 counts where the noise weight pulls the threshold into the norms.
+    BalancedClipThreshold.ErrorWeights heavy = new BalancedClipThreshold.ErrorWeights(1, 1);
+    NormQuantileHistogram below = counted(new int[] {100, 20}, new double[] {0.6, 0.4});
+    double kept = BalancedClipThreshold.threshold(below, 1, 0, heavy);
+    assertEquals(kept, BalancedClipThreshold.threshold(below, 1, 10, heavy), 0);
+    assertTrue(kept != BalancedClipThreshold.threshold(below, 1, 10.001, heavy), "the bin of 20 below moves it");
+
+    // The largest bin itself at the cutoff: J decides (the top of the highest bin), not the pooled median.
+    NormQuantileHistogram level = counted(new int[] {20, 20}, new double[] {0.6, 0.8});
+    assertEquals(1, BalancedClipThreshold.threshold(level, 1, 10, tiny), 1e-12);
+    assertEquals(level.quantileThreshold(0.5), BalancedClipThreshold.threshold(level, 1, 10.001, tiny), 0);
+    assertTrue(level.quantileThreshold(0.5) < 1);
+  }
+
+  /** Without noise weight every threshold above the norms ties at J = 0, and a tie keeps the highest: C0 itself. */
+  @Test
+  void aTieKeepsTheHigherThreshold() {
+    NormQuantileHistogram histogram = histogram(100, 0.3, 1.1);
+    assertEquals(C0, BalancedClipThreshold.threshold(histogram, 1, 0, new BalancedClipThreshold.ErrorWeights(1, 0)),
+        1e-12);
+  }
+
+  /**
+   * With only noise weight the lowest candidate wins: the grid's lowest point, 15/16 of the way down the lowest
+   * half-octave above C0 2^-16 (16 points per bin), not that edge itself (the bin below it is not a bin of thresholds).
+   */
+  @Test
+  void theLowestCandidateIsTheGridsLowestPoint() {
+    NormQuantileHistogram histogram = histogram(100, 0.3, 1.1);
+    double lowest = C0 * Math.pow(2, -15.5) * Math.pow(2, -0.5 * 15 / 16);
+    assertEquals(lowest, BalancedClipThreshold.threshold(histogram, 1, 0, new BalancedClipThreshold.ErrorWeights(0, 1)),
+        1e-12 * lowest);
+  }
+
+  /** The last bin (norms below C0 2^-16) is a point mass at its upper edge: its excess over C is that edge minus C. */
+  @Test
+  void theLowestBinIsAPointMassAtItsEdge() {
+    NormQuantileHistogram histogram = histogram(10, 1e-6);
+    double[] counts = histogram.pooled();
+    int last = counts.length - 1;
+    double edge = C0 * Math.pow(2, -NormQuantileHistogram.OCTAVES);
+    assertEquals(10, counts[last], 0);
+    assertEquals(edge, BalancedClipThreshold.meanExcess(histogram, counts, 0, last, 10, 0), 1e-18);
+    assertEquals(edge / 4, BalancedClipThreshold.meanExcess(histogram, counts, 0, last, 10, 0.75 * edge), 1e-18);
+  }
 }

@@ -11,6 +11,9 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import org.apache.commons.rng.simple.RandomSource;
+import org.dpstream.core.FreshCaches;
+import org.dpstream.core.privacy.accounting.ZcdpBudget;
+import org.dpstream.core.privacy.factorization.BltOptimizer;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
 import org.junit.jupiter.api.Test;
@@ -65,6 +68,26 @@ class ChosenPlansTest {
     } finally {
       PrefixSumPlan.keepAtMost(ChosenPlans.DEFAULT_CAPACITY);
     }
+  }
+
+  @Test
+  void testsCanEmptyTheCachesSoThatNoPlanOutlivesTheCodeThatBuiltIt() {
+    OnlineTestData data = new OnlineTestData(3, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(6));
+    OnlineModelSpec spec = data.spec("fresh", 1.5, 2, 1, 64, AccountantChoice.ZCDP);
+    PrefixSumPlan.keepAtMost(8);
+    PrefixSumPlan cached = PrefixSumPlan.choose(spec);
+    BltPlan blt = BltPlan.of(spec, ZcdpBudget.of(spec.budget()));
+    var strategy = BltOptimizer.forHorizon(64);
+    FreshCaches.clearAll();
+    assertEquals(0, ChosenPlans.size());
+    assertNotSame(cached, PrefixSumPlan.choose(spec));
+    assertNotSame(blt, BltPlan.of(spec, ZcdpBudget.of(spec.budget())));
+    assertNotSame(strategy, BltOptimizer.forHorizon(64));
+    // and the bound is the default again: more than 8 plans stay
+    for (int other = 0; other < 12; other++) {
+      PrefixSumPlan.choose(data.spec("more-" + other, 1.5, 2, 1, 64, AccountantChoice.ZCDP));
+    }
+    assertEquals(13, ChosenPlans.size());
   }
 
   @Test

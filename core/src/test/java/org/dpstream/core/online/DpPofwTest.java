@@ -14,7 +14,11 @@ import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.geometry.LpNorm;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
+import org.dpstream.core.privacy.noise.ConstantVectorNoise;
+import org.dpstream.core.privacy.random.NoiseKeyRing;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class DpPofwTest {
 
@@ -149,5 +153,98 @@ class DpPofwTest {
     OnlineTestData data = new OnlineTestData(3, 2, RADIUS, 0.05, RandomSource.XO_RO_SHI_RO_128_PP.create(5));
     assertThrows(IllegalArgumentException.class,
         () -> DpPofw.start(data.spec("wrong", 2, RADIUS, 1, 100, AccountantChoice.ZCDP), SOURCE));
+  }
+
+  /**
+   * Each step moves towards the vertex s r e_j of least noisy score s r d_j + noise_(2j+s), d the epoch's running sum
+   * of increments over k + 1 (Algorithm 2), the noise being the vertex choice's perturbations from the model's keyed
+   * stream at (epoch, k): a reference written from the algorithm, on the same draws, reaches the same parameters bit
+   * for bit over three epochs. At eps = 1 the noise is of the order of the scores, so its scale and the 1 / (k + 1)
+   * both matter to the choice; at eps = 100 the scores decide, so the running sum (and its reset at each epoch) does.
+   */
+  @ParameterizedTest
+  @ValueSource(doubles = {1, 100})
+  void eachStepTakesTheVertexOfLeastNoisyScore(double epsilon) {
+    OnlineTestData data = new OnlineTestData(5, 1, RADIUS, 0.05, RandomSource.XO_RO_SHI_RO_128_PP.create(6));
+    OnlineModelSpec spec = data.spec("pofw-reference", 1, RADIUS, epsilon, 16, AccountantChoice.ZCDP);
+    DpPofw model = DpPofw.start(spec, SOURCE);
+    VertexChoice choice = VertexChoice.of(spec);
+    ClippedIncrement clipped = new ClippedIncrement(spec);
+    FrankWolfeIterates reference = FrankWolfeIterates.atOrigin(data.dimension);
+    double[] increment = new double[data.dimension];
+    double[] sum = new double[data.dimension];
+    double[] noise = new double[2 * data.dimension];
+    int moves = 0;
+    for (int t = 1; t <= 40; t++) {
+      long epoch = (t - 1) / 16;
+      long k = (t - 1) % 16 + 1;
+      if (k == 1) {
+        java.util.Arrays.fill(sum, 0);
+      }
+      double[] x = data.features();
+      double y = data.label(x);
+      clipped.compute(reference, x, y, k, increment);
+      choice.perturbations(SOURCE.forStream("report-noisy-max", spec.modelId()).at(epoch, k), k, noise);
+      int best = 0;
+      double bestScore = Double.POSITIVE_INFINITY;
+      for (int v = 0; v < noise.length; v++) {
+        double score = (v % 2 == 0 ? 1 : -1) * RADIUS * (sum[v / 2] + increment[v / 2]) / (k + 1) + noise[v];
+        if (score < bestScore) {
+          bestScore = score;
+          best = v;
+        }
+      }
+      for (int j = 0; j < sum.length; j++) {
+        sum[j] += increment[j];
+      }
+      double[] before = model.parameters();
+      model.step(x, y);
+      reference.stepTowardsAxis(best / 2, (best % 2 == 0 ? 1 : -1) * RADIUS, 1.0 / (t + 1));
+      assertArrayEquals(reference.current(), model.parameters(), "step " + t);
+      assertEquals(epoch, model.epoch());
+      moves += java.util.Arrays.equals(before, model.parameters()) ? 0 : 1;
+    }
+    assertEquals(40, moves);
+  }
+
+  /**
+   * With zero unit noise the model is exact Frank-Wolfe (the seam of the negative controls): the first step, at
+   * theta = 0 where the squared loss's gradient is -y x, moves half way to the vertex -sign(g_j) r e_j of the largest
+   * |g_j|. Noise of the wrong dimension and discrete noise are refused.
+   */
+  @Test
+  void zeroUnitNoiseIsExactFrankWolfe() {
+    OnlineTestData data = new OnlineTestData(4, 1, RADIUS, 0.05, RandomSource.XO_RO_SHI_RO_128_PP.create(7));
+    OnlineModelSpec spec = data.spec("pofw-exact", 1, RADIUS, 1, 16, AccountantChoice.ZCDP);
+    DpPofw model = DpPofw.startWithUnitNoise(spec, ConstantVectorNoise.zero(8), SOURCE);
+    assertEquals(spec, model.spec());
+    double[] x = {0.1, -0.4, 0.2, 0.3};
+    model.step(x, 0.5);
+    assertArrayEquals(new double[] {0, -RADIUS / 2, 0, 0}, model.parameters());
+    assertThrows(IllegalArgumentException.class,
+        () -> DpPofw.startWithUnitNoise(spec, ConstantVectorNoise.zero(4), SOURCE));
+    assertThrows(IllegalArgumentException.class,
+        () -> DpPofw.startWithUnitNoise(spec.withNoise(NoiseChoice.DISCRETE), ConstantVectorNoise.zero(8), SOURCE));
+  }
+
+  /** The private factory starts and restores the same models as {@link OnlineEstimators}. */
+  @Test
+  void thePrivateFactoryIsOnlineEstimators() throws IOException {
+    OnlineTestData data = new OnlineTestData(4, 1, RADIUS, 0.05, RandomSource.XO_RO_SHI_RO_128_PP.create(8));
+    OnlineModelSpec spec = data.spec("pofw-factory", 1, RADIUS, 1, 16, AccountantChoice.ZCDP);
+    OnlineEstimator viaFactory = EstimatorFactory.PRIVATE.start(spec, SOURCE);
+    OnlineEstimator direct = OnlineEstimators.start(spec, SOURCE);
+    assertTrue(viaFactory instanceof DpPofw);
+    double[] x = data.features();
+    double y = data.label(x);
+    viaFactory.step(x, y);
+    direct.step(x, y);
+    assertArrayEquals(direct.parameters(), viaFactory.parameters());
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    viaFactory.writeState(new DataOutputStream(bytes));
+    OnlineEstimator restored = EstimatorFactory.PRIVATE.restore(spec,
+        new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), NoiseKeyRing.of(SOURCE));
+    assertEquals(1, restored.steps());
+    assertArrayEquals(direct.parameters(), restored.parameters());
   }
 }

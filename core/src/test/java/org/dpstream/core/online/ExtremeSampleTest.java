@@ -3,6 +3,7 @@ package org.dpstream.core.online;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.dpstream.core.geometry.LpBall;
@@ -12,6 +13,7 @@ import org.dpstream.core.loss.GlmLoss;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -90,5 +92,47 @@ class ExtremeSampleTest {
     assertTrue(clipper.clipFeatures(new double[] {MAX, 0, -1}, out));
     assertArrayEquals(new double[3], out);
     assertFalse(clipper.clipFeatures(new double[] {0, -0.0, 0}, out));
+  }
+
+  /** Under a zero feature bound the output is overwritten with zeros; a wrong length or a non-finite entry is refused. */
+  @Test
+  void aZeroFeatureBoundOverwritesTheOutputAndRefusesBadSamples() {
+    SampleClipper clipper = new SampleClipper(LpNorm.L2, new DataBounds(0, 1));
+    double[] out = {5, 6, 7};
+    assertTrue(clipper.clipFeatures(new double[] {1, 2, 3}, out));
+    assertArrayEquals(new double[3], out);
+    assertThrows(IllegalArgumentException.class, () -> clipper.clipFeatures(new double[] {1, 2}, new double[3]));
+    assertThrows(IllegalArgumentException.class,
+        () -> clipper.clipFeatures(new double[] {1, Double.NaN, 3}, new double[3]));
+    assertThrows(IllegalArgumentException.class,
+        () -> clipper.clipFeatures(new double[] {Double.NEGATIVE_INFINITY, 0, 0}, new double[3]));
+    assertThrows(IllegalArgumentException.class, () -> clipper.clipLabel(Double.NaN));
+    assertEquals(1.0, clipper.clipLabel(Double.POSITIVE_INFINITY));
+    assertEquals(-1.0, clipper.clipLabel(-7));
+  }
+
+  /**
+   * A sample of the wrong dimension, or with a NaN or infinite feature or label, is refused before it changes
+   * anything: the model has taken no step, and its next valid step releases what a fresh model's first step does.
+   */
+  @ParameterizedTest
+  @ValueSource(doubles = {1, 1.5})
+  void aBadSampleIsRefusedAndChangesNothing(double p) {
+    OnlineEstimator model = OnlineEstimators.start(spec(p), SOURCE);
+    double[] good = {0.1, -0.2, 0.3, 0, 0.05};
+    double[][] badFeatures = {{0.1, 0.2}, {0.1, Double.NaN, 0, 0, 0}, {0, 0, 0, Double.POSITIVE_INFINITY, 0},
+        {Double.NEGATIVE_INFINITY, 0, 0, 0, 0}};
+    for (double[] x : badFeatures) {
+      assertThrows(IllegalArgumentException.class, () -> model.step(x, 0.5));
+    }
+    for (double y : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+      assertThrows(IllegalArgumentException.class, () -> model.step(good, y));
+    }
+    assertEquals(0, model.steps());
+    model.step(good, 0.5);
+    OnlineEstimator fresh = OnlineEstimators.start(spec(p), SOURCE);
+    fresh.step(good, 0.5);
+    assertArrayEquals(fresh.parameters(), model.parameters());
+    assertEquals(fresh.ledger().spentEpsilon(), model.ledger().spentEpsilon());
   }
 }

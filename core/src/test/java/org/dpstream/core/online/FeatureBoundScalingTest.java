@@ -158,4 +158,32 @@ class FeatureBoundScalingTest {
         () -> OnlineEstimators.restore(plain(1.5), new DataInputStream(new ByteArrayInputStream(state)), SOURCE));
     assertFalse(java.util.Arrays.equals(plain(1.5).fingerprint(), spec.fingerprint()));
   }
+
+  /** The scaled estimator answers for the model it wraps: its spec, steps and epochs. */
+  @Test
+  void theScaledEstimatorReportsTheWrappedModelsProgress() {
+    OnlineModelSpec spec = scaled(1.5);
+    OnlineEstimator estimator = OnlineEstimators.start(spec, SOURCE);
+    assertEquals(spec, estimator.spec());
+    for (int t = 0; t < 20; t++) {
+      estimator.step(XS[t % XS.length], YS[t % YS.length]);
+    }
+    assertEquals(20, estimator.steps());
+    assertEquals(1, estimator.epoch(), "the horizon is 16");
+  }
+
+  /** Scalings are values: equal bounds are equal scalings, the bounds are copied out, and printed. */
+  @Test
+  void scalingsAreValuesOfTheirBounds() {
+    FeatureBoundScaling scaling = FeatureBoundScaling.of(BOUNDS);
+    assertEquals(FeatureBoundScaling.of(BOUNDS.clone()), scaling);
+    assertEquals(FeatureBoundScaling.of(BOUNDS.clone()).hashCode(), scaling.hashCode());
+    assertNotEquals(FeatureBoundScaling.of(4, 0.5, 100, 2), scaling);
+    assertNotEquals(scaling, (Object) "featureBounds[4.0, 0.5, 100.0, 1.0]");
+    double[] copy = scaling.toArray();
+    assertArrayEquals(BOUNDS, copy);
+    copy[0] = 7;
+    assertArrayEquals(BOUNDS, scaling.toArray());
+    assertEquals("featureBounds[4.0, 0.5, 100.0, 1.0]", scaling.toString());
+  }
 }

@@ -12,6 +12,7 @@ import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.privacy.accounting.GaussianZcdpMap;
 import org.dpstream.core.privacy.accounting.SensitivityStructure;
 import org.dpstream.core.privacy.accounting.TreeHorizon;
+import org.dpstream.core.state.NoiseLaw;
 import org.junit.jupiter.api.Test;
 
 /** Every plan calibrated for k participations of one person (OnlineModelSpec.participations). */
@@ -154,6 +155,13 @@ class PersonLevelPlansTest {
     byte[] eventLaw = DpTofw.lawOf(event, PrefixSumPlan.choose(event));
     OnlineModelSpec person = event.withParticipations(2);
     assertFalse(Arrays.equals(eventLaw, DpTofw.lawOf(person, PrefixSumPlan.choose(person))));
+    // The event-level law is the prefix sums' law alone, as before person-level privacy was named in it; the
+    // person-level law adds k to the same prefix sums' law.
+    assertArrayEquals(NoiseLaw.of(DpTofw.ALGORITHM).law("prefix sums", PrefixSumPlan.choose(event).noiseLaw(event))
+        .digest(), eventLaw);
+    byte[] personPrefixSums = PrefixSumPlan.choose(person).noiseLaw(person);
+    assertFalse(Arrays.equals(NoiseLaw.of(DpTofw.ALGORITHM).law("prefix sums", personPrefixSums).digest(),
+        DpTofw.lawOf(person, PrefixSumPlan.choose(person))));
   }
 
   @Test

@@ -10,7 +10,10 @@ import org.dpstream.core.privacy.factorization.BltOptimizer;
 import org.dpstream.core.privacy.factorization.BltStrategy;
 import org.dpstream.core.privacy.factorization.PrefixSumSquareRoot;
 import org.dpstream.core.privacy.noise.GeneralizedGaussianNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The variance of the noise of a release increment (release at {@code to} minus release at {@code from}) that the
@@ -19,14 +22,22 @@ import org.junit.jupiter.api.Test;
 class ReleaseNoiseTest {
 
   private static OnlineModelSpec spec(AccountantChoice accountant, long horizon) {
-    OnlineTestData data = new OnlineTestData(3, 2, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(2));
-    return data.spec("noise", 2, 2, 1, horizon, accountant).withIncrementClipping(IncrementClipping.fixed(1));
+    return spec(accountant, horizon, 2);
   }
 
-  /** The tree: nodes in the symmetric difference of the dyadic decompositions of [1, from] and [1, to]. */
-  @Test
-  void treeIncrementsCountTheNodesThatDoNotCancel() {
-    TreeNoisePlan tree = TreeNoisePlan.choose(spec(AccountantChoice.ZCDP, 128));
+  private static OnlineModelSpec spec(AccountantChoice accountant, long horizon, double p) {
+    OnlineTestData data = new OnlineTestData(3, p, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(2));
+    return data.spec("noise", p, 2, 1, horizon, accountant).withIncrementClipping(IncrementClipping.fixed(1));
+  }
+
+  /**
+   * The tree: nodes in the symmetric difference of the dyadic decompositions of [1, from] and [1, to], each of
+   * variance sigma^2 per coordinate whatever the norm the errors are predicted in (p = 2 and p = 1.5, q = 3).
+   */
+  @ParameterizedTest
+  @ValueSource(doubles = {2, 1.5})
+  void treeIncrementsCountTheNodesThatDoNotCancel(double p) {
+    TreeNoisePlan tree = TreeNoisePlan.choose(spec(AccountantChoice.ZCDP, 128, p));
     double nodeVariance = Math.pow(((org.dpstream.core.privacy.noise.IidVectorNoise) tree.noise()).scale(), 2);
     for (long to = 1; to <= 128; to++) {
       for (long from = 0; from < to; from++) {
@@ -34,6 +45,17 @@ class ReleaseNoiseTest {
             "from " + from + " to " + to);
       }
     }
+  }
+
+  /**
+   * The paper's tree at p = 3 draws Gaussian nodes (the smooth norm is a scaled l2): its predicted node error is the
+   * Gaussian E ||Z||_q^2 of their scale at q = 3/2, not the generalized Gaussian's proxy d sigma_+^2.
+   */
+  @Test
+  void paperTreeOfGaussianNodesPredictsTheirDualNorm() {
+    TreeNoisePlan paper = TreeNoisePlan.paper(spec(AccountantChoice.PAPER, 64, 3));
+    IidVectorNoise gaussian = assertInstanceOf(IidVectorNoise.class, paper.noise());
+    assertEquals(TreeNoisePlan.gaussianDualNormSquare(3, 1.5, gaussian.scale()), paper.predictedNodeError(), 0);
   }
 
   /**

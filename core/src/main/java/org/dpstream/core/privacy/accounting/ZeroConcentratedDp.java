@@ -106,6 +106,14 @@ public final class ZeroConcentratedDp {
    */
   private static volatile double[] lastMaxRhoTight;
 
+  /**
+   * Forgets the last answer; only tests call it. Mutation testing hot-swaps one mutant after another into one JVM, and an
+   * entry built under an earlier mutant would answer for the code under test: tests start from an empty cache.
+   */
+  static void clearForTests() {
+    lastMaxRhoTight = null;
+  }
+
   private static double searchMaxRhoTight(double epsilon, double delta) {
     double within = maxRho(epsilon, delta); // epsilonTight <= epsilon (simple), so this one passes
     double beyond = Math.max(2.0 * within, Double.MIN_NORMAL);

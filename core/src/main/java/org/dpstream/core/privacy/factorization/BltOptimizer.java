@@ -39,6 +39,14 @@ public final class BltOptimizer {
 
   private BltOptimizer() {}
 
+  /**
+   * Empties the cache; only tests call it. Mutation testing hot-swaps one mutant after another into one JVM, and an
+   * entry built under an earlier mutant would answer for the code under test: tests start from an empty cache.
+   */
+  static void clearForTests() {
+    CACHE.clear();
+  }
+
   /** The optimised strategy with {@link #DEFAULT_BUFFERS} buffers for horizon n (cached). */
   public static BltStrategy forHorizon(long horizon) {
     return forHorizon(horizon, DEFAULT_BUFFERS);

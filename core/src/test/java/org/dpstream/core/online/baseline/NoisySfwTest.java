@@ -167,4 +167,77 @@ class NoisySfwTest {
     String description = NoisySfw.describe(handProblem(100, 1));
     assertTrue(description.contains("sigma0=") && description.contains("b=5"), description);
   }
+
+  /**
+   * The run is the noisy stochastic Frank-Wolfe of Bassily et al. (2021) step by step: a noisy mean clipped gradient
+   * of the first batch, then per update a step towards the linear minimiser of the direction and a variance-reduced
+   * correction (the mean clipped gradient difference of the next batch plus noise); after the last update the
+   * projected step is the result. A reference on the same keyed bits reaches the same doubles, with and without
+   * noise.
+   */
+  @Test
+  void theRunIsNoisyRecursiveFrankWolfe() {
+    RegressionData data = new RegressionData(4, 1.5, 2, 0.05);
+    BatchProblem problem = data.problem(400, new PrivacyBudget(1, 1.0 / 400), rng(23));
+    NoisySfwCalibration noisy = NoisySfwCalibration.of(problem, 1.0);
+    assertTrue(noisy.updates() >= 2 && noisy.batchSize() >= 2 && noisy.updateSigma() > 0, noisy.describe());
+    for (NoisySfwCalibration calibration : new NoisySfwCalibration[] {noisy, noisy.withoutNoise()}) {
+      org.dpstream.core.privacy.random.NoiseStream bits = SOURCE.forStream(NoisySfw.NOISE_PURPOSE, "reference");
+      double[] expected = reference(problem, calibration, bits);
+      assertArrayEquals(expected, NoisySfw.run(problem, calibration, bits), calibration.describe());
+    }
+    assertFalse(Arrays.equals(reference(problem, noisy, SOURCE.forStream(NoisySfw.NOISE_PURPOSE, "reference")),
+        reference(problem, noisy.withoutNoise(), SOURCE.forStream(NoisySfw.NOISE_PURPOSE, "reference"))));
+  }
+
+  private static double[] reference(BatchProblem problem, NoisySfwCalibration calibration,
+      org.dpstream.core.privacy.random.NoiseStream bits) {
+    int d = problem.dimension();
+    ClippedGradients gradients = new ClippedGradients(problem);
+    org.dpstream.core.geometry.NormClipper differenceClipper =
+        org.dpstream.core.geometry.NormClipper.of(gradients.dualNorm(), calibration.updateClipBound());
+    double[] theta = new double[d];
+    double[] direction = new double[d];
+    double[] scratch = new double[d];
+    for (int i = 0; i < calibration.initialBatch(); i++) {
+      gradients.addClippedGradient(theta, i, direction);
+    }
+    for (int k = 0; k < d; k++) {
+      direction[k] *= 1.0 / calibration.initialBatch();
+    }
+    addDraw(direction, calibration.initialSigma() > 0 ? calibration.initialNoise() : null, bits, 0);
+    int next = calibration.initialBatch();
+    for (int t = 1; ; t++) {
+      double[] vertex = new double[d];
+      problem.domain().minimizeLinear(direction, vertex);
+      double[] stepped = new double[d];
+      for (int k = 0; k < d; k++) {
+        stepped[k] = theta[k] + calibration.stepSize() * (vertex[k] - theta[k]);
+      }
+      if (t > calibration.updates()) {
+        return problem.domain().project(stepped);
+      }
+      double[] batchSum = new double[d];
+      for (int j = 0; j < calibration.batchSize(); j++) {
+        gradients.addClippedDifference(stepped, theta, next++, differenceClipper, scratch, batchSum);
+      }
+      for (int k = 0; k < d; k++) {
+        direction[k] += batchSum[k] / calibration.batchSize();
+      }
+      addDraw(direction, calibration.updateSigma() > 0 ? calibration.updateNoise() : null, bits, t);
+      theta = stepped;
+    }
+  }
+
+  private static void addDraw(double[] target, org.dpstream.core.privacy.noise.VectorNoise noise,
+      org.dpstream.core.privacy.random.NoiseStream bits, long index) {
+    if (noise == null) {
+      return;
+    }
+    double[] draw = new double[target.length];
+    noise.sample(bits.at(0, index), draw);
+    for (int k = 0; k < target.length; k++) {
+      target[k] += draw[k];
+    }
+  }
 }

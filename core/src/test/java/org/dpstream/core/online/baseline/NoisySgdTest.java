@@ -159,4 +159,69 @@ class NoisySgdTest {
     String description = NoisySgd.describe(handProblem(100, 1, Math.exp(-2)));
     assertTrue(description.contains("T=10000") && description.contains("m=1"), description);
   }
+
+  /**
+   * The run is Algorithm 2 of Bassily et al. (2020) step by step: each iteration draws m indices with replacement,
+   * steps against the mean of their clipped gradients plus Gaussian noise, projects, and the result is the
+   * projected average of the iterates. A reference on the same keyed bits (blocks of 4096 iterations, each on its
+   * own stream position) reaches the same doubles, for a batch of 3 and of 1, across two blocks.
+   */
+  @Test
+  void theRunIsProjectedNoisyClippedMiniBatchDescent() {
+    RegressionData data = new RegressionData(3, 2, 2, 0.05);
+    BatchProblem problem = data.problem(40, new PrivacyBudget(1, 1e-3), rng(21));
+    NoisySgdCalibration calibrated = NoisySgdCalibration.of(problem, 1.0);
+    for (int batch : new int[] {3, 1}) {
+      NoisySgdCalibration calibration = new NoisySgdCalibration(40, 3, 5000, batch, 0.05, calibrated.lipschitz(),
+          calibrated.euclideanLipschitz(), calibrated.euclideanDiameter(), 0.1);
+      org.dpstream.core.privacy.random.NoiseStream bits = SOURCE.forStream(NoisySgd.NOISE_PURPOSE, "reference");
+      assertArrayEquals(reference(problem, calibration, bits), NoisySgd.run(problem, calibration, bits),
+          "batch " + batch);
+    }
+  }
+
+  private static double[] reference(BatchProblem problem, NoisySgdCalibration calibration,
+      org.dpstream.core.privacy.random.NoiseStream stream) {
+    ClippedGradients gradients = new ClippedGradients(problem);
+    org.dpstream.core.privacy.noise.IidVectorNoise noise =
+        org.dpstream.core.privacy.noise.IidVectorNoise.gaussian(3, calibration.sigma());
+    double[] theta = new double[3];
+    double[] total = new double[3];
+    double[] gradient = new double[3];
+    double[] draws = new double[3];
+    double[] unprojected = new double[3];
+    for (long block = 0; block * NoisySgd.ITERATIONS_PER_BLOCK < calibration.iterations(); block++) {
+      UniformRandomProvider bits = stream.at(0, block);
+      double[] blockSum = new double[3];
+      long end = Math.min(calibration.iterations(), (block + 1) * NoisySgd.ITERATIONS_PER_BLOCK);
+      for (long t = block * NoisySgd.ITERATIONS_PER_BLOCK; t < end; t++) {
+        if (calibration.batchSize() == 1) {
+          gradients.clippedGradient(theta, bits.nextInt(problem.size()), gradient);
+        } else {
+          Arrays.fill(gradient, 0);
+          for (int j = 0; j < calibration.batchSize(); j++) {
+            gradients.addClippedGradient(theta, bits.nextInt(problem.size()), gradient);
+          }
+          for (int k = 0; k < 3; k++) {
+            gradient[k] /= calibration.batchSize();
+          }
+        }
+        noise.sample(bits, draws);
+        for (int k = 0; k < 3; k++) {
+          unprojected[k] = theta[k] - calibration.stepSize() * (gradient[k] + draws[k]);
+        }
+        problem.domain().project(unprojected, theta);
+        for (int k = 0; k < 3; k++) {
+          blockSum[k] += theta[k];
+        }
+      }
+      for (int k = 0; k < 3; k++) {
+        total[k] += blockSum[k];
+      }
+    }
+    for (int k = 0; k < 3; k++) {
+      total[k] /= calibration.iterations();
+    }
+    return problem.domain().project(total);
+  }
 }
