@@ -84,6 +84,9 @@ final class ChosenPlans {
     PLANS.invalidateAll();
     PLANS.policy().eviction().orElseThrow().setMaximum(DEFAULT_CAPACITY);
     PLANS.cleanUp();
+    LAWS.invalidateAll();
+    LAWS.policy().eviction().orElseThrow().setMaximum(DEFAULT_CAPACITY);
+    LAWS.cleanUp();
   }
 
   /** How many plans are kept now, after pending evictions. */

@@ -61,6 +61,12 @@ public final class GaussianTreeCalibration extends GaussianZcdpMap {
     return raced != null ? raced : made;
   }
 
+  /** Test hook: forgets every calibration made (core's tests start each class with empty caches). */
+  static void clearForTests() {
+    CALIBRATED.invalidateAll();
+    CALIBRATED.cleanUp();
+  }
+
   public TreeHorizon tree() {
     return tree;
   }
