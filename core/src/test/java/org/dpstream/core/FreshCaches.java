@@ -1,10 +1,5 @@
 package org.dpstream.core;
 
-import java.lang.reflect.AnnotatedElement;
-import java.util.Optional;
-import net.jqwik.api.lifecycle.BeforeContainerHook;
-import net.jqwik.api.lifecycle.ContainerLifecycleContext;
-import net.jqwik.api.lifecycle.PropagationMode;
 import org.dpstream.core.online.OnlineCaches;
 import org.dpstream.core.privacy.accounting.AccountingCaches;
 import org.dpstream.core.privacy.factorization.FactorizationCaches;
@@ -12,8 +7,10 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Empties core's static caches (plans, BLT strategies, vertex choices, the last tight zCDP conversion) before every
- * test class, for JUnit Jupiter and jqwik alike; both engines find it through {@code META-INF/services}.
+ * Empties core's static caches (plans, BLT strategies, vertex choices, tree calibrations, noise laws, the last tight
+ * zCDP conversion) before every JUnit Jupiter test class; {@link FreshCachesForJqwik} does the same for jqwik's. Both
+ * engines find them through {@code META-INF/services}; this one imports nothing of jqwik, so a module whose tests read
+ * core's test classes without jqwik still loads it.
  *
  * <p>Why: PIT runs every mutant of a class in one JVM, hot-swapping the mutated code in. A cache filled under an
  * earlier mutant would hand its plan to the tests of a later one, so a mutant in plan construction would look
@@ -21,7 +18,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * afresh for each mutant, and is the least intrusive way: production code keeps its caches unchanged and gains only a
  * package-private {@code clearForTests()} per cache. A fresh JVM per mutant is not an option PIT offers.
  */
-public final class FreshCaches implements BeforeAllCallback, BeforeContainerHook {
+public final class FreshCaches implements BeforeAllCallback {
 
   public FreshCaches() {}
 
@@ -34,20 +31,5 @@ public final class FreshCaches implements BeforeAllCallback, BeforeContainerHook
   @Override
   public void beforeAll(ExtensionContext context) {
     clearAll();
-  }
-
-  @Override
-  public void beforeContainer(ContainerLifecycleContext context) {
-    clearAll();
-  }
-
-  @Override
-  public boolean appliesTo(Optional<AnnotatedElement> element) {
-    return element.filter(Class.class::isInstance).isPresent();
-  }
-
-  @Override
-  public PropagationMode propagateTo() {
-    return PropagationMode.ALL_DESCENDANTS;
   }
 }
