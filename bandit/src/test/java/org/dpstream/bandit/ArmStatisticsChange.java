@@ -1,6 +1,7 @@
 package org.dpstream.bandit;
 
 import java.util.List;
+import java.util.function.IntFunction;
 import org.dpstream.core.privacy.recorder.Measurement;
 import org.dpstream.core.privacy.recorder.SensitivityRecorder;
 
@@ -12,6 +13,15 @@ import org.dpstream.core.privacy.recorder.SensitivityRecorder;
 public final class ArmStatisticsChange {
 
   private ArmStatisticsChange() {}
+
+  /** Every arm's released statistics now, arm after arm: what the recorders compare. */
+  public static double[][] released(int arms, IntFunction<double[]> statistics) {
+    double[][] all = new double[arms][];
+    for (int arm = 0; arm < arms; arm++) {
+      all[arm] = statistics.apply(arm);
+    }
+    return all;
+  }
 
   /** The measurement of {@code what} (e.g. "at the release after round 5") against {@code declared}. */
   public static SensitivityRecorder.Sensitivity<double[][]> against(String what, double declared) {

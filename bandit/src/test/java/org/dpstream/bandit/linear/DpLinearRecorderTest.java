@@ -88,10 +88,7 @@ class DpLinearRecorderTest {
                 Decision decision = policy.decide(context);
                 policy.update(decision, context, stream.get(t)[DIMENSION]);
                 if (t + 1 == releaseAfter) {
-                  atRelease = new double[ARMS][];
-                  for (int arm = 0; arm < ARMS; arm++) {
-                    atRelease[arm] = policy.releasedStatistics(arm);
-                  }
+                  atRelease = ArmStatisticsChange.released(ARMS, policy::releasedStatistics);
                 }
               }
               return atRelease;

@@ -47,10 +47,7 @@ class DpUcbRecorderTest {
                 double[] context = Arrays.copyOf(stream.get(t), DIMENSION);
                 policy.update(policy.decide(context), context, stream.get(t)[DIMENSION]);
                 if (t == rounds.replaced()) {
-                  atRelease = new double[ARMS][];
-                  for (int arm = 0; arm < ARMS; arm++) {
-                    atRelease[arm] = policy.releasedStatistics(arm);
-                  }
+                  atRelease = ArmStatisticsChange.released(ARMS, policy::releasedStatistics);
                 }
               }
               return atRelease;
