@@ -92,6 +92,7 @@ class CompactBinaryMechanismTest {
       }
       first.exactSum(exact);
       CompactBinaryMechanism resumed = CompactBinaryMechanism.restore(3, crashAfter, exact, new CountingNoise());
+      assertEquals(D, resumed.dimension());
       for (int t = crashAfter; t < steps; t++) {
         resumed.addAndRelease(new long[] {t, 2 * t}, release);
         assertArrayEquals(expected[t], release, "crash after " + crashAfter + ", t=" + (t + 1));

@@ -1,5 +1,6 @@
 package org.dpstream.core.privacy.tree;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,6 +21,14 @@ class LatticeTest {
     assertEquals(4, lattice.toUnits(3.5 * gamma));
     assertEquals(-3, lattice.toUnits(-3.5 * gamma));
     assertEquals(3 * gamma, lattice.toValue(3));
+  }
+
+  @Test
+  void valuesAreUnitsTimesTheSpacingAndLengthsMustAgree() {
+    double[] values = new double[3];
+    lattice.toValues(new long[] {3, -5, 0}, values);
+    assertArrayEquals(new double[] {3 * 0x1p-10, -5 * 0x1p-10, 0}, values);
+    assertThrows(IllegalArgumentException.class, () -> lattice.toValues(new long[2], new double[3]));
   }
 
   /** floor(a + z + 1/2) = a + floor(z + 1/2) for integer a: rounding noise is post-processing. */

@@ -189,6 +189,25 @@ class TreeMechanismTest {
     assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(new long[D + 1], new long[D]));
   }
 
+  /** At the horizon a leaf starts the next epoch: a rejected one must not have started it. */
+  @Test
+  void aLeafOfTheWrongDimensionAtTheHorizonLeavesTheEpochAsItWas() {
+    ContinualPrefixSum mechanism = ContinualPrefixSum.compact(D, 2, new ConstantNodeNoise(0));
+    releases(mechanism, randomLeaves(2, 6));
+    assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(new long[D + 1], new long[D]));
+    assertEquals(0, mechanism.epoch());
+    assertEquals(2, mechanism.stepsInEpoch());
+  }
+
+  @Test
+  void aStreamNeedsAPositiveDimensionAndHorizon() {
+    assertThrows(IllegalArgumentException.class, () -> ContinualPrefixSum.compact(0, 8, new ConstantNodeNoise(0)));
+    assertThrows(IllegalArgumentException.class, () -> ContinualPrefixSum.compact(D, 0, new ConstantNodeNoise(0)));
+    ContinualPrefixSum smallest = ContinualPrefixSum.compact(1, 1, new ConstantNodeNoise(0));
+    assertEquals(1, smallest.dimension());
+    assertEquals(1, smallest.horizon());
+  }
+
   private static double sampleVariance(double[] values) {
     double mean = 0;
     for (double v : values) {

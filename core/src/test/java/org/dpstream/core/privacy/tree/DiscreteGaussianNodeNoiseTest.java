@@ -1,0 +1,38 @@
+package org.dpstream.core.privacy.tree;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import java.math.BigInteger;
+import org.dpstream.core.privacy.noise.DiscreteGaussian;
+import org.dpstream.core.privacy.noise.TabulatedDiscreteGaussian;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.random.NoiseStream;
+import org.dpstream.core.privacy.testing.TestKeys;
+import org.junit.jupiter.api.Test;
+
+/** The calibrated sigma is rounded up to the units the exact samplers take, never down. */
+class DiscreteGaussianNodeNoiseTest {
+
+  private static final NoiseStream BITS = new KeyedNoiseSource(TestKeys.seeded(5)).forStream("tree", "discrete");
+
+  @Test
+  void belowTheTableSigmaIsRoundedUpToWholeUnits() {
+    DiscreteGaussianNodeNoise noise = DiscreteGaussianNodeNoise.onLattice(BITS, 2, 2.51 * 0x1p-3, Lattice.ofPowerOfTwo(-3));
+    assertEquals(3, noise.sigmaUnits());
+    DiscreteGaussian sampler = assertInstanceOf(DiscreteGaussian.class, noise.coordinate());
+    assertEquals(BigInteger.valueOf(9), sampler.sigmaSquaredNumerator());
+    assertEquals(BigInteger.ONE, sampler.sigmaSquaredDenominator());
+  }
+
+  /** From 2^20 units on, the tabulated sampler's sigma: a multiple of 2^8 at least the whole units. */
+  @Test
+  void fromTheTableOnSigmaIsRoundedUpToAMultipleOfTwoToTheEight() {
+    Lattice unit = Lattice.ofPowerOfTwo(0);
+    long justAbove = DiscreteGaussianNodeNoise.TABULATED_FROM + 1;
+    DiscreteGaussianNodeNoise noise = DiscreteGaussianNodeNoise.onLattice(BITS, 2, justAbove - 0.5, unit);
+    assertEquals(DiscreteGaussianNodeNoise.TABULATED_FROM + 256, noise.sigmaUnits());
+    TabulatedDiscreteGaussian sampler = assertInstanceOf(TabulatedDiscreteGaussian.class, noise.coordinate());
+    assertEquals(noise.sigmaUnits(), sampler.sigma());
+  }
+}
