@@ -1,7 +1,10 @@
 package org.dpstream.core.privacy.tree;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
 import org.dpstream.core.privacy.noise.DiscreteGaussian;
@@ -34,5 +37,31 @@ class DiscreteGaussianNodeNoiseTest {
     assertEquals(DiscreteGaussianNodeNoise.TABULATED_FROM + 256, noise.sigmaUnits());
     TabulatedDiscreteGaussian sampler = assertInstanceOf(TabulatedDiscreteGaussian.class, noise.coordinate());
     assertEquals(noise.sigmaUnits(), sampler.sigma());
+    DiscreteGaussianNodeNoise atTheTable =
+        DiscreteGaussianNodeNoise.onLattice(BITS, 2, DiscreteGaussianNodeNoise.TABULATED_FROM, unit);
+    assertInstanceOf(TabulatedDiscreteGaussian.class, atTheTable.coordinate());
+    assertEquals(DiscreteGaussianNodeNoise.TABULATED_FROM, atTheTable.sigmaUnits());
+  }
+
+  /** The message names the sigma, its units and the lattice, so that an operator sees which one is off. */
+  @Test
+  void sigmaOutsideTheSamplersRangeAndAnEmptyDimensionAreRefused() {
+    Lattice lattice = Lattice.ofPowerOfTwo(-3);
+    for (double sigma : new double[] {0, DiscreteGaussian.MAX_SIGMA * 0x1p-3}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> DiscreteGaussianNodeNoise.onLattice(BITS, 2, sigma, lattice));
+      assertTrue(e.getMessage().contains("units of Lattice[2^-3]; the discrete Gaussian needs it in (0, 2^53 - 1)"),
+          e.getMessage());
+    }
+    assertThrows(IllegalArgumentException.class, () -> DiscreteGaussianNodeNoise.onLattice(BITS, 0, 1, lattice));
+  }
+
+  /** A sum of another dimension is refused whole, not filled in part. */
+  @Test
+  void aSumOfAnotherDimensionIsRefused() {
+    DiscreteGaussianNodeNoise noise = DiscreteGaussianNodeNoise.onLattice(BITS, 2, 3, Lattice.ofPowerOfTwo(0));
+    long[] longer = new long[3];
+    assertThrows(IllegalArgumentException.class, () -> noise.add(0, 1, longer));
+    assertArrayEquals(new long[3], longer);
   }
 }

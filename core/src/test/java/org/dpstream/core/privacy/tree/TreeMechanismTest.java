@@ -201,8 +201,11 @@ class TreeMechanismTest {
 
   @Test
   void aStreamNeedsAPositiveDimensionAndHorizon() {
-    assertThrows(IllegalArgumentException.class, () -> ContinualPrefixSum.compact(0, 8, new ConstantNodeNoise(0)));
-    assertThrows(IllegalArgumentException.class, () -> ContinualPrefixSum.compact(D, 0, new ConstantNodeNoise(0)));
+    for (int[] shape : new int[][] {{0, 8}, {D, 0}}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> ContinualPrefixSum.compact(shape[0], shape[1], new ConstantNodeNoise(0)));
+      assertTrue(e.getMessage().contains("need dimension > 0 and horizon > 0"), e.getMessage());
+    }
     ContinualPrefixSum smallest = ContinualPrefixSum.compact(1, 1, new ConstantNodeNoise(0));
     assertEquals(1, smallest.dimension());
     assertEquals(1, smallest.horizon());
