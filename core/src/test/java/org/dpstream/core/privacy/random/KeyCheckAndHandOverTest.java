@@ -98,6 +98,18 @@ class KeyCheckAndHandOverTest {
     assertThrows(IllegalStateException.class, () -> A.handingOverAfter(1, B.scoped("s")));
   }
 
+  /** A successor of another part or kind would draw another stream's noise after the hand-over. */
+  @Test
+  void aHandOverRefusesASuccessorOfAnotherPartOrKindAndANegativeEpoch() {
+    assertThrows(IllegalStateException.class, () -> A.handingOverAfter(1, B.part("p")));
+    assertThrows(IllegalStateException.class, () -> A.part("p").handingOverAfter(1, B.part("q")));
+    assertThrows(IllegalStateException.class, () -> A.handingOverAfter(1, B.kind("k")));
+    assertThrows(IllegalStateException.class, () -> A.kind("k").handingOverAfter(1, B.kind("j")));
+    assertEquals(first(B.part("p").kind("k"), 2, 1), first(A.part("p").kind("k").handingOverAfter(1, B.part("p").kind("k")), 2, 1));
+    IllegalArgumentException negative = assertThrows(IllegalArgumentException.class, () -> A.handingOverAfter(-1, B));
+    assertTrue(negative.getMessage().contains("-1"), negative.getMessage());
+  }
+
   @Test
   void aChainOfHandOversGivesEachRangeOfEpochsItsKey() {
     KeyedNoiseSource c = new KeyedNoiseSource(TestKeys.seeded(23));

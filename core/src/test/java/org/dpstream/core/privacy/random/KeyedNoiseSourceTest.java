@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import javax.crypto.Cipher;
 import javax.crypto.Mac;
@@ -183,6 +185,50 @@ class KeyedNoiseSourceTest {
     assertThrows(IllegalArgumentException.class, () -> stream.at(-1, 0));
     assertThrows(IllegalArgumentException.class, () -> stream.at(NoiseStream.MAX_EPOCH + 1, 0));
     assertThrows(IllegalArgumentException.class, () -> stream.at(0, -1));
+    assertFalse(stream.at(NoiseStream.MAX_EPOCH, 0).nextLong() == stream.at(NoiseStream.MAX_EPOCH - 1, 0).nextLong(),
+        "the largest epoch is a coordinate of its own");
+  }
+
+  /**
+   * A coordinate's block counter is 32 bits: past 2^32 blocks it would wrap to block 0 and hand out the same
+   * keystream, so the same noise, twice. Reaching that by drawing takes 64 GiB of keystream, so the test moves the
+   * counter (the private state of the coordinate's bits) to 32 blocks before the end.
+   */
+  @Test
+  void aCoordinateRefusesToWrapItsBlockCounter() throws Exception {
+    UniformRandomProvider bits = SOURCE.forStream("tree", "m").at(0, 0);
+    bits.nextLong();
+    set(bits, "nextBlock", (1L << 32) - 32);
+    set(bits, "position", get(bits, "available"));
+    for (int i = 0; i < 32 * 16 / Long.BYTES; i++) {
+      bits.nextLong();
+    }
+    IllegalStateException exhausted = assertThrows(IllegalStateException.class, bits::nextLong);
+    assertTrue(exhausted.getMessage().contains("exhausted"), exhausted.getMessage());
+  }
+
+  private static Object get(Object target, String field) throws ReflectiveOperationException {
+    Field f = target.getClass().getDeclaredField(field);
+    f.setAccessible(true);
+    return f.get(target);
+  }
+
+  private static void set(Object target, String field, Object value) throws ReflectiveOperationException {
+    Field f = target.getClass().getDeclaredField(field);
+    f.setAccessible(true);
+    f.set(target, value);
+  }
+
+  /** The recorders tell streams apart by their label: purpose, stream id, then scope, part and kind or "-". */
+  @Test
+  void anObservedSourceReportsEachDrawUnderItsStreamsPublicCoordinates() {
+    NoiseDraws draws = new NoiseDraws();
+    KeyedNoiseSource recorded = draws.recording(SOURCE);
+    long value = recorded.scoped("s").kind("k").forStream("tree", "m").at(2, 5).nextLong();
+    recorded.part("p").forStream("report-noisy-max", "b").at(0, 1);
+    assertEquals(List.of(new NoiseDraws.Draw("tree/m/s/-/k", 2, 5, 1), new NoiseDraws.Draw("report-noisy-max/b/-/p/-", 0, 1, 0)),
+        draws.draws());
+    assertEquals(SOURCE.scoped("s").kind("k").forStream("tree", "m").at(2, 5).nextLong(), value, "observing changes no bit");
   }
 
   private static int countShared(long[] a, long[] b) {

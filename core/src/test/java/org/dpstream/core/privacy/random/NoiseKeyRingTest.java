@@ -1,5 +1,6 @@
 package org.dpstream.core.privacy.random;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -55,6 +56,28 @@ class NoiseKeyRingTest {
     assertEquals(first(A.scoped("s").kind("k"), 0), first(ring.resume(A.keyCheck(), 0).orElseThrow(), 0));
     assertEquals(first(B.scoped("s").kind("k"), 1), first(ring.resume(A.keyCheck(), 0).orElseThrow(), 1));
     assertEquals(first(B.scoped("s").kind("k"), 0), first(ring.primary(), 0));
+  }
+
+  @Test
+  void aRingOfOneKeyResumesOnlyItsOwnStatesAndDescribesOnlyItsPrimary() {
+    NoiseKeyRing ring = NoiseKeyRing.of(A);
+    assertEquals(first(A, 3), first(ring.primary(), 3));
+    assertEquals(first(A, 3), first(ring.resume(A.keyCheck(), 2).orElseThrow(), 3));
+    assertTrue(ring.resume(B.keyCheck(), 2).isEmpty(), "a state of another key is refused");
+    assertEquals(List.of(), ring.retiredChecks());
+    assertEquals("primary " + A.keyCheck(), ring.describe());
+    assertEquals("primary " + B.keyCheck() + ", retired [" + A.keyCheck() + ", " + C.keyCheck() + "]",
+        NoiseKeyRing.of(B, List.of(A, C)).describe());
+  }
+
+  /** A count kept under a retired key is found after a rotation: its pseudonym is listed, after the primary's. */
+  @Test
+  void personPseudonymsAreThePrimarysThenEachRetiredKeysInOrder() {
+    List<byte[]> pseudonyms = NoiseKeyRing.of(B, List.of(A, C)).personPseudonyms("model", "person-7");
+    assertEquals(3, pseudonyms.size());
+    assertArrayEquals(B.personPseudonym("model", "person-7"), pseudonyms.get(0));
+    assertArrayEquals(A.personPseudonym("model", "person-7"), pseudonyms.get(1));
+    assertArrayEquals(C.personPseudonym("model", "person-7"), pseudonyms.get(2));
   }
 
   @Test

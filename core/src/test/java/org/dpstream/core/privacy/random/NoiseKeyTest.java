@@ -1,11 +1,13 @@
 package org.dpstream.core.privacy.random;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -106,6 +108,45 @@ class NoiseKeyTest {
     key.destroy();
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> new KeyedNoiseSource(key));
     assertTrue(e.getMessage().contains("destroyed"), e.getMessage());
+  }
+
+  @Test
+  void keyMaterialShorterThan256BitsIsRefused() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NoiseKey.ofBytes(new byte[31]));
+    assertTrue(e.getMessage().contains("at least 32 bytes; got 31"), e.getMessage());
+  }
+
+  /** Every hex digit of both cases, the boundaries of the three ranges included, reads as hex, not as base64. */
+  @Test
+  void hexKeysMayUseEitherCase() {
+    String everyDigit = "0123456789abcdefABCDEF".repeat(3).substring(0, 64);
+    byte[] material = HexFormat.of().parseHex(everyDigit);
+    assertEquals(firstBits(NoiseKey.ofBytes(material)),
+        firstBits(NoiseKey.fromEnvironment(Map.of(NoiseKey.ENVIRONMENT_VARIABLE, everyDigit))));
+  }
+
+  /**
+   * 64 characters that would be hex but for one base64 character just outside a hex range ('/' before '0', 'G'
+   * after 'F', 'g' after 'f') are base64 of 48 bytes: the hex reader must not take them.
+   */
+  @Test
+  void aLongBase64KeyWithOneNonHexCharacterIsReadAsBase64() {
+    for (char outside : new char[] {'/', 'G', 'g'}) {
+      String text = HEX.substring(0, 63) + outside;
+      NoiseKey key = NoiseKey.fromEnvironment(Map.of(NoiseKey.ENVIRONMENT_VARIABLE, text));
+      assertEquals(firstBits(NoiseKey.ofBytes(Base64.getDecoder().decode(text))), firstBits(key), text);
+    }
+  }
+
+  /** The material is overwritten in memory, not only locked behind a flag (a heap dump must not hold it). */
+  @Test
+  void destroyOverwritesTheMaterial() throws Exception {
+    NoiseKey key = NoiseKey.ofBytes(MATERIAL);
+    Field material = NoiseKey.class.getDeclaredField("material");
+    material.setAccessible(true);
+    byte[] held = (byte[]) material.get(key);
+    key.destroy();
+    assertArrayEquals(new byte[MATERIAL.length], held);
   }
 
   private static void assertNoKeyMaterial(Throwable e, String secret) {

@@ -3,6 +3,7 @@ package org.dpstream.core.privacy.tree;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -74,6 +75,34 @@ class CompactBinaryMechanismTest {
     }
   }
 
+  /** A restored tree's live nodes of the cached levels are in memory: the next merge draws no node again. */
+  @Test
+  void aRestoredTreeCachesItsLowLevelNodes() {
+    CountingNoise noise = new CountingNoise();
+    CompactBinaryMechanism tree = CompactBinaryMechanism.restore(0, 3, new long[D], noise);
+    assertEquals(2, noise.adds, "3 = 2 + 1: two live nodes");
+    tree.addAndRelease(new long[D], new long[D]); // t = 4 merges both
+    assertEquals(3, noise.adds);
+    assertEquals(0, noise.subtracts);
+  }
+
+  @Test
+  void badArgumentsAreRefusedWithTheirValues() {
+    IllegalArgumentException zero = assertThrows(IllegalArgumentException.class,
+        () -> new CompactBinaryMechanism(0, 0, new CountingNoise()));
+    assertTrue(zero.getMessage().contains("dimension must be positive: 0"), zero.getMessage());
+    IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+        () -> CompactBinaryMechanism.restore(0, -1, new long[D], new CountingNoise()));
+    assertTrue(negative.getMessage().contains("steps must be non-negative: -1"), negative.getMessage());
+    CompactBinaryMechanism tree = new CompactBinaryMechanism(D, 0, new CountingNoise());
+    IllegalArgumentException leaf = assertThrows(IllegalArgumentException.class,
+        () -> tree.addAndRelease(new long[D + 1], new long[D]));
+    assertTrue(leaf.getMessage().contains("expected dimension 2, got 3"), leaf.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> tree.addAndRelease(new long[D], new long[D - 1]));
+    assertThrows(IllegalArgumentException.class, () -> tree.exactSum(new long[D + 1]));
+    assertEquals(0, tree.steps(), "nothing refused changed the tree");
+  }
+
   /** Restored after any step, the tree refills its cache and continues with the same releases and draws. */
   @Test
   void aRestoredTreeContinuesIdentically() {
@@ -92,6 +121,7 @@ class CompactBinaryMechanismTest {
       }
       first.exactSum(exact);
       CompactBinaryMechanism resumed = CompactBinaryMechanism.restore(3, crashAfter, exact, new CountingNoise());
+      assertEquals(D, resumed.dimension());
       for (int t = crashAfter; t < steps; t++) {
         resumed.addAndRelease(new long[] {t, 2 * t}, release);
         assertArrayEquals(expected[t], release, "crash after " + crashAfter + ", t=" + (t + 1));

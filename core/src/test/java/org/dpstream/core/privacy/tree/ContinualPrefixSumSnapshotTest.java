@@ -91,4 +91,55 @@ class ContinualPrefixSumSnapshotTest {
     negativeDimension[1] = (byte) 0x80;
     assertThrows(IOException.class, () -> restore(negativeDimension));
   }
+
+  /** A snapshot of version, dimension, horizon, epoch, a zero base and exact sum, and the steps in the epoch. */
+  private static byte[] header(int dimension, long horizon, long epoch, long steps) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(bytes);
+    out.writeByte(ContinualPrefixSum.SNAPSHOT_VERSION);
+    out.writeInt(dimension);
+    out.writeLong(horizon);
+    out.writeLong(epoch);
+    for (int i = 0; i < Math.min(dimension, D); i++) {
+      out.writeLong(0);
+    }
+    out.writeLong(steps);
+    for (int i = 0; i < Math.min(dimension, D); i++) {
+      out.writeLong(0);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** Each field at the first value outside its range is refused as corrupt, before anything is allocated for it. */
+  @Test
+  void everyHeaderFieldOutOfRangeIsRefusedAsCorrupt() throws IOException {
+    assertEquals(3, restore(header(D, 5, 3, 5)).epoch(), "a full tree of a later epoch is a valid state");
+    byte[][] corrupt = {
+        header(0, 5, 0, 0), header(D, 0, 0, 0), header(D, 5, -1, 0), header(D, 5, 0, -1), header(D, 5, 0, 6),
+        header((1 << 24) + 1, 5, 0, 0)};
+    for (byte[] bytes : corrupt) {
+      IOException e = assertThrows(IOException.class, () -> restore(bytes));
+      assertTrue(e.getMessage().startsWith("corrupt prefix-sum snapshot"), e.getMessage());
+    }
+  }
+
+  /**
+   * 2^24 coordinates is the largest dimension a snapshot may claim: it passes the header check, so this truncated
+   * one fails while reading its vector (128 MiB allocated), not as a corrupt header.
+   */
+  @Test
+  void theLargestDimensionAllowedIsTwoToTheTwentyFour() {
+    IOException e = assertThrows(IOException.class, () -> restore(header(1 << 24, 5, 0, 0)));
+    assertTrue(e instanceof java.io.EOFException, e.toString());
+  }
+
+  @Test
+  void aRestoredStreamHasTheDimensionAndHorizonOfTheOriginal() throws IOException {
+    ContinualPrefixSum original = ContinualPrefixSum.compact(D, 11, noise());
+    original.addAndRelease(leaf(1), new long[D]);
+    ContinualPrefixSum restored = restore(snapshot(original));
+    assertEquals(D, restored.dimension());
+    assertEquals(11, restored.horizon());
+    assertEquals(1, restored.stepsInEpoch());
+  }
 }

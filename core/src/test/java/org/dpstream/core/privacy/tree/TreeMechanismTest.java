@@ -189,6 +189,28 @@ class TreeMechanismTest {
     assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(new long[D + 1], new long[D]));
   }
 
+  /** At the horizon a leaf starts the next epoch: a rejected one must not have started it. */
+  @Test
+  void aLeafOfTheWrongDimensionAtTheHorizonLeavesTheEpochAsItWas() {
+    ContinualPrefixSum mechanism = ContinualPrefixSum.compact(D, 2, new ConstantNodeNoise(0));
+    releases(mechanism, randomLeaves(2, 6));
+    assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(new long[D + 1], new long[D]));
+    assertEquals(0, mechanism.epoch());
+    assertEquals(2, mechanism.stepsInEpoch());
+  }
+
+  @Test
+  void aStreamNeedsAPositiveDimensionAndHorizon() {
+    for (int[] shape : new int[][] {{0, 8}, {D, 0}}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> ContinualPrefixSum.compact(shape[0], shape[1], new ConstantNodeNoise(0)));
+      assertTrue(e.getMessage().contains("need dimension > 0 and horizon > 0"), e.getMessage());
+    }
+    ContinualPrefixSum smallest = ContinualPrefixSum.compact(1, 1, new ConstantNodeNoise(0));
+    assertEquals(1, smallest.dimension());
+    assertEquals(1, smallest.horizon());
+  }
+
   private static double sampleVariance(double[] values) {
     double mean = 0;
     for (double v : values) {

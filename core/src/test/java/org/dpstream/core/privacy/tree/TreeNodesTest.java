@@ -29,5 +29,13 @@ class TreeNodesTest {
     assertThrows(IllegalArgumentException.class, () -> TreeNodes.id(1, 3)); // level-1 nodes end at even leaves
     assertThrows(IllegalArgumentException.class, () -> TreeNodes.id(0, 0));
     assertThrows(IllegalArgumentException.class, () -> TreeNodes.id(-1, 4));
+    assertThrows(IllegalArgumentException.class, () -> TreeNodes.id(63, 1L << 62));
+  }
+
+  /** Level 62's only node, over 2^62 leaves, would have id 2^63: it overflows loudly instead of wrapping negative. */
+  @Test
+  void idsStopAtTheLongRange() {
+    assertEquals(1L << 61, TreeNodes.id(61, 1L << 61));
+    assertThrows(ArithmeticException.class, () -> TreeNodes.id(62, 1L << 62));
   }
 }
