@@ -1,5 +1,6 @@
 package org.dpstream.core.privacy.noise;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,5 +49,23 @@ class CertifiedExpTest {
     // x = 1 exactly is inside.
     BigInteger[] one = CertifiedExp.expMinus(BigInteger.valueOf(4), 2, 20, 12);
     assertTrue(one[0].compareTo(one[1]) <= 0);
+  }
+
+  /**
+   * Without an explicit count the series stops at the smallest m with (m + 1)! &gt; 2^(work + 1): enough for the
+   * width, and no term more (the vertex choice's tables pay for each).
+   */
+  @Test
+  void theDefaultTermCountIsTheSmallestThatCertifiesTheWidth() {
+    BigInteger a = BigInteger.valueOf(12_345);
+    int shift = 16;
+    for (int work = 1; work <= 80; work++) {
+      int terms = 1;
+      while (CertifiedExp.factorial(terms + 1).compareTo(BigInteger.ONE.shiftLeft(work + 1)) <= 0) {
+        terms++;
+      }
+      assertArrayEquals(CertifiedExp.expMinus(a, shift, work, terms), CertifiedExp.expMinus(a, shift, work),
+          "work " + work + ": " + terms + " terms");
+    }
   }
 }
