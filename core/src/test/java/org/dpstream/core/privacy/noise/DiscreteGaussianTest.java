@@ -187,7 +187,8 @@ class DiscreteGaussianTest {
         () -> DiscreteGaussian.ofSigmaSquared(BigInteger.ONE, BigInteger.valueOf(-2)));
     assertThrows(IllegalArgumentException.class,
         () -> DiscreteGaussian.ofSigmaSquared(BigInteger.ONE.shiftLeft(106), BigInteger.ONE));
-    assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofIntegerSigma(0));
+    assertEquals("discrete Gaussian sigma must be in [1, 2^53 - 1), got 0",
+        assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofIntegerSigma(0)).getMessage());
     assertEquals("discrete Gaussian sigma must be in [1, 2^53 - 1), got 9007199254740991", assertThrows(
         IllegalArgumentException.class, () -> DiscreteGaussian.ofIntegerSigma(DiscreteGaussian.MAX_SIGMA)).getMessage());
     // sigma^2 = MAX_SIGMA^2 exactly is refused, one below it (floor(sigma) = MAX_SIGMA - 1) is taken.

@@ -21,9 +21,10 @@ class ExactBernoulliTest {
   void wideBernoulliComparesAUniformBelowTheDenominator() {
     BigInteger three = BigInteger.valueOf(3);
     BigInteger ten = BigInteger.TEN;
-    // Uniform below 10: 4-bit candidates.
-    assertFalse(ExactBernoulli.withProbability(RandomBits.of(new ScriptedWords(3L)), three, ten), "U = 3 is not below 3");
-    assertTrue(ExactBernoulli.withProbability(RandomBits.of(new ScriptedWords(2L)), three, ten), "U = 2 is");
+    // Uniform below 10: 4-bit candidates from the reservoir, so one word serves both draws.
+    RandomBits bits = RandomBits.of(new ScriptedWords(0b0011_0010L));
+    assertTrue(ExactBernoulli.withProbability(bits, three, ten), "U = 2 is below 3");
+    assertFalse(ExactBernoulli.withProbability(bits, three, ten), "U = 3 is not");
     RandomBits none = RandomBits.of(new ScriptedWords());
     assertTrue(ExactBernoulli.withProbability(none, ten, ten), "probability 1: no bits");
   }
