@@ -156,6 +156,29 @@ class FixedPointExponentialMechanismTest {
     }
   }
 
+  /**
+   * Every combination of extreme words, where the carries of the middle and low words are forced: e.g. r = w =
+   * (2^64 - 1) 2^64 + (2^64 - 1) style words carry out of both partial sums at once.
+   */
+  @Test
+  void scaleDownCarriesAtTheExtremeWords() {
+    long[] words = {0, 1, 5, (1L << 30) - 1, Long.MAX_VALUE, Long.MIN_VALUE, -5, -1};
+    long[] highWords = {0, 1, 5, (1L << 30) - 1, (1L << 62) - 1}; // w < 2^126
+    for (long rHigh : words) {
+      for (long rLow : words) {
+        for (long wLow : words) {
+          for (long wHigh : highWords) {
+            BigInteger r = unsigned(rHigh).shiftLeft(64).or(unsigned(rLow));
+            BigInteger w = unsigned(wHigh).shiftLeft(64).or(unsigned(wLow));
+            long[] got = FixedPointExponentialMechanism.scaleDown(rHigh, rLow, wHigh, wLow);
+            assertEquals(r.multiply(w).shiftRight(128), unsigned(got[0]).shiftLeft(64).or(unsigned(got[1])),
+                "r = " + r + ", w = " + w);
+          }
+        }
+      }
+    }
+  }
+
   private static BigInteger unsigned(long word) {
     return new BigInteger(Long.toUnsignedString(word));
   }

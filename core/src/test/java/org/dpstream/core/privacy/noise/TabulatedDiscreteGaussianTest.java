@@ -13,6 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.math.BigInteger;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.statistics.inference.ChiSquareTest;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.testing.TestKeys;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -346,5 +348,129 @@ class TabulatedDiscreteGaussianTest {
   private static double unsignedToDouble(long value) {
     double high = (double) (value >>> 1) * 2;
     return high + (value & 1);
+  }
+
+  /**
+   * A first word exactly on an upper bound hi_t: u &gt;= hi_t 2^-64 &gt;= F_t is certain, so the cell is t + 1 at
+   * once (the sign from the next word), without asking for u's further digits.
+   */
+  @Test
+  void aWordOnAnUpperBoundMovesPastTheCellWithoutMoreDigits() {
+    TabulatedDiscreteGaussian gaussian = TabulatedDiscreteGaussian.ofCellWidth(1);
+    long[][] table = TabulatedDiscreteGaussian.tableBounds();
+    int t = 100;
+    assertTrue(Long.compareUnsigned(table[1][t] + 1, table[0][t + 1]) <= 0, "cell 101 holds the next word");
+    ScriptedWords words = new ScriptedWords(firstWordFor(table[1][t]), 1L);
+    assertEquals(-(t + 1), gaussian.sample(RandomBits.of(words)));
+    assertEquals(2, words.used);
+  }
+
+  /**
+   * u's digits past 64 bits against F_t exactly: a 128-bit prefix V with V + 1 = lo (u certainly below) or V = hi
+   * (certainly not) is decided from that one extra word; inside [lo, hi) a third word is read and compared at 192
+   * bits. A first word of 0 is u below 2^-64.
+   */
+  @Test
+  void moreDigitsDecideAtTheFirstPrecisionThatSettlesIt() {
+    int t = 100;
+    BigInteger[] at128 = {GaussianCellCdf.bounds(128)[0][t], GaussianCellCdf.bounds(128)[1][t]};
+    BigInteger[] at192 = {GaussianCellCdf.bounds(192)[0][t], GaussianCellCdf.bounds(192)[1][t]};
+    BigInteger justBelow = at128[0].subtract(BigInteger.ONE);
+    assertTrue(digits(justBelow).isBelowCdf(t));
+    assertFalse(digits(at128[1]).isBelowCdf(t));
+    // V = lo at 128 bits is open there (lo < hi); the third word, 0 or all ones, decides at 192 bits.
+    assertTrue(at128[0].compareTo(at128[1]) < 0, "open at 128 bits");
+    BigInteger low192 = at128[0].shiftLeft(64);
+    BigInteger high192 = low192.add(BigInteger.ONE.shiftLeft(64)).subtract(BigInteger.ONE);
+    assertEquals(low192.add(BigInteger.ONE).compareTo(at192[0]) <= 0, digitsOf(at128[0], 0L).isBelowCdf(t));
+    assertEquals(high192.add(BigInteger.ONE).compareTo(at192[0]) <= 0, digitsOf(at128[0], -1L).isBelowCdf(t));
+    assertTrue(new TabulatedDiscreteGaussian.UniformDigits(0L, RandomBits.of(new ScriptedWords(0L))).isBelowCdf(0),
+        "u < 2^-64 lies below F_0");
+  }
+
+  /** The digits of u from a 128-bit prefix, and no word more. */
+  private static TabulatedDiscreteGaussian.UniformDigits digits(BigInteger prefix) {
+    ScriptedWords second = new ScriptedWords(prefix.longValue());
+    return new TabulatedDiscreteGaussian.UniformDigits(prefix.shiftRight(64).longValue(), RandomBits.of(second));
+  }
+
+  /** The digits of u from a 128-bit prefix and a third word. */
+  private static TabulatedDiscreteGaussian.UniformDigits digitsOf(BigInteger prefix, long third) {
+    ScriptedWords rest = new ScriptedWords(prefix.longValue(), third);
+    return new TabulatedDiscreteGaussian.UniformDigits(prefix.shiftRight(64).longValue(), RandomBits.of(rest));
+  }
+
+  /**
+   * The within-cell uniform keeps U M mod 2^L = 2^L mod M (the threshold itself) and any residue at or above it,
+   * whatever its low bit: M = 3, L = 12, threshold 1; U = 2731 gives 3 U = 2 2^12 + 1, c = 2; U = 2 gives 6, c = 0.
+   */
+  @Test
+  void withinCellKeepsResiduesFromTheThresholdOn() {
+    TabulatedDiscreteGaussian three = TabulatedDiscreteGaussian.ofCellWidth(3);
+    RandomBits bits = RandomBits.of(new ScriptedWords(2731L | (2L << 12) | (1365L << 24)));
+    assertEquals(2, three.withinCell(bits));
+    assertEquals(0, three.withinCell(bits));
+    assertEquals(0, three.withinCell(bits), "U = 1365: 4095, c = 0");
+  }
+
+  /**
+   * A uniform above every bound (a first word of all ones) takes its cell from the tail's law, then its position
+   * in the cell, the tail's acceptance and the sign, in that order, on the bits that follow. Draws whose first
+   * acceptance rejects (about 2%) start over from a fresh uniform and are left out.
+   */
+  @Test
+  void aUniformAboveEveryBoundTakesTheTailStepsInOrder() {
+    TabulatedDiscreteGaussian gaussian = TabulatedDiscreteGaussian.ofCellWidth(3);
+    int compared = 0;
+    int firstTailCell = 0;
+    for (int i = 0; i < 300; i++) {
+      RandomBits reference = RandomBits.of(tailWords(i));
+      int t = TabulatedDiscreteGaussian.tailCell(reference);
+      long c = gaussian.withinCell(reference);
+      if (!gaussian.acceptInTail(reference, t, c)) {
+        continue;
+      }
+      long magnitude = t * 3L + c;
+      long expected = reference.nextBit() ? -magnitude : magnitude;
+      UniformRandomProvider tail = tailWords(i);
+      UniformRandomProvider allOnesFirst = new UniformRandomProvider() {
+        boolean first = true;
+
+        @Override
+        public long nextLong() {
+          if (first) {
+            first = false;
+            return -1L;
+          }
+          return tail.nextLong();
+        }
+      };
+      assertEquals(expected, gaussian.sample(RandomBits.of(allOnesFirst)), "draw " + i);
+      compared++;
+      firstTailCell += t == 7 * 256 ? 1 : 0;
+    }
+    assertTrue(compared >= 280, "compared " + compared);
+    assertTrue(firstTailCell > 0, "the first tail cell came up");
+  }
+
+  private static UniformRandomProvider tailWords(int i) {
+    return new KeyedNoiseSource(TestKeys.seeded(90)).forStream("test", "tail").at(i, 0);
+  }
+
+  /**
+   * The tail's acceptance exp(-c (2tM + c) / (M^2 2^17)) where it exceeds 1: M = 1000, t = 100,000, c = 999 give
+   * g = 1.5243..., so exp(-g) = 0.2178; 20,000 draws within 5 binomial standard deviations (rate below 1e-6).
+   */
+  @Test
+  void theTailAcceptanceHasTheRightMean() {
+    TabulatedDiscreteGaussian gaussian = TabulatedDiscreteGaussian.ofCellWidth(1000);
+    RandomBits bits = keyedBits(91);
+    int n = 20_000;
+    int accepted = 0;
+    for (int i = 0; i < n; i++) {
+      accepted += gaussian.acceptInTail(bits, 100_000, 999) ? 1 : 0;
+    }
+    double p = Math.exp(-999.0 * (2.0 * 100_000 * 1000 + 999) / (1e6 * (1 << 17)));
+    assertEquals(n * p, accepted, 5 * Math.sqrt(n * p * (1 - p)));
   }
 }
