@@ -25,14 +25,4 @@ class GaussianCellCdfTest {
     assertEquals("precision must be positive: 0",
         assertThrows(IllegalArgumentException.class, () -> GaussianCellCdf.bounds(0)).getMessage());
   }
-
-  /**
-   * The tail bound needs 2N + 1 &lt;= 2^17 summed cells. At 47,193 bits N would be 65,536 (2N + 1 = 2^17 + 1): refused
-   * before any summing; 47,192 bits (N = 65,535) would still be certified.
-   */
-  @Test
-  void refusesAPrecisionBeyondTheTailBound() {
-    assertEquals("precision 47193 is beyond the cell table's tail bound",
-        assertThrows(IllegalStateException.class, () -> GaussianCellCdf.bounds(47_193)).getMessage());
-  }
 }
