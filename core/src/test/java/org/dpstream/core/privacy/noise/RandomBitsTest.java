@@ -130,7 +130,7 @@ class RandomBitsTest {
    * at the first chunk whose interval [P, P + 1) 2^-kw lies wholly below a / b (true) or at or above it
    * (false), and no bit beyond that chunk is read.
    */
-  @Property(tries = 2000, seed = "4711")
+  @Property(tries = 500, seed = "4711")
   void bernoulliIsTheChunkedComparisonAndReadsNoFurther(
       @ForAll long seed, @ForAll @LongRange(min = 2, max = (1L << 62) - 1) long denominator, @ForAll long anyNumerator) {
     long numerator = 1 + Math.floorMod(anyNumerator, denominator - 1);
@@ -142,7 +142,7 @@ class RandomBitsTest {
   }
 
   /** Above 2^62 the digits come one at a time: the same comparison with one-bit chunks decides the same way. */
-  @Property(tries = 2000, seed = "4712")
+  @Property(tries = 500, seed = "4712")
   void aWideDenominatorDecidesAsTheBitwiseComparison(
       @ForAll long seed, @ForAll @LongRange(min = 1L << 62, max = Long.MAX_VALUE) long denominator,
       @ForAll long anyNumerator) {

@@ -373,8 +373,9 @@ class TabulatedDiscreteGaussianTest {
   @Test
   void moreDigitsDecideAtTheFirstPrecisionThatSettlesIt() {
     int t = 100;
-    BigInteger[] at128 = {GaussianCellCdf.bounds(128)[0][t], GaussianCellCdf.bounds(128)[1][t]};
-    BigInteger[] at192 = {GaussianCellCdf.bounds(192)[0][t], GaussianCellCdf.bounds(192)[1][t]};
+    BigInteger[][] bounds128 = GaussianCellCdf.bounds(128);
+    BigInteger[] at128 = {bounds128[0][t], bounds128[1][t]};
+    BigInteger[] at192 = {GaussianCellCdf.bounds(192)[0][t]};
     BigInteger justBelow = at128[0].subtract(BigInteger.ONE);
     assertTrue(digits(justBelow).isBelowCdf(t));
     assertFalse(digits(at128[1]).isBelowCdf(t));
@@ -453,8 +454,10 @@ class TabulatedDiscreteGaussianTest {
     assertTrue(firstTailCell > 0, "the first tail cell came up");
   }
 
+  private static final KeyedNoiseSource TAIL_SOURCE = new KeyedNoiseSource(TestKeys.seeded(90));
+
   private static UniformRandomProvider tailWords(int i) {
-    return new KeyedNoiseSource(TestKeys.seeded(90)).forStream("test", "tail").at(i, 0);
+    return TAIL_SOURCE.forStream("test", "tail").at(i, 0);
   }
 
   /**
