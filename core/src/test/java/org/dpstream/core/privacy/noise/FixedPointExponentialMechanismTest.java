@@ -96,6 +96,28 @@ class FixedPointExponentialMechanismTest {
     assertEquals(0, FixedPointExponentialMechanism.gapClamp(0, -1074));
   }
 
+  /**
+   * floor(mantissa gap 2^-shift) for every right shift whose result is in range (below 2^62), past 64 (only the high
+   * word counts) and past 127 (a lambda below 2^-131: the product of at most 2^115 floors to 0), against BigInteger.
+   */
+  @Test
+  void fixedPointIsTheExactFloorAtEveryRightShift() {
+    long[] mantissas = {1, 3, (1L << 52) + 12_345, (1L << 53) - 1};
+    long[] gaps = {0, 1, 7, 1L << 40, (1L << 62) - 3, 1L << 62};
+    for (int shift = 1; shift <= 1100; shift++) {
+      for (long mantissa : mantissas) {
+        for (long gap : gaps) {
+          BigInteger expected = BigInteger.valueOf(mantissa).multiply(BigInteger.valueOf(gap)).shiftRight(shift);
+          if (expected.bitLength() > 62) {
+            continue; // beyond the contract: lambda gap stays below 2X
+          }
+          assertEquals(expected.longValueExact(), FixedPointExponentialMechanism.fixedPoint(mantissa, gap, shift),
+              mantissa + " * " + gap + " >> " + shift);
+        }
+      }
+    }
+  }
+
   /** A lambda of X or more (up to the largest double) weighs the best candidates 2^62 and the others e^-X. */
   @Test
   void aLargeLambdaWeighsEveryWorseCandidateAtTheClamp() {

@@ -185,6 +185,12 @@ class TabulatedDiscreteGaussianTest {
     assertTrue(three.acceptInTable(
         RandomBits.of(new ScriptedWords(0L | (0L << 10) | (0L << 20) | (0L << 30) | (511L << 40) | (16L << 50))),
         1000, 2), "A_1, A_2 true, A_3 false: k = 3, accept");
+    assertFalse(three.acceptInTable(RandomBits.of(new ScriptedWords(1023L << 40)), 1000, 2),
+        "A_1 true, A_2 false on its Bernoulli(1/2) alone: k = 2, reject");
+    // The first factor's numerator is 2tM + c = 6002: V = 15 straddles 6002 / 393216 (15.63 of 1024), and the
+    // remainder 247808 puts the next 10 bits' cut at 644.3, so V' = 640 is below the fraction (5998 would put it at
+    // 634.7). Then Bernoulli(2/3) true (V = 0): A_1 true; A_2's first factor false (V = 1023): k = 2, reject.
+    assertFalse(three.acceptInTable(RandomBits.of(new ScriptedWords(15L | (640L << 10) | (1023L << 30))), 1000, 2));
   }
 
   /**
@@ -335,6 +341,8 @@ class TabulatedDiscreteGaussianTest {
     assertEquals(256, TabulatedDiscreteGaussian.ofSigmaAtLeast(256).sigma());
     assertEquals(512, TabulatedDiscreteGaussian.ofSigmaAtLeast(257).sigma());
     assertEquals(2, TabulatedDiscreteGaussian.ofSigmaAtLeast(512).cellWidth());
+    long widest = TabulatedDiscreteGaussian.MAX_CELL_WIDTH;
+    assertEquals(widest << 8, TabulatedDiscreteGaussian.ofCellWidth(widest).sigma(), "the widest cell is taken");
   }
 
   @Test
@@ -358,11 +366,12 @@ class TabulatedDiscreteGaussianTest {
   void aWordOnAnUpperBoundMovesPastTheCellWithoutMoreDigits() {
     TabulatedDiscreteGaussian gaussian = TabulatedDiscreteGaussian.ofCellWidth(1);
     long[][] table = TabulatedDiscreteGaussian.tableBounds();
-    int t = 100;
-    assertTrue(Long.compareUnsigned(table[1][t] + 1, table[0][t + 1]) <= 0, "cell 101 holds the next word");
-    ScriptedWords words = new ScriptedWords(firstWordFor(table[1][t]), 1L);
-    assertEquals(-(t + 1), gaussian.sample(RandomBits.of(words)));
-    assertEquals(2, words.used);
+    for (int t : new int[] {0, 100}) {
+      assertTrue(Long.compareUnsigned(table[1][t] + 1, table[0][t + 1]) <= 0, "cell t + 1 holds the next word");
+      ScriptedWords words = new ScriptedWords(firstWordFor(table[1][t]), 1L);
+      assertEquals(-(t + 1), gaussian.sample(RandomBits.of(words)), "t = " + t);
+      assertEquals(2, words.used);
+    }
   }
 
   /**
@@ -412,6 +421,9 @@ class TabulatedDiscreteGaussianTest {
     assertEquals(2, three.withinCell(bits));
     assertEquals(0, three.withinCell(bits));
     assertEquals(0, three.withinCell(bits), "U = 1365: 4095, c = 0");
+    // M = 5: L = 13, threshold 2^13 mod 5 = 2. U = 3277: 5 U = 2 2^13 + 1, residue 1, rejected; then U = 1, c = 0.
+    TabulatedDiscreteGaussian five = TabulatedDiscreteGaussian.ofCellWidth(5);
+    assertEquals(0, five.withinCell(RandomBits.of(new ScriptedWords(3277L | (1L << 13)))));
   }
 
   /**
