@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
+import java.util.function.LongSupplier;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.statistics.inference.ChiSquareTest;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
@@ -204,19 +205,7 @@ class TabulatedDiscreteGaussianTest {
     RandomBits keyed = keyedBits(40);
     int inTail = 0;
     for (int i = 0; i < 200; i++) {
-      UniformRandomProvider firstAllOnes = new UniformRandomProvider() {
-        boolean first = true;
-
-        @Override
-        public long nextLong() {
-          if (first) {
-            first = false;
-            return -1L;
-          }
-          return keyed.nextWord();
-        }
-      };
-      long x = gaussian.sample(RandomBits.of(firstAllOnes));
+      long x = gaussian.sample(RandomBits.of(allOnesThen(keyed::nextWord)));
       if (Math.abs(x) >= 7 * gaussian.sigma()) {
         inTail++;
       }
@@ -445,25 +434,28 @@ class TabulatedDiscreteGaussianTest {
       }
       long magnitude = t * 3L + c;
       long expected = reference.nextBit() ? -magnitude : magnitude;
-      UniformRandomProvider tail = tailWords(i);
-      UniformRandomProvider allOnesFirst = new UniformRandomProvider() {
-        boolean first = true;
-
-        @Override
-        public long nextLong() {
-          if (first) {
-            first = false;
-            return -1L;
-          }
-          return tail.nextLong();
-        }
-      };
-      assertEquals(expected, gaussian.sample(RandomBits.of(allOnesFirst)), "draw " + i);
+      assertEquals(expected, gaussian.sample(RandomBits.of(allOnesThen(tailWords(i)::nextLong))), "draw " + i);
       compared++;
       firstTailCell += t == 7 * 256 ? 1 : 0;
     }
     assertTrue(compared >= 280, "compared " + compared);
     assertTrue(firstTailCell > 0, "the first tail cell came up");
+  }
+
+  /** A word of all ones, then the words of {@code rest}. */
+  private static UniformRandomProvider allOnesThen(LongSupplier rest) {
+    return new UniformRandomProvider() {
+      boolean first = true;
+
+      @Override
+      public long nextLong() {
+        if (first) {
+          first = false;
+          return -1L;
+        }
+        return rest.getAsLong();
+      }
+    };
   }
 
   private static final KeyedNoiseSource TAIL_SOURCE = new KeyedNoiseSource(TestKeys.seeded(90));
