@@ -57,15 +57,18 @@ class CertifiedExpTest {
    */
   @Test
   void theDefaultTermCountIsTheSmallestThatCertifiesTheWidth() {
-    BigInteger a = BigInteger.valueOf(12_345);
     int shift = 16;
-    for (int work = 1; work <= 80; work++) {
-      int terms = 1;
-      while (CertifiedExp.factorial(terms + 1).compareTo(BigInteger.ONE.shiftLeft(work + 1)) <= 0) {
-        terms++;
+    // x = 1, 3/4 and 0.188: near 1 one term more or fewer moves the bounds' last unit.
+    for (long a : new long[] {1L << shift, 3L << (shift - 2), 12_345}) {
+      for (int work = 1; work <= 80; work++) {
+        int terms = 1;
+        while (CertifiedExp.factorial(terms + 1).compareTo(BigInteger.ONE.shiftLeft(work + 1)) <= 0) {
+          terms++;
+        }
+        BigInteger x = BigInteger.valueOf(a);
+        assertArrayEquals(CertifiedExp.expMinus(x, shift, work, terms), CertifiedExp.expMinus(x, shift, work),
+            "a = " + a + ", work " + work + ": " + terms + " terms");
       }
-      assertArrayEquals(CertifiedExp.expMinus(a, shift, work, terms), CertifiedExp.expMinus(a, shift, work),
-          "work " + work + ": " + terms + " terms");
     }
   }
 }

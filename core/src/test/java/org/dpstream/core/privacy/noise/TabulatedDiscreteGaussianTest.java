@@ -442,6 +442,31 @@ class TabulatedDiscreteGaussianTest {
     assertTrue(firstTailCell > 0, "the first tail cell came up");
   }
 
+  /**
+   * The acceptance follows the cell: exp(-g) by the table's factors in a table cell, by the tail's single fraction
+   * from the first tail cell N on, on the same bits. M = 3, c = 1 (U = 1366) both times.
+   *
+   * <p>Cell 1000 (a first word in its middle): the table's A_1 = Bernoulli(6001 / 393216) Bernoulli(1/3) Bernoulli(1)
+   * and A_2 (the same with Bernoulli(1/2)) read 10-bit chunks of 0, all true; A_3's first chunk 1023 is false: k = 3,
+   * accept, then the sign bit 1. The tail's rounds would read the same chunks as four true rounds and reject.
+   *
+   * <p>Cell N (a first word of all ones, then the tail's geometric step stopped at once: A_1 true on chunk 0, A_2's
+   * Bernoulli(1/2) false on 1023): the tail's A_k = Bernoulli(1 / k) Bernoulli(10753 / 1179648) read chunks 0 for
+   * two rounds, then 1023 for Bernoulli(1/3): k = 3, accept, sign bit 1. The table's factors would reject.
+   */
+  @Test
+  void theAcceptanceIsTheTablesInATableCellAndTheTailsFromTheFirstTailCell() {
+    TabulatedDiscreteGaussian gaussian = TabulatedDiscreteGaussian.ofCellWidth(3);
+    long[][] table = TabulatedDiscreteGaussian.tableBounds();
+    long middleOf1000 = (table[1][999] >>> 1) + (table[0][1000] >>> 1);
+    ScriptedWords inTable = new ScriptedWords(firstWordFor(middleOf1000), 1366L | (3L << 62), 0xFFL | (1L << 8));
+    assertEquals(-(1000 * 3 + 1), gaussian.sample(RandomBits.of(inTable)));
+    assertEquals(3, inTable.used);
+    ScriptedWords firstTail = new ScriptedWords(-1L, (1023L << 10) | (1366L << 30), (1023L << 8) | (1L << 28));
+    assertEquals(-(7 * 256 * 3 + 1), gaussian.sample(RandomBits.of(firstTail)));
+    assertEquals(3, firstTail.used);
+  }
+
   /** A word of all ones, then the words of {@code rest}. */
   private static UniformRandomProvider allOnesThen(LongSupplier rest) {
     return new UniformRandomProvider() {
