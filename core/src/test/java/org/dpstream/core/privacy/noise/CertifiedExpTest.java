@@ -1,5 +1,6 @@
 package org.dpstream.core.privacy.noise;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,5 +49,26 @@ class CertifiedExpTest {
     // x = 1 exactly is inside.
     BigInteger[] one = CertifiedExp.expMinus(BigInteger.valueOf(4), 2, 20, 12);
     assertTrue(one[0].compareTo(one[1]) <= 0);
+  }
+
+  /**
+   * Without an explicit count the series stops at the smallest m with (m + 1)! &gt; 2^(work + 1): enough for the
+   * width, and no term more (the vertex choice's tables pay for each).
+   */
+  @Test
+  void theDefaultTermCountIsTheSmallestThatCertifiesTheWidth() {
+    int shift = 16;
+    // x = 1, 3/4 and 0.188: near 1 one term more or fewer moves the bounds' last unit.
+    for (long a : new long[] {1L << shift, 3L << (shift - 2), 12_345}) {
+      for (int work = 1; work <= 80; work++) {
+        int terms = 1;
+        while (CertifiedExp.factorial(terms + 1).compareTo(BigInteger.ONE.shiftLeft(work + 1)) <= 0) {
+          terms++;
+        }
+        BigInteger x = BigInteger.valueOf(a);
+        assertArrayEquals(CertifiedExp.expMinus(x, shift, work, terms), CertifiedExp.expMinus(x, shift, work),
+            "a = " + a + ", work " + work + ": " + terms + " terms");
+      }
+    }
   }
 }

@@ -171,19 +171,109 @@ class DiscreteGaussianTest {
 
   @Test
   void rejectsBadParametersWithClearMessages() {
-    assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofSigma(0));
+    assertEquals("discrete Gaussian sigma must be finite, > 0 and < 2^53 - 1, got 0.0",
+        assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofSigma(0)).getMessage());
+    assertEquals("discrete Gaussian sigma must be finite, > 0 and < 2^53 - 1, got 9.007199254740991E15",
+        assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofSigma(DiscreteGaussian.MAX_SIGMA)).getMessage());
     assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofSigma(-1));
     assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofSigma(Double.NaN));
     assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofSigma(Double.POSITIVE_INFINITY));
     assertEquals("discrete Gaussian sigma must be finite, > 0 and < 2^53 - 1, got 1.8014398509481984E16",
         assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofSigma(0x1p54)).getMessage());
-    assertThrows(IllegalArgumentException.class,
-        () -> DiscreteGaussian.ofSigmaSquared(BigInteger.ZERO, BigInteger.ONE));
+    assertEquals("discrete Gaussian sigma^2 must be a positive fraction, got 0/1", assertThrows(IllegalArgumentException.class,
+        () -> DiscreteGaussian.ofSigmaSquared(BigInteger.ZERO, BigInteger.ONE)).getMessage());
+    assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofSigmaSquared(BigInteger.ONE, BigInteger.ZERO));
     assertThrows(IllegalArgumentException.class,
         () -> DiscreteGaussian.ofSigmaSquared(BigInteger.ONE, BigInteger.valueOf(-2)));
     assertThrows(IllegalArgumentException.class,
         () -> DiscreteGaussian.ofSigmaSquared(BigInteger.ONE.shiftLeft(106), BigInteger.ONE));
-    assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofIntegerSigma(0));
-    assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofIntegerSigma(DiscreteGaussian.MAX_SIGMA));
+    assertEquals("discrete Gaussian sigma must be in [1, 2^53 - 1), got 0",
+        assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofIntegerSigma(0)).getMessage());
+    assertEquals("discrete Gaussian sigma must be in [1, 2^53 - 1), got 9007199254740991", assertThrows(
+        IllegalArgumentException.class, () -> DiscreteGaussian.ofIntegerSigma(DiscreteGaussian.MAX_SIGMA)).getMessage());
+    // sigma^2 = MAX_SIGMA^2 exactly is refused, one below it (floor(sigma) = MAX_SIGMA - 1) is taken.
+    BigInteger largestSquare = BigInteger.valueOf(DiscreteGaussian.MAX_SIGMA).pow(2);
+    assertThrows(IllegalArgumentException.class, () -> DiscreteGaussian.ofSigmaSquared(largestSquare, BigInteger.ONE));
+    assertEquals(DiscreteGaussian.MAX_SIGMA,
+        DiscreteGaussian.ofSigmaSquared(largestSquare.subtract(BigInteger.ONE), BigInteger.ONE).proposalScale());
+  }
+
+  /**
+   * For any sigma that is not a whole number the draws are CKS20's Algorithm 3, written out here with wide
+   * integers only, on the same bits: the proposal's scale, the acceptance exponent and the bits read agree.
+   * sigma^2 = 2146435072 is the widest case of the long path (2 a b t^2 just below 2^63), where |Y| b t - a
+   * passes 2^31 in the Laplace's tail; (2^40 + 1) / 2^37 takes the BigInteger path.
+   */
+  @Test
+  void drawsAreAlgorithmThreeOnTheSameBits() {
+    long[][] sigmaSquared = {{9, 4}, {1, 3}, {2_146_435_072L, 1}, {7, 1}};
+    for (long[] fraction : sigmaSquared) {
+      assertDrawsAlgorithmThree(BigInteger.valueOf(fraction[0]), BigInteger.valueOf(fraction[1]), 60 + fraction[0]);
+    }
+    assertDrawsAlgorithmThree(BigInteger.ONE.shiftLeft(40).add(BigInteger.ONE), BigInteger.ONE.shiftLeft(37), 61);
+  }
+
+  private static void assertDrawsAlgorithmThree(BigInteger a, BigInteger b, long seed) {
+    DiscreteGaussian gaussian = DiscreteGaussian.ofSigmaSquared(a, b);
+    long t = a.divide(b).sqrt().longValueExact() + 1;
+    assertEquals(t, gaussian.proposalScale());
+    DiscreteLaplace proposal = DiscreteLaplace.ofScale(t, 1);
+    BigInteger bt = b.multiply(BigInteger.valueOf(t));
+    BigInteger acceptanceDenominator = a.multiply(bt).multiply(BigInteger.valueOf(t)).shiftLeft(1);
+    RandomBits bits = keyedBits(seed);
+    RandomBits reference = keyedBits(seed);
+    for (int i = 0; i < 300; i++) {
+      long expected;
+      while (true) {
+        long y = proposal.sample(reference);
+        BigInteger deviation = BigInteger.valueOf(Math.abs(y)).multiply(bt).subtract(a);
+        if (ExactBernoulli.expMinus(reference, deviation.pow(2), acceptanceDenominator)) {
+          expected = y;
+          break;
+        }
+      }
+      assertEquals(expected, gaussian.sample(bits), "sigma^2 = " + a + "/" + b + ", draw " + i);
+    }
+  }
+
+  /**
+   * A whole sigma n: the acceptance exp(-(|Y| - n)^2 / (2 n^2)) drawn as its three factors, with | |Y| - n | = q n
+   * + r, 0 &lt;= r &lt; n: exp(-q^2 / 2), exp(-q r / n), exp(-r^2 / (2 n^2)), on the same bits.
+   */
+  @Test
+  void aWholeSigmaDrawsTheThreeFactorsOfItsAcceptance() {
+    for (long n : new long[] {1, 2, 5}) {
+      DiscreteGaussian gaussian = DiscreteGaussian.ofIntegerSigma(n);
+      DiscreteLaplace proposal = DiscreteLaplace.ofScale(n, 1);
+      RandomBits bits = keyedBits(70 + n);
+      RandomBits reference = keyedBits(70 + n);
+      for (int i = 0; i < 300; i++) {
+        long expected;
+        while (true) {
+          long y = proposal.sample(reference);
+          long deviation = Math.abs(Math.abs(y) - n);
+          long q = deviation / n;
+          long r = deviation % n;
+          if (ExactBernoulli.expMinus(reference, q * q, 2) && ExactBernoulli.expMinus(reference, q * r, n)
+              && ExactBernoulli.expMinusHalfSquareOfRatio(reference, r, n)) {
+            expected = y;
+            break;
+          }
+        }
+        assertEquals(expected, gaussian.sample(bits), "sigma = " + n + ", draw " + i);
+      }
+    }
+  }
+
+  /** sigma^2 = 2^31 - 1: 2 a b t^2 needs all 64 bits, one past the long path; it is built and draws. */
+  @Test
+  void anAcceptanceDenominatorOfSixtyFourBitsTakesTheWidePath() {
+    BigInteger a = BigInteger.valueOf(Integer.MAX_VALUE);
+    DiscreteGaussian gaussian = DiscreteGaussian.ofSigmaSquared(a, BigInteger.ONE);
+    assertEquals(46_341, gaussian.proposalScale());
+    RandomBits bits = keyedBits(80);
+    for (int i = 0; i < 100; i++) {
+      assertTrue(Math.abs(gaussian.sample(bits)) < 20 * 46_341L); // 20 sigma: probability below 1e-80
+    }
   }
 }

@@ -26,8 +26,27 @@ class DiscreteLaplaceTest {
   @Test
   void rationalScaleMatchesTheExactPmf() {
     DiscreteLaplace laplace = DiscreteLaplace.ofScale(7, 2);
+    assertEquals(7, laplace.scaleNumerator());
+    assertEquals(2, laplace.scaleDenominator());
     RandomBits bits = keyedBits(12);
     assertFits(() -> laplace.sample(bits), pmfOverRange(x -> Math.abs(x) * 2 / 7.0, 2000), DRAWS, 1e-4, "scale 7/2");
+  }
+
+  /**
+   * A draw at scale 2 by hand. U: 1 bit; its tilt Bernoulli(exp(-U / 2)) is certain at U = 0 and at U = 1 reads
+   * the 10-bit chunk of Bernoulli(1/2); V: Bernoulli(exp(-1)) draws, here one failing chunk; then the sign bit.
+   * A 1 bit after a zero magnitude (-0) is refused and the draw starts over.
+   */
+  @Test
+  void theSignIsTheBitAfterTheMagnitudeAndMinusZeroIsDrawnAgain() {
+    DiscreteLaplace laplace = DiscreteLaplace.ofScale(2, 1);
+    long magnitudeOne = 1L | (1023L << 1) | (1023L << 11); // U = 1, tilt kept (chunk 1023 fails A_1), V = 0
+    assertEquals(-1, laplace.sample(RandomBits.of(new ScriptedWords(magnitudeOne | (1L << 21)))));
+    assertEquals(1, laplace.sample(RandomBits.of(new ScriptedWords(magnitudeOne))));
+    long magnitudeZero = 1023L << 1; // U = 0, tilt certain, V = 0 (chunk 1023)
+    assertEquals(0, laplace.sample(RandomBits.of(new ScriptedWords(magnitudeZero))));
+    long minusZeroThenMinusOne = magnitudeZero | (1L << 11) | (magnitudeOne << 12) | (1L << 33);
+    assertEquals(-1, laplace.sample(RandomBits.of(new ScriptedWords(minusZeroThenMinusOne))));
   }
 
   @Test

@@ -96,6 +96,28 @@ class FixedPointExponentialMechanismTest {
     assertEquals(0, FixedPointExponentialMechanism.gapClamp(0, -1074));
   }
 
+  /**
+   * floor(mantissa gap 2^-shift) for every right shift whose result is in range (below 2^62), past 64 (only the high
+   * word counts) and past 127 (a lambda below 2^-131: the product of at most 2^115 floors to 0), against BigInteger.
+   */
+  @Test
+  void fixedPointIsTheExactFloorAtEveryRightShift() {
+    long[] mantissas = {1, 3, (1L << 52) + 12_345, (1L << 53) - 1};
+    long[] gaps = {0, 1, 7, 1L << 40, (1L << 62) - 3, 1L << 62};
+    for (int shift = 1; shift <= 1100; shift++) {
+      for (long mantissa : mantissas) {
+        for (long gap : gaps) {
+          BigInteger expected = BigInteger.valueOf(mantissa).multiply(BigInteger.valueOf(gap)).shiftRight(shift);
+          if (expected.bitLength() > 62) {
+            continue; // beyond the contract: lambda gap stays below 2X
+          }
+          assertEquals(expected.longValueExact(), FixedPointExponentialMechanism.fixedPoint(mantissa, gap, shift),
+              mantissa + " * " + gap + " >> " + shift);
+        }
+      }
+    }
+  }
+
   /** A lambda of X or more (up to the largest double) weighs the best candidates 2^62 and the others e^-X. */
   @Test
   void aLargeLambdaWeighsEveryWorseCandidateAtTheClamp() {
@@ -153,6 +175,29 @@ class FixedPointExponentialMechanismTest {
       BigInteger t = r.multiply(w).shiftRight(128);
       long[] got = FixedPointExponentialMechanism.scaleDown(rHigh, rLow, wHigh, wLow);
       assertEquals(t, unsigned(got[0]).shiftLeft(64).or(unsigned(got[1])), "r = " + r + ", w = " + w);
+    }
+  }
+
+  /**
+   * Every combination of extreme words, where the carries of the middle and low words are forced: e.g. r = w =
+   * (2^64 - 1) 2^64 + (2^64 - 1) style words carry out of both partial sums at once.
+   */
+  @Test
+  void scaleDownCarriesAtTheExtremeWords() {
+    long[] words = {0, 1, 5, (1L << 30) - 1, Long.MAX_VALUE, Long.MIN_VALUE, -5, -1};
+    long[] highWords = {0, 1, 5, (1L << 30) - 1, (1L << 62) - 1}; // w < 2^126
+    for (long rHigh : words) {
+      for (long rLow : words) {
+        for (long wLow : words) {
+          for (long wHigh : highWords) {
+            BigInteger r = unsigned(rHigh).shiftLeft(64).or(unsigned(rLow));
+            BigInteger w = unsigned(wHigh).shiftLeft(64).or(unsigned(wLow));
+            long[] got = FixedPointExponentialMechanism.scaleDown(rHigh, rLow, wHigh, wLow);
+            assertEquals(r.multiply(w).shiftRight(128), unsigned(got[0]).shiftLeft(64).or(unsigned(got[1])),
+                "r = " + r + ", w = " + w);
+          }
+        }
+      }
     }
   }
 

@@ -126,6 +126,16 @@ class GeneralizedGaussianNoiseTest {
     }
   }
 
+  /** q+ and sigma+ enter the tree's noise-law fingerprint and its description: read back as given. */
+  @Test
+  void parametersAreReadBackAsGiven() {
+    GeneralizedGaussianNoise noise = GeneralizedGaussianNoise.ofLqPlus(7, 1.25, 0.75);
+    assertEquals(1.25, noise.qPlus());
+    assertEquals(0.75, noise.sigmaPlus());
+    assertEquals(7, noise.dimension());
+    assertEquals("generalizedGaussian(d=7, q+=1.25, sigma+=0.75)", noise.describe());
+  }
+
   @Test
   void rejectsBadParametersWithClearMessages() {
     assertMessage("dimension must be > 0, got 0", () -> lqPlus(0, 2, 1));

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigInteger;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
 
 /** The bit reservoir: order of bits, no reuse, exact Bernoulli and uniform draws on scripted words. */
@@ -59,6 +63,10 @@ class RandomBitsTest {
     assertEquals(0, bits.nextBits(55));
     assertEquals(1, source.used, "9 + 55 bits: one word");
     assertEquals(0, RandomBits.of(new ScriptedWords()).uniformBelow(1), "one value: no bits");
+    // bound 4: 2-bit candidates (the bits of bound - 1), none rejected.
+    RandomBits four = RandomBits.of(new ScriptedWords(0b11_10L));
+    assertEquals(2, four.uniformBelow(4));
+    assertEquals(3, four.nextBits(2), "only two bits used");
     assertThrows(IllegalArgumentException.class, () -> RandomBits.of(new ScriptedWords()).uniformBelow(0));
   }
 
@@ -114,5 +122,70 @@ class RandomBitsTest {
       }
       assertEquals(n * p, count, 5 * Math.sqrt(n * p * (1 - p)) + 1e-9, f[0] + "/" + f[1]);
     }
+  }
+
+  /**
+   * For any fraction a / b below 1 whose denominator leaves room for chunks (b &lt; 2^62), {@code bernoulli} is
+   * the comparison its documentation states: U's digits read w = min(10, 62 - log2 b) bits at a time, decided
+   * at the first chunk whose interval [P, P + 1) 2^-kw lies wholly below a / b (true) or at or above it
+   * (false), and no bit beyond that chunk is read.
+   */
+  @Property(tries = 500, seed = "4711")
+  void bernoulliIsTheChunkedComparisonAndReadsNoFurther(
+      @ForAll long seed, @ForAll @LongRange(min = 2, max = (1L << 62) - 1) long denominator, @ForAll long anyNumerator) {
+    long numerator = 1 + Math.floorMod(anyNumerator, denominator - 1);
+    int width = Math.min(RandomBits.CHUNK_BITS, Long.numberOfLeadingZeros(denominator) - 1);
+    RandomBits bits = RandomBits.of(NoiseTestSupport.seeded(seed));
+    RandomBits reference = RandomBits.of(NoiseTestSupport.seeded(seed));
+    assertEquals(chunkedComparison(reference, numerator, denominator, width), bits.bernoulli(numerator, denominator));
+    assertEquals(reference.nextBits(63), bits.nextBits(63), "the same bits consumed");
+  }
+
+  /** Above 2^62 the digits come one at a time: the same comparison with one-bit chunks decides the same way. */
+  @Property(tries = 500, seed = "4712")
+  void aWideDenominatorDecidesAsTheBitwiseComparison(
+      @ForAll long seed, @ForAll @LongRange(min = 1L << 62, max = Long.MAX_VALUE) long denominator,
+      @ForAll long anyNumerator) {
+    long numerator = 1 + Math.floorMod(anyNumerator, denominator - 1);
+    RandomBits bits = RandomBits.of(NoiseTestSupport.seeded(seed));
+    RandomBits reference = RandomBits.of(NoiseTestSupport.seeded(seed));
+    assertEquals(chunkedComparison(reference, numerator, denominator, 1), bits.bernoulli(numerator, denominator));
+  }
+
+  private static boolean chunkedComparison(RandomBits bits, long numerator, long denominator, int width) {
+    BigInteger b = BigInteger.valueOf(denominator);
+    BigInteger prefix = BigInteger.ZERO;
+    BigInteger scaledNumerator = BigInteger.valueOf(numerator);
+    while (true) {
+      prefix = prefix.shiftLeft(width).add(BigInteger.valueOf(bits.nextBits(width)));
+      scaledNumerator = scaledNumerator.shiftLeft(width); // a 2^(k w)
+      if (prefix.add(BigInteger.ONE).multiply(b).compareTo(scaledNumerator) <= 0) {
+        return true;
+      }
+      if (prefix.multiply(b).compareTo(scaledNumerator) >= 0) {
+        return false;
+      }
+    }
+  }
+
+  /** A chunk that lands exactly on the fraction (V b = a 2^w: U &gt;= 1/2 here) decides false at once. */
+  @Test
+  void aChunkOnTheFractionDecidesAtOnce() {
+    RandomBits bits = RandomBits.of(new ScriptedWords(512L | (0b1011L << 10)));
+    assertFalse(bits.bernoulli(1, 2));
+    assertEquals(0b1011L, bits.nextBits(4), "ten bits used");
+  }
+
+  /**
+   * Bit by bit, a fraction whose expansion ends (2^61 / 2^62 = 0.1) is read on until U's digits leave it:
+   * after U's first digit 1 equals the fraction's, its digits 0, 0 equal the fraction's trailing zeros, and
+   * the 1 that follows decides U &gt; 1/2. Exact either way; the bits read are what later draws replay from.
+   */
+  @Test
+  void bitByBitReadsUntilTheUniformLeavesATerminatingFraction() {
+    RandomBits bits = RandomBits.of(new ScriptedWords(0b1_1001L));
+    assertFalse(bits.bernoulli(1L << 61, 1L << 62));
+    assertTrue(bits.nextBit(), "four bits used");
+    assertFalse(bits.nextBit());
   }
 }

@@ -11,8 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
+import java.util.function.LongSupplier;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.statistics.inference.ChiSquareTest;
+import org.dpstream.core.privacy.random.KeyedNoiseSource;
+import org.dpstream.core.privacy.testing.TestKeys;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -183,6 +186,12 @@ class TabulatedDiscreteGaussianTest {
     assertTrue(three.acceptInTable(
         RandomBits.of(new ScriptedWords(0L | (0L << 10) | (0L << 20) | (0L << 30) | (511L << 40) | (16L << 50))),
         1000, 2), "A_1, A_2 true, A_3 false: k = 3, accept");
+    assertFalse(three.acceptInTable(RandomBits.of(new ScriptedWords(1023L << 40)), 1000, 2),
+        "A_1 true, A_2 false on its Bernoulli(1/2) alone: k = 2, reject");
+    // The first factor's numerator is 2tM + c = 6002: V = 15 straddles 6002 / 393216 (15.63 of 1024), and the
+    // remainder 247808 puts the next 10 bits' cut at 644.3, so V' = 640 is below the fraction (5998 would put it at
+    // 634.7). Then Bernoulli(2/3) true (V = 0): A_1 true; A_2's first factor false (V = 1023): k = 2, reject.
+    assertFalse(three.acceptInTable(RandomBits.of(new ScriptedWords(15L | (640L << 10) | (1023L << 30))), 1000, 2));
   }
 
   /**
@@ -196,19 +205,7 @@ class TabulatedDiscreteGaussianTest {
     RandomBits keyed = keyedBits(40);
     int inTail = 0;
     for (int i = 0; i < 200; i++) {
-      UniformRandomProvider firstAllOnes = new UniformRandomProvider() {
-        boolean first = true;
-
-        @Override
-        public long nextLong() {
-          if (first) {
-            first = false;
-            return -1L;
-          }
-          return keyed.nextWord();
-        }
-      };
-      long x = gaussian.sample(RandomBits.of(firstAllOnes));
+      long x = gaussian.sample(RandomBits.of(allOnesThen(keyed::nextWord)));
       if (Math.abs(x) >= 7 * gaussian.sigma()) {
         inTail++;
       }
@@ -333,6 +330,8 @@ class TabulatedDiscreteGaussianTest {
     assertEquals(256, TabulatedDiscreteGaussian.ofSigmaAtLeast(256).sigma());
     assertEquals(512, TabulatedDiscreteGaussian.ofSigmaAtLeast(257).sigma());
     assertEquals(2, TabulatedDiscreteGaussian.ofSigmaAtLeast(512).cellWidth());
+    long widest = TabulatedDiscreteGaussian.MAX_CELL_WIDTH;
+    assertEquals(widest << 8, TabulatedDiscreteGaussian.ofCellWidth(widest).sigma(), "the widest cell is taken");
   }
 
   @Test
@@ -346,5 +345,164 @@ class TabulatedDiscreteGaussianTest {
   private static double unsignedToDouble(long value) {
     double high = (double) (value >>> 1) * 2;
     return high + (value & 1);
+  }
+
+  /**
+   * A first word exactly on an upper bound hi_t: u &gt;= hi_t 2^-64 &gt;= F_t is certain, so the cell is t + 1 at
+   * once (the sign from the next word), without asking for u's further digits.
+   */
+  @Test
+  void aWordOnAnUpperBoundMovesPastTheCellWithoutMoreDigits() {
+    TabulatedDiscreteGaussian gaussian = TabulatedDiscreteGaussian.ofCellWidth(1);
+    long[][] table = TabulatedDiscreteGaussian.tableBounds();
+    for (int t : new int[] {0, 100}) {
+      assertTrue(Long.compareUnsigned(table[1][t] + 1, table[0][t + 1]) <= 0, "cell t + 1 holds the next word");
+      ScriptedWords words = new ScriptedWords(firstWordFor(table[1][t]), 1L);
+      assertEquals(-(t + 1), gaussian.sample(RandomBits.of(words)), "t = " + t);
+      assertEquals(2, words.used);
+    }
+  }
+
+  /**
+   * u's digits past 64 bits against F_t exactly: a 128-bit prefix V with V + 1 = lo (u certainly below) or V = hi
+   * (certainly not) is decided from that one extra word; inside [lo, hi) a third word is read and compared at 192
+   * bits. A first word of 0 is u below 2^-64.
+   */
+  @Test
+  void moreDigitsDecideAtTheFirstPrecisionThatSettlesIt() {
+    int t = 100;
+    BigInteger[][] bounds128 = GaussianCellCdf.bounds(128);
+    BigInteger[] at128 = {bounds128[0][t], bounds128[1][t]};
+    BigInteger[] at192 = {GaussianCellCdf.bounds(192)[0][t]};
+    BigInteger justBelow = at128[0].subtract(BigInteger.ONE);
+    assertTrue(digits(justBelow).isBelowCdf(t));
+    assertFalse(digits(at128[1]).isBelowCdf(t));
+    // V = lo at 128 bits is open there (lo < hi); the third word, 0 or all ones, decides at 192 bits.
+    assertTrue(at128[0].compareTo(at128[1]) < 0, "open at 128 bits");
+    BigInteger low192 = at128[0].shiftLeft(64);
+    BigInteger high192 = low192.add(BigInteger.ONE.shiftLeft(64)).subtract(BigInteger.ONE);
+    assertEquals(low192.add(BigInteger.ONE).compareTo(at192[0]) <= 0, digitsOf(at128[0], 0L).isBelowCdf(t));
+    assertEquals(high192.add(BigInteger.ONE).compareTo(at192[0]) <= 0, digitsOf(at128[0], -1L).isBelowCdf(t));
+    assertTrue(new TabulatedDiscreteGaussian.UniformDigits(0L, RandomBits.of(new ScriptedWords(0L))).isBelowCdf(0),
+        "u < 2^-64 lies below F_0");
+  }
+
+  /** The digits of u from a 128-bit prefix, and no word more. */
+  private static TabulatedDiscreteGaussian.UniformDigits digits(BigInteger prefix) {
+    ScriptedWords second = new ScriptedWords(prefix.longValue());
+    return new TabulatedDiscreteGaussian.UniformDigits(prefix.shiftRight(64).longValue(), RandomBits.of(second));
+  }
+
+  /** The digits of u from a 128-bit prefix and a third word. */
+  private static TabulatedDiscreteGaussian.UniformDigits digitsOf(BigInteger prefix, long third) {
+    ScriptedWords rest = new ScriptedWords(prefix.longValue(), third);
+    return new TabulatedDiscreteGaussian.UniformDigits(prefix.shiftRight(64).longValue(), RandomBits.of(rest));
+  }
+
+  /**
+   * The within-cell uniform keeps U M mod 2^L = 2^L mod M (the threshold itself) and any residue at or above it,
+   * whatever its low bit: M = 3, L = 12, threshold 1; U = 2731 gives 3 U = 2 2^12 + 1, c = 2; U = 2 gives 6, c = 0.
+   */
+  @Test
+  void withinCellKeepsResiduesFromTheThresholdOn() {
+    TabulatedDiscreteGaussian three = TabulatedDiscreteGaussian.ofCellWidth(3);
+    RandomBits bits = RandomBits.of(new ScriptedWords(2731L | (2L << 12) | (1365L << 24)));
+    assertEquals(2, three.withinCell(bits));
+    assertEquals(0, three.withinCell(bits));
+    assertEquals(0, three.withinCell(bits), "U = 1365: 4095, c = 0");
+    // M = 5: L = 13, threshold 2^13 mod 5 = 2. U = 3277: 5 U = 2 2^13 + 1, residue 1, rejected; then U = 1, c = 0.
+    TabulatedDiscreteGaussian five = TabulatedDiscreteGaussian.ofCellWidth(5);
+    assertEquals(0, five.withinCell(RandomBits.of(new ScriptedWords(3277L | (1L << 13)))));
+  }
+
+  /**
+   * A uniform above every bound (a first word of all ones) takes its cell from the tail's law, then its position
+   * in the cell, the tail's acceptance and the sign, in that order, on the bits that follow. Draws whose first
+   * acceptance rejects (about 2%) start over from a fresh uniform and are left out.
+   */
+  @Test
+  void aUniformAboveEveryBoundTakesTheTailStepsInOrder() {
+    TabulatedDiscreteGaussian gaussian = TabulatedDiscreteGaussian.ofCellWidth(3);
+    int compared = 0;
+    int firstTailCell = 0;
+    for (int i = 0; i < 300; i++) {
+      RandomBits reference = RandomBits.of(tailWords(i));
+      int t = TabulatedDiscreteGaussian.tailCell(reference);
+      long c = gaussian.withinCell(reference);
+      if (!gaussian.acceptInTail(reference, t, c)) {
+        continue;
+      }
+      long magnitude = t * 3L + c;
+      long expected = reference.nextBit() ? -magnitude : magnitude;
+      assertEquals(expected, gaussian.sample(RandomBits.of(allOnesThen(tailWords(i)::nextLong))), "draw " + i);
+      compared++;
+      firstTailCell += t == 7 * 256 ? 1 : 0;
+    }
+    assertTrue(compared >= 280, "compared " + compared);
+    assertTrue(firstTailCell > 0, "the first tail cell came up");
+  }
+
+  /**
+   * The acceptance follows the cell: exp(-g) by the table's factors in a table cell, by the tail's single fraction
+   * from the first tail cell N on, on the same bits. M = 3, c = 1 (U = 1366) both times.
+   *
+   * <p>Cell 1000 (a first word in its middle): the table's A_1 = Bernoulli(6001 / 393216) Bernoulli(1/3) Bernoulli(1)
+   * and A_2 (the same with Bernoulli(1/2)) read 10-bit chunks of 0, all true; A_3's first chunk 1023 is false: k = 3,
+   * accept, then the sign bit 1. The tail's rounds would read the same chunks as four true rounds and reject.
+   *
+   * <p>Cell N (a first word of all ones, then the tail's geometric step stopped at once: A_1 true on chunk 0, A_2's
+   * Bernoulli(1/2) false on 1023): the tail's A_k = Bernoulli(1 / k) Bernoulli(10753 / 1179648) read chunks 0 for
+   * two rounds, then 1023 for Bernoulli(1/3): k = 3, accept, sign bit 1. The table's factors would reject.
+   */
+  @Test
+  void theAcceptanceIsTheTablesInATableCellAndTheTailsFromTheFirstTailCell() {
+    TabulatedDiscreteGaussian gaussian = TabulatedDiscreteGaussian.ofCellWidth(3);
+    long[][] table = TabulatedDiscreteGaussian.tableBounds();
+    long middleOf1000 = (table[1][999] >>> 1) + (table[0][1000] >>> 1);
+    ScriptedWords inTable = new ScriptedWords(firstWordFor(middleOf1000), 1366L | (3L << 62), 0xFFL | (1L << 8));
+    assertEquals(-(1000 * 3 + 1), gaussian.sample(RandomBits.of(inTable)));
+    assertEquals(3, inTable.used);
+    ScriptedWords firstTail = new ScriptedWords(-1L, (1023L << 10) | (1366L << 30), (1023L << 8) | (1L << 28));
+    assertEquals(-(7 * 256 * 3 + 1), gaussian.sample(RandomBits.of(firstTail)));
+    assertEquals(3, firstTail.used);
+  }
+
+  /** A word of all ones, then the words of {@code rest}. */
+  private static UniformRandomProvider allOnesThen(LongSupplier rest) {
+    return new UniformRandomProvider() {
+      boolean first = true;
+
+      @Override
+      public long nextLong() {
+        if (first) {
+          first = false;
+          return -1L;
+        }
+        return rest.getAsLong();
+      }
+    };
+  }
+
+  private static final KeyedNoiseSource TAIL_SOURCE = new KeyedNoiseSource(TestKeys.seeded(90));
+
+  private static UniformRandomProvider tailWords(int i) {
+    return TAIL_SOURCE.forStream("test", "tail").at(i, 0);
+  }
+
+  /**
+   * The tail's acceptance exp(-c (2tM + c) / (M^2 2^17)) where it exceeds 1: M = 1000, t = 100,000, c = 999 give
+   * g = 1.5243..., so exp(-g) = 0.2178; 20,000 draws within 5 binomial standard deviations (rate below 1e-6).
+   */
+  @Test
+  void theTailAcceptanceHasTheRightMean() {
+    TabulatedDiscreteGaussian gaussian = TabulatedDiscreteGaussian.ofCellWidth(1000);
+    RandomBits bits = keyedBits(91);
+    int n = 20_000;
+    int accepted = 0;
+    for (int i = 0; i < n; i++) {
+      accepted += gaussian.acceptInTail(bits, 100_000, 999) ? 1 : 0;
+    }
+    double p = Math.exp(-999.0 * (2.0 * 100_000 * 1000 + 999) / (1e6 * (1 << 17)));
+    assertEquals(n * p, accepted, 5 * Math.sqrt(n * p * (1 - p)));
   }
 }
