@@ -155,6 +155,29 @@ class BltPrefixSumTest {
     assertTrue(Arrays.deepEquals(run(calibrated, leaves), run(byHand, leaves)));
   }
 
+  /** Restored as the calibration's mechanism, a snapshot of it continues bit for bit. */
+  @Test
+  void theCalibratedRestoreContinuesTheCalibratedMechanism() throws IOException {
+    GaussianZcdpMap calibration = GaussianZcdpMap.calibrate("test", ZcdpBudget.of(new PrivacyBudget(1, 1e-5)), 2,
+        SensitivityStructure.toeplitz(6, STRATEGY::squaredColumnNormUpperBounds));
+    double[][] leaves = EpochedPrefixSumContract.randomLeaves(9, D, 8);
+    double[][] straight = run(BltPrefixSum.start(D, STRATEGY, calibration, bits("calibrated")), leaves);
+    BltPrefixSum first = BltPrefixSum.start(D, STRATEGY, calibration, bits("calibrated"));
+    run(first, Arrays.copyOf(leaves, 4));
+    BltPrefixSum restored = BltPrefixSum.readFrom(new DataInputStream(new ByteArrayInputStream(snapshot(first))),
+        STRATEGY, calibration, bits("calibrated"), D);
+    double[][] continued = run(restored, Arrays.copyOfRange(leaves, 4, leaves.length));
+    assertTrue(Arrays.deepEquals(Arrays.copyOfRange(straight, 4, leaves.length), continued));
+  }
+
+  @Test
+  void anEmptyHorizonOrDimensionIsRefused() {
+    assertThrows(IllegalArgumentException.class,
+        () -> BltPrefixSum.start(STRATEGY, 0, bits("empty"), IidVectorNoise.gaussian(D, 1)));
+    assertThrows(IllegalArgumentException.class,
+        () -> BltPrefixSum.start(STRATEGY, 6, bits("empty"), new ZeroVectorNoise(0)));
+  }
+
   private static void writeLong(byte[] bytes, int offset, long value) {
     for (int i = 0; i < Long.BYTES; i++) {
       bytes[offset + i] = (byte) (value >>> (8 * (Long.BYTES - 1 - i)));

@@ -105,7 +105,9 @@ final class EpochedPrefixSumContract {
     EpochedPrefixSum mechanism = fresh.get();
     double[] release = new double[mechanism.dimension()];
     mechanism.addAndRelease(huge, release);
-    assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(huge, new double[release.length]));
+    IllegalArgumentException overflow = assertThrows(IllegalArgumentException.class,
+        () -> mechanism.addAndRelease(huge, new double[release.length]));
+    assertEquals("the exact sum overflows", overflow.getMessage());
     mechanism.addAndRelease(back, release);
     assertArrayEquals(clean[1], release);
     mechanism.addAndRelease(back, release);
@@ -122,12 +124,17 @@ final class EpochedPrefixSumContract {
     double[][] clean = run(fresh.get(), leaves);
     EpochedPrefixSum withFailures = fresh.get();
     double[][] malformed = {{Double.NaN, 0, 0}, {0, Double.POSITIVE_INFINITY, 0}, {1, 2}};
+    String[] reasons = {"leaf coordinate 0 is not finite: NaN", "leaf coordinate 1 is not finite: Infinity",
+        "leaf has length 2, expected 3"};
     double[] release = new double[withFailures.dimension()];
     for (int t = 0; t < leaves.length; t++) {
       if (t == 2 || t == horizon) { // inside an epoch, and on the leaf that would start the next one
-        for (double[] leaf : malformed) {
+        for (int k = 0; k < malformed.length; k++) {
+          double[] leaf = malformed[k];
           double[] target = {7, 8, 9};
-          assertThrows(IllegalArgumentException.class, () -> withFailures.addAndRelease(leaf, target));
+          IllegalArgumentException refused =
+              assertThrows(IllegalArgumentException.class, () -> withFailures.addAndRelease(leaf, target));
+          assertEquals(reasons[k], refused.getMessage(), "the reason names what is wrong");
           assertArrayEquals(new double[] {7, 8, 9}, target, "the release must be untouched");
           assertEquals(t, withFailures.totalSteps());
         }

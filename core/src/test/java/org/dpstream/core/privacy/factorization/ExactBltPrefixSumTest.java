@@ -57,6 +57,8 @@ class ExactBltPrefixSumTest {
       }
     }
     assertEquals(1, mechanism.epoch());
+    assertEquals(HORIZON, mechanism.stepsInEpoch());
+    assertEquals(HORIZON, mechanism.horizon());
     assertEquals(2 * HORIZON, mechanism.totalSteps());
   }
 
@@ -151,7 +153,7 @@ class ExactBltPrefixSumTest {
     assertTrue(buffer.getMessage().contains("out of range"), buffer.getMessage());
   }
 
-  /** A leaf that cannot be put on the lattice, or of the wrong length, changes nothing. */
+  /** A leaf that cannot be put on the lattice, or a leaf or release of the wrong length, changes nothing. */
   @Test
   void aFailedStepChangesNothing() {
     double[][] leaves = leaves(10);
@@ -164,6 +166,7 @@ class ExactBltPrefixSumTest {
       if (t == 4) {
         assertThrows(ArithmeticException.class, () -> failing.addAndRelease(new double[] {0, Double.NaN, 0}, release));
         assertThrows(IllegalArgumentException.class, () -> failing.addAndRelease(new double[2], release));
+        assertThrows(IllegalArgumentException.class, () -> failing.addAndRelease(leaves[4], new double[D - 1]));
       }
       failing.addAndRelease(leaves[t], release);
       assertArrayEquals(expected, release, "t=" + (t + 1));

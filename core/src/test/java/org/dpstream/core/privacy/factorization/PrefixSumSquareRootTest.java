@@ -19,6 +19,7 @@ class PrefixSumSquareRootTest {
     assertEquals(0.375, r[2]);
     assertEquals(0.3125, r[3]);
     assertEquals(70.0 / 256, r[4]);
+    assertEquals(0, PrefixSumSquareRoot.coefficients(0).length, "no coefficients asked, none given");
   }
 
   @Test
