@@ -1,7 +1,9 @@
 package org.dpstream.core.privacy.factorization;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
@@ -9,6 +11,7 @@ import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class BltOptimizerTest {
@@ -52,4 +55,51 @@ class BltOptimizerTest {
   }
 
   private static final int PINNED_HASH = 251834176;
+
+  /**
+   * The same pin for other horizons and buffer counts, as first computed: short horizons and few buffers take the
+   * simplex through inadmissible points (+infinity) and ties, where the tie-breaking rules decide the bits.
+   */
+  @ParameterizedTest
+  @CsvSource({"2, 1, -417957330", "3, 2, 1705024551", "10, 2, -1220920540", "100, 3, -361554347",
+      "1000, 4, 906028891"})
+  void parametersOfOtherHorizonsAndBuffersArePinned(long horizon, int buffers, int pinnedHash) {
+    BltStrategy strategy = BltOptimizer.forHorizon(horizon, buffers);
+    assertEquals(buffers, strategy.buffers());
+    assertEquals(pinnedHash, Arrays.hashCode(strategy.decays()) * 31 + Arrays.hashCode(strategy.scales()),
+        strategy::toString);
+  }
+
+  @Test
+  void horizonsAndBufferCountsOutsideTheirRangeAreRefused() {
+    assertThrows(IllegalArgumentException.class, () -> BltOptimizer.forHorizon(0));
+    assertThrows(IllegalArgumentException.class, () -> BltOptimizer.forHorizon(10, 0));
+    assertThrows(IllegalArgumentException.class, () -> BltOptimizer.forHorizon(10, 9));
+    // the ends of the ranges are admitted (one step: every strategy has loss 1, so the simplex stops at once)
+    assertEquals(1, BltOptimizer.forHorizon(1, 1).buffers());
+    assertEquals(8, BltOptimizer.forHorizon(1, 8).buffers());
+  }
+
+  /** The simplex alone: a bowl's minimum (1, -2, 1/2) from a start far off, to the precision its tolerance allows. */
+  @Test
+  void nelderMeadFindsTheMinimumOfABowl() {
+    double[] minimum = BltOptimizer.NelderMead.minimise(
+        x -> square(x[0] - 1) + 2 * square(x[1] + 2) + 3 * square(x[2] - 0.5), new double[] {4, 4, 4}, 0.5, 4000,
+        1e-15);
+    assertArrayEquals(new double[] {1, -2, 0.5}, minimum, 1e-6);
+  }
+
+  /** +infinity where x_0 &gt; 0, as inadmissible BLTs score: the bowl around (1, 1) is minimised on the edge, (0, 1). */
+  @Test
+  void nelderMeadStaysWhereTheFunctionIsFinite() {
+    double[] minimum = BltOptimizer.NelderMead.minimise(
+        x -> x[0] > 0 ? Double.POSITIVE_INFINITY : square(x[0] - 1) + square(x[1] - 1), new double[] {-3, -3}, 0.5,
+        4000, 1e-15);
+    assertTrue(minimum[0] <= 0, () -> Arrays.toString(minimum));
+    assertArrayEquals(new double[] {0, 1}, minimum, 1e-6);
+  }
+
+  private static double square(double x) {
+    return x * x;
+  }
 }
