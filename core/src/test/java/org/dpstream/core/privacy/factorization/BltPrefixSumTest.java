@@ -101,6 +101,12 @@ class BltPrefixSumTest {
     EpochedPrefixSumContract.assertAnOverflowingSumIsRejectedAndChangesNothing(() -> gaussian("overflow", 10, 1));
   }
 
+  @Test
+  void anOverflowingReleaseIsRejectedAndChangesNothing() {
+    EpochedPrefixSumContract.assertAnOverflowingReleaseIsRejectedAndChangesNothing(
+        () -> gaussian("overflow", 4, 1), 4);
+  }
+
   private static byte[] snapshot(BltPrefixSum mechanism) throws IOException {
     return EpochedPrefixSumContract.snapshot(mechanism);
   }

@@ -115,6 +115,32 @@ final class EpochedPrefixSumContract {
   }
 
   /**
+   * A release beyond the largest double, with an exact sum and a base that are finite (the last release of an epoch
+   * that summed to MAX_VALUE, plus a new epoch's first leaf of MAX_VALUE), is refused and changes nothing.
+   * {@code fresh} makes identically keyed mechanisms of dimension 3 and this horizon.
+   */
+  static void assertAnOverflowingReleaseIsRejectedAndChangesNothing(Supplier<? extends EpochedPrefixSum> fresh,
+      int horizon) {
+    double[][] leaves = new double[horizon + 1][3];
+    leaves[0][0] = Double.MAX_VALUE;
+    leaves[horizon][0] = -Double.MAX_VALUE;
+    double[][] clean = run(fresh.get(), leaves);
+    EpochedPrefixSum mechanism = fresh.get();
+    double[] release = new double[mechanism.dimension()];
+    for (int t = 0; t < horizon; t++) {
+      mechanism.addAndRelease(leaves[t], release);
+    }
+    double[] target = {7, 8, 9};
+    IllegalArgumentException overflow = assertThrows(IllegalArgumentException.class,
+        () -> mechanism.addAndRelease(new double[] {Double.MAX_VALUE, 0, 0}, target));
+    assertEquals("the release overflows", overflow.getMessage());
+    assertArrayEquals(new double[] {7, 8, 9}, target, "the release must be untouched");
+    assertEquals(horizon, mechanism.totalSteps());
+    mechanism.addAndRelease(leaves[horizon], release);
+    assertArrayEquals(clean[horizon], release);
+  }
+
+  /**
    * Malformed leaves (NaN, infinite, wrong length) inside an epoch and on the leaf that would start the next one
    * are refused, leave the release untouched and the step count unchanged, and the stream goes on bit for bit as
    * one without them. {@code fresh} makes identically keyed mechanisms of dimension 3.

@@ -216,6 +216,20 @@ class FixedPointBltTest {
     assertTrue(refused.getMessage().contains("no fixed point within 2^-6"), refused.getMessage());
   }
 
+  /** What the calibration prices is only defined for a positive lattice spacing, dimension and sensitivity. */
+  @Test
+  void shiftNormsNeedPositiveArguments() {
+    FixedPointBlt fixed = FixedPointBlt.of(HALF, 1000);
+    assertThrows(IllegalArgumentException.class, () -> fixed.shiftNorms(0, 4, 2));
+    assertThrows(IllegalArgumentException.class, () -> fixed.shiftNorms(0x1p-10, 0, 2));
+    assertThrows(IllegalArgumentException.class, () -> fixed.shiftNorms(0x1p-10, 4, 0));
+    assertThrows(IllegalArgumentException.class, () -> fixed.shiftNorms(Double.NaN, 4, 2));
+    assertThrows(IllegalArgumentException.class, () -> fixed.shiftNorms(0x1p-10, 4, Double.NaN));
+    // one coordinate is a dimension: (sqrt(69/64) + 2^-10 1.5 sqrt(2))^2 at t = 3
+    double expected = Math.pow(Math.sqrt(69.0 / 64) + 0x1p-10 * 1.5 * Math.sqrt(2), 2);
+    assertEquals(expected, fixed.shiftNorms(0x1p-10, 1, 1).upperBoundsAt(new long[] {3})[0], 1e-12 * expected);
+  }
+
   @Test
   void aLeafBoundTooLargeForTheDecaysIsRefused() {
     BltStrategy longHorizon = BltOptimizer.forHorizon(1_000_000);
@@ -225,6 +239,13 @@ class FixedPointBltTest {
     assertTrue(refused.getMessage().contains("theta=" + Arrays.toString(longHorizon.decays())), refused.getMessage());
     assertTrue(refused.getMessage().contains("omega=" + Arrays.toString(longHorizon.scales())), refused.getMessage());
     assertThrows(IllegalArgumentException.class, () -> FixedPointBlt.of(HALF, 0));
+    IllegalArgumentException beyondTheMantissa =
+        assertThrows(IllegalArgumentException.class, () -> FixedPointBlt.of(HALF, (1L << 52) + 1));
+    assertTrue(beyondTheMantissa.getMessage().startsWith("leaf bound must be in [1, 2^52]"),
+        beyondTheMantissa.getMessage());
+    // both ends of the range are admitted
+    assertEquals(1, FixedPointBlt.of(HALF, 1).leafBound());
+    assertEquals(1L << 52, FixedPointBlt.of(HALF, 1L << 52).leafBound());
     // The same horizon on a coarser lattice fits.
     assertTrue(FixedPointBlt.of(longHorizon, 1L << 17).decayBits() > 20);
   }
