@@ -52,4 +52,17 @@ class EpochSnapshotTest {
     IOException horizon = assertThrows(IOException.class, () -> read(noHorizon));
     assertTrue(horizon.getMessage().contains("n=0"), horizon.getMessage());
   }
+
+  /** A corrupt dimension is refused before anything of its size is allocated. */
+  @Test
+  void aDimensionBeyondTheLimitIsRefusedBeforeAllocating() throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(bytes);
+    out.writeByte(VERSION);
+    out.writeInt(Integer.MAX_VALUE);
+    out.writeLong(5);
+    out.writeLong(0);
+    IOException refused = assertThrows(IOException.class, () -> read(bytes.toByteArray()));
+    assertTrue(refused.getMessage().contains("corrupt test snapshot: d=" + Integer.MAX_VALUE), refused.getMessage());
+  }
 }
