@@ -80,6 +80,32 @@ class BltOptimizerTest {
     assertEquals(8, BltOptimizer.forHorizon(1, 8).buffers());
   }
 
+  /**
+   * The objective at x = (ln(1 - theta_i), ln omega_i): ln F(n) E(n) of the BLT for admissible points, in any order of
+   * the decays; +infinity (never an exception, which would end the search) for every inadmissible one.
+   */
+  @Test
+  void theObjectiveScoresInadmissiblePointsInfinite() {
+    double half = Math.log(0.5);
+    double small = Math.log(0.01);
+    double expected = Math.log(BltStrategy.of(new double[] {0.5, 0.9}, new double[] {0.01, 0.01}).maxLoss(10));
+    assertEquals(expected, BltOptimizer.logMaxLoss(new double[] {half, Math.log(0.1), small, small}, 10), 1e-15);
+    assertEquals(expected, BltOptimizer.logMaxLoss(new double[] {Math.log(0.1), half, small, small}, 10), 1e-15,
+        "decays in descending order");
+    // decays 1e-9 apart at theta = 1/2 are far enough for the inverse's bisection (the limit is 1e-9 (1 - theta))
+    assertTrue(Double.isFinite(BltOptimizer.logMaxLoss(new double[] {half, Math.log(0.5 - 1e-9), small, small}, 10)));
+    double[][] inadmissible = {
+        {half, Math.log(0.5 - 4e-10), small, small}, // decays closer than 1e-9 (1 - theta)
+        {half, half, small, small}, // equal decays
+        {half, half}, // omega / theta = 1 exactly (exp(ln 1/2) is 1/2)
+        {0, small}, // 1 - theta = 1: theta = 0
+        {half, -800}, // omega underflows to 0
+    };
+    for (double[] x : inadmissible) {
+      assertEquals(Double.POSITIVE_INFINITY, BltOptimizer.logMaxLoss(x, 10), () -> Arrays.toString(x));
+    }
+  }
+
   /** The simplex alone: a bowl's minimum (1, -2, 1/2) from a start far off, to the precision its tolerance allows. */
   @Test
   void nelderMeadFindsTheMinimumOfABowl() {
