@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -72,7 +73,9 @@ class BltOptimizerTest {
 
   @Test
   void horizonsAndBufferCountsOutsideTheirRangeAreRefused() {
-    assertThrows(IllegalArgumentException.class, () -> BltOptimizer.forHorizon(0));
+    IllegalArgumentException noHorizon =
+        assertThrows(IllegalArgumentException.class, () -> BltOptimizer.forHorizon(0));
+    assertEquals("horizon must be at least 1, got 0", noHorizon.getMessage());
     assertThrows(IllegalArgumentException.class, () -> BltOptimizer.forHorizon(10, 0));
     assertThrows(IllegalArgumentException.class, () -> BltOptimizer.forHorizon(10, 9));
     // the ends of the ranges are admitted (one step: every strategy has loss 1, so the simplex stops at once)
@@ -123,6 +126,38 @@ class BltOptimizerTest {
         4000, 1e-15);
     assertTrue(minimum[0] <= 0, () -> Arrays.toString(minimum));
     assertArrayEquals(new double[] {0, 1}, minimum, 1e-6);
+  }
+
+  /**
+   * The evaluation budget: the first simplex costs n + 1 calls, so a budget of n + 1 returns its best vertex (here
+   * the start; every step of +1/2 goes uphill) without a step; a larger budget is overrun by at most one iteration
+   * (reflection, contraction and n shrink evaluations).
+   */
+  @Test
+  void nelderMeadKeepsToItsEvaluationBudget() {
+    int[] calls = {0};
+    ToDoubleFunction<double[]> bowl = x -> {
+      calls[0]++;
+      return square(x[0] - 1) + 2 * square(x[1] + 2) + 3 * square(x[2] - 0.5);
+    };
+    assertArrayEquals(new double[] {4, 4, 4},
+        BltOptimizer.NelderMead.minimise(bowl, new double[] {4, 4, 4}, 0.5, 4, 0));
+    assertEquals(4, calls[0]);
+    calls[0] = 0;
+    BltOptimizer.NelderMead.minimise(bowl, new double[] {4, 4, 4}, 0.5, 100, 0);
+    assertTrue(calls[0] >= 100 && calls[0] <= 99 + 2 + 3, "calls " + calls[0]);
+  }
+
+  /** A flat function has converged at the first simplex: no step is taken, and the tie goes to the first vertex. */
+  @Test
+  void nelderMeadStopsAtOnceOnAFlatFunctionAndReturnsTheStart() {
+    int[] calls = {0};
+    double[] minimum = BltOptimizer.NelderMead.minimise(x -> {
+      calls[0]++;
+      return 1;
+    }, new double[] {1, 2}, 0.5, 1000, 0);
+    assertArrayEquals(new double[] {1, 2}, minimum);
+    assertEquals(3, calls[0]);
   }
 
   private static double square(double x) {
