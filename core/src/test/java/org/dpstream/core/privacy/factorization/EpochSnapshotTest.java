@@ -53,6 +53,14 @@ class EpochSnapshotTest {
     assertTrue(horizon.getMessage().contains("n=0"), horizon.getMessage());
   }
 
+  /** A negative epoch would address noise no mechanism ever drew: refused as corrupt. */
+  @Test
+  void aNegativeEpochIsCorrupt() throws IOException {
+    byte[] negative = bytes(new EpochSnapshot(1, 5, -1, new double[1], 0, new double[1]));
+    IOException refused = assertThrows(IOException.class, () -> read(negative));
+    assertTrue(refused.getMessage().contains("epoch=-1"), refused.getMessage());
+  }
+
   /** A corrupt dimension is refused before anything of its size is allocated. */
   @Test
   void aDimensionBeyondTheLimitIsRefusedBeforeAllocating() throws IOException {
