@@ -101,6 +101,12 @@ class BltPrefixSumTest {
     EpochedPrefixSumContract.assertAnOverflowingSumIsRejectedAndChangesNothing(() -> gaussian("overflow", 10, 1));
   }
 
+  @Test
+  void anOverflowingReleaseIsRejectedAndChangesNothing() {
+    EpochedPrefixSumContract.assertAnOverflowingReleaseIsRejectedAndChangesNothing(
+        () -> gaussian("overflow", 4, 1), 4);
+  }
+
   private static byte[] snapshot(BltPrefixSum mechanism) throws IOException {
     return EpochedPrefixSumContract.snapshot(mechanism);
   }
@@ -153,6 +159,29 @@ class BltPrefixSumTest {
     assertEquals(9, calibrated.horizon());
     double[][] leaves = EpochedPrefixSumContract.randomLeaves(12, D, 6);
     assertTrue(Arrays.deepEquals(run(calibrated, leaves), run(byHand, leaves)));
+  }
+
+  /** Restored as the calibration's mechanism, a snapshot of it continues bit for bit. */
+  @Test
+  void theCalibratedRestoreContinuesTheCalibratedMechanism() throws IOException {
+    GaussianZcdpMap calibration = GaussianZcdpMap.calibrate("test", ZcdpBudget.of(new PrivacyBudget(1, 1e-5)), 2,
+        SensitivityStructure.toeplitz(6, STRATEGY::squaredColumnNormUpperBounds));
+    double[][] leaves = EpochedPrefixSumContract.randomLeaves(9, D, 8);
+    double[][] straight = run(BltPrefixSum.start(D, STRATEGY, calibration, bits("calibrated")), leaves);
+    BltPrefixSum first = BltPrefixSum.start(D, STRATEGY, calibration, bits("calibrated"));
+    run(first, Arrays.copyOf(leaves, 4));
+    BltPrefixSum restored = BltPrefixSum.readFrom(new DataInputStream(new ByteArrayInputStream(snapshot(first))),
+        STRATEGY, calibration, bits("calibrated"), D);
+    double[][] continued = run(restored, Arrays.copyOfRange(leaves, 4, leaves.length));
+    assertTrue(Arrays.deepEquals(Arrays.copyOfRange(straight, 4, leaves.length), continued));
+  }
+
+  @Test
+  void anEmptyHorizonOrDimensionIsRefused() {
+    assertThrows(IllegalArgumentException.class,
+        () -> BltPrefixSum.start(STRATEGY, 0, bits("empty"), IidVectorNoise.gaussian(D, 1)));
+    assertThrows(IllegalArgumentException.class,
+        () -> BltPrefixSum.start(STRATEGY, 6, bits("empty"), new ZeroVectorNoise(0)));
   }
 
   private static void writeLong(byte[] bytes, int offset, long value) {

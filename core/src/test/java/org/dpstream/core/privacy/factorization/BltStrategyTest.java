@@ -2,6 +2,7 @@ package org.dpstream.core.privacy.factorization;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,12 +51,22 @@ class BltStrategyTest {
     for (double ck : c) {
       columnNorm += ck * ck;
     }
+    double rowNorm = 0;
+    for (double bk : errorCoefficients(strategy, n)) {
+      rowNorm += bk * bk;
+    }
+    assertEquals(columnNorm, strategy.squaredColumnNorm(horizon), 1e-10 * columnNorm);
+    assertEquals(rowNorm, strategy.squaredErrorRowNorm(horizon), 1e-9 * rowNorm);
+  }
+
+  /** b_0 .. b_{count-1} of B = A C^{-1}, by streaming an impulse through C^{-1}'s buffers. */
+  private static double[] errorCoefficients(BltStrategy strategy, int count) {
     double[] theta = strategy.decays();
     double[] omega = strategy.scales();
     double[] buffers = new double[theta.length];
-    double b = 0;
-    double rowNorm = 0;
-    for (int t = 0; t < n; t++) {
+    double[] b = new double[count];
+    double sum = 0;
+    for (int t = 0; t < count; t++) {
       double w = t == 0 ? 1 : 0; // impulse through C^{-1}
       for (int i = 0; i < theta.length; i++) {
         w -= omega[i] * buffers[i];
@@ -63,11 +74,63 @@ class BltStrategyTest {
       for (int i = 0; i < theta.length; i++) {
         buffers[i] = theta[i] * buffers[i] + w;
       }
-      b += w; // b_t = sum_{s <= t} (C^{-1})_{s0}
-      rowNorm += b * b;
+      sum += w; // b_t = sum_{s <= t} (C^{-1})_{s0}
+      b[t] = sum;
     }
-    assertEquals(columnNorm, strategy.squaredColumnNorm(horizon), 1e-10 * columnNorm);
-    assertEquals(rowNorm, strategy.squaredErrorRowNorm(horizon), 1e-9 * rowNorm);
+    return b;
+  }
+
+  /**
+   * The closed form of the increments' variance against its definition, row start + length of B minus row start:
+   * sum_{k < length} b_k^2 + sum_{m < start} (b_(length+m) - b_m)^2, with b streamed. Two buffers of different
+   * decays, so that every cross term of the closed form counts.
+   */
+  @Test
+  void incrementNormsMatchTheDifferenceOfTwoRowsOfB() {
+    BltStrategy strategy = BltStrategy.of(new double[] {0.5, 0.9}, new double[] {0.1, 0.02});
+    double[] b = errorCoefficients(strategy, 40);
+    for (int[] startAndLength : new int[][] {{0, 1}, {0, 7}, {1, 1}, {3, 4}, {7, 10}, {20, 13}}) {
+      int start = startAndLength[0];
+      int length = startAndLength[1];
+      double direct = 0;
+      for (int k = 0; k < length; k++) {
+        direct += b[k] * b[k];
+      }
+      for (int m = 0; m < start; m++) {
+        double difference = b[length + m] - b[m];
+        direct += difference * difference;
+      }
+      assertEquals(direct, strategy.squaredErrorIncrementNorm(start, length), 1e-12 * direct,
+          "start " + start + ", length " + length);
+    }
+    assertEquals(strategy.squaredErrorRowNorm(9), strategy.squaredErrorIncrementNorm(0, 9), 0);
+    assertThrows(IllegalArgumentException.class, () -> strategy.squaredErrorIncrementNorm(-1, 3));
+    assertThrows(IllegalArgumentException.class, () -> strategy.squaredErrorIncrementNorm(2, 0));
+  }
+
+  /** Norms of no rows are not asked for: each refuses 0 rows instead of answering for a matrix that is not there. */
+  @Test
+  void normsOfNoRowsAreRefused() {
+    BltStrategy strategy = BltStrategy.of(new double[] {0.5}, new double[] {0.25});
+    assertThrows(IllegalArgumentException.class, () -> strategy.squaredColumnNorm(0));
+    assertThrows(IllegalArgumentException.class, () -> strategy.squaredErrorRowNorm(0));
+    assertThrows(IllegalArgumentException.class, () -> strategy.squaredColumnNormUpperBounds(new long[] {1, 0}));
+  }
+
+  /** Equal exactly when both parameter vectors are; the hash sees both, so strategies of other horizons spread. */
+  @Test
+  void equalityIsByDecaysAndScales() {
+    BltStrategy strategy = BltStrategy.of(new double[] {0.5, 0.9}, new double[] {0.1, 0.02});
+    BltStrategy same = BltStrategy.of(new double[] {0.9, 0.5}, new double[] {0.02, 0.1});
+    BltStrategy otherDecays = BltStrategy.of(new double[] {0.5, 0.8}, new double[] {0.1, 0.02});
+    BltStrategy otherScales = BltStrategy.of(new double[] {0.5, 0.9}, new double[] {0.1, 0.03});
+    assertEquals(strategy, same);
+    assertEquals(strategy.hashCode(), same.hashCode());
+    assertNotEquals(strategy, otherDecays);
+    assertNotEquals(strategy, otherScales);
+    assertNotEquals(strategy, (Object) "BltStrategy");
+    assertNotEquals(strategy.hashCode(), otherDecays.hashCode(), "the hash depends on the decays");
+    assertNotEquals(strategy.hashCode(), otherScales.hashCode(), "the hash depends on the scales");
   }
 
   /**
@@ -122,7 +185,19 @@ class BltStrategyTest {
     assertThrows(IllegalArgumentException.class, () -> BltStrategy.of(new double[] {0.5}, new double[] {0.5}),
         "score 1");
     assertThrows(IllegalArgumentException.class, () -> BltStrategy.of(new double[] {1.0}, new double[] {0.1}));
-    assertThrows(IllegalArgumentException.class, () -> BltStrategy.of(new double[] {0.0}, new double[] {0.1}));
+    IllegalArgumentException zeroDecay =
+        assertThrows(IllegalArgumentException.class, () -> BltStrategy.of(new double[] {0.0}, new double[] {0.1}));
+    assertTrue(zeroDecay.getMessage().startsWith("BLT decays must be distinct and in (0, 1 - 2^-50]"),
+        zeroDecay.getMessage());
+    IllegalArgumentException zeroScale =
+        assertThrows(IllegalArgumentException.class, () -> BltStrategy.of(new double[] {0.5}, new double[] {0.0}));
+    assertTrue(zeroScale.getMessage().startsWith("BLT scales must be positive and finite"), zeroScale.getMessage());
+    IllegalArgumentException infiniteScale = assertThrows(IllegalArgumentException.class,
+        () -> BltStrategy.of(new double[] {0.5}, new double[] {Double.POSITIVE_INFINITY}));
+    assertTrue(infiniteScale.getMessage().startsWith("BLT scales must be positive and finite"),
+        infiniteScale.getMessage());
+    // the largest decay admitted, 1 - 2^-50, is admitted
+    assertEquals(1 - 0x1p-50, BltStrategy.of(new double[] {1 - 0x1p-50}, new double[] {0.5}).decays()[0], 0);
     assertThrows(IllegalArgumentException.class,
         () -> BltStrategy.of(new double[] {0.5, 0.5}, new double[] {0.1, 0.1}), "equal decays");
     assertThrows(IllegalArgumentException.class, () -> BltStrategy.of(new double[] {0.5}, new double[] {-0.1}));

@@ -105,11 +105,39 @@ final class EpochedPrefixSumContract {
     EpochedPrefixSum mechanism = fresh.get();
     double[] release = new double[mechanism.dimension()];
     mechanism.addAndRelease(huge, release);
-    assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(huge, new double[release.length]));
+    IllegalArgumentException overflow = assertThrows(IllegalArgumentException.class,
+        () -> mechanism.addAndRelease(huge, new double[release.length]));
+    assertEquals("the exact sum overflows", overflow.getMessage());
     mechanism.addAndRelease(back, release);
     assertArrayEquals(clean[1], release);
     mechanism.addAndRelease(back, release);
     assertArrayEquals(clean[2], release);
+  }
+
+  /**
+   * A release beyond the largest double, with an exact sum and a base that are finite (the last release of an epoch
+   * that summed to MAX_VALUE, plus a new epoch's first leaf of MAX_VALUE), is refused and changes nothing.
+   * {@code fresh} makes identically keyed mechanisms of dimension 3 and this horizon.
+   */
+  static void assertAnOverflowingReleaseIsRejectedAndChangesNothing(Supplier<? extends EpochedPrefixSum> fresh,
+      int horizon) {
+    double[][] leaves = new double[horizon + 1][3];
+    leaves[0][0] = Double.MAX_VALUE;
+    leaves[horizon][0] = -Double.MAX_VALUE;
+    double[][] clean = run(fresh.get(), leaves);
+    EpochedPrefixSum mechanism = fresh.get();
+    double[] release = new double[mechanism.dimension()];
+    for (int t = 0; t < horizon; t++) {
+      mechanism.addAndRelease(leaves[t], release);
+    }
+    double[] target = {7, 8, 9};
+    IllegalArgumentException overflow = assertThrows(IllegalArgumentException.class,
+        () -> mechanism.addAndRelease(new double[] {Double.MAX_VALUE, 0, 0}, target));
+    assertEquals("the release overflows", overflow.getMessage());
+    assertArrayEquals(new double[] {7, 8, 9}, target, "the release must be untouched");
+    assertEquals(horizon, mechanism.totalSteps());
+    mechanism.addAndRelease(leaves[horizon], release);
+    assertArrayEquals(clean[horizon], release);
   }
 
   /**
@@ -122,12 +150,17 @@ final class EpochedPrefixSumContract {
     double[][] clean = run(fresh.get(), leaves);
     EpochedPrefixSum withFailures = fresh.get();
     double[][] malformed = {{Double.NaN, 0, 0}, {0, Double.POSITIVE_INFINITY, 0}, {1, 2}};
+    String[] reasons = {"leaf coordinate 0 is not finite: NaN", "leaf coordinate 1 is not finite: Infinity",
+        "leaf has length 2, expected 3"};
     double[] release = new double[withFailures.dimension()];
     for (int t = 0; t < leaves.length; t++) {
       if (t == 2 || t == horizon) { // inside an epoch, and on the leaf that would start the next one
-        for (double[] leaf : malformed) {
+        for (int k = 0; k < malformed.length; k++) {
+          double[] leaf = malformed[k];
           double[] target = {7, 8, 9};
-          assertThrows(IllegalArgumentException.class, () -> withFailures.addAndRelease(leaf, target));
+          IllegalArgumentException refused =
+              assertThrows(IllegalArgumentException.class, () -> withFailures.addAndRelease(leaf, target));
+          assertEquals(reasons[k], refused.getMessage(), "the reason names what is wrong");
           assertArrayEquals(new double[] {7, 8, 9}, target, "the release must be untouched");
           assertEquals(t, withFailures.totalSteps());
         }

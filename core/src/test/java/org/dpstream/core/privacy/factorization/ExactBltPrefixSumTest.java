@@ -57,6 +57,8 @@ class ExactBltPrefixSumTest {
       }
     }
     assertEquals(1, mechanism.epoch());
+    assertEquals(HORIZON, mechanism.stepsInEpoch());
+    assertEquals(HORIZON, mechanism.horizon());
     assertEquals(2 * HORIZON, mechanism.totalSteps());
   }
 
@@ -151,7 +153,7 @@ class ExactBltPrefixSumTest {
     assertTrue(buffer.getMessage().contains("out of range"), buffer.getMessage());
   }
 
-  /** A leaf that cannot be put on the lattice, or of the wrong length, changes nothing. */
+  /** A leaf that cannot be put on the lattice, or a leaf or release of the wrong length, changes nothing. */
   @Test
   void aFailedStepChangesNothing() {
     double[][] leaves = leaves(10);
@@ -163,10 +165,112 @@ class ExactBltPrefixSumTest {
       straight.addAndRelease(leaves[t], expected);
       if (t == 4) {
         assertThrows(ArithmeticException.class, () -> failing.addAndRelease(new double[] {0, Double.NaN, 0}, release));
-        assertThrows(IllegalArgumentException.class, () -> failing.addAndRelease(new double[2], release));
+        IllegalArgumentException shortLeaf =
+            assertThrows(IllegalArgumentException.class, () -> failing.addAndRelease(new double[2], release));
+        assertEquals("leaf has length 2, expected 3", shortLeaf.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> failing.addAndRelease(leaves[4], new double[D - 1]));
       }
       failing.addAndRelease(leaves[t], release);
       assertArrayEquals(expected, release, "t=" + (t + 1));
+    }
+  }
+
+  /**
+   * Leaves beyond the encoder's bound X are clamped to it, whatever the caller clipped: the bound that keeps the
+   * integer arithmetic from overflowing, and the neighbour distance the calibration prices, hold for any input.
+   */
+  @Test
+  void leavesBeyondTheEncodersBoundAreClampedToIt() {
+    double bound = ENCODER.leafBound() * LATTICE.granularity();
+    ExactBltPrefixSum beyond = ExactBltPrefixSum.start(ENCODER, LATTICE, new ConstantNodeNoise(0), HORIZON, D);
+    ExactBltPrefixSum atTheBound = ExactBltPrefixSum.start(ENCODER, LATTICE, new ConstantNodeNoise(0), HORIZON, D);
+    double[] release = new double[D];
+    double[] expected = new double[D];
+    for (int t = 0; t < 3; t++) {
+      beyond.addAndRelease(new double[] {100, -100, 0.5}, release);
+      atTheBound.addAndRelease(new double[] {bound, -bound, 0.5}, expected);
+      assertArrayEquals(expected, release, "t=" + (t + 1));
+    }
+  }
+
+  /** A release beyond the largest double is refused, and the step is not taken: the next leaf goes on from before. */
+  @Test
+  void anOverflowingReleaseIsRefusedAndChangesNothing() {
+    Lattice coarse = Lattice.ofPowerOfTwo(1000);
+    double leafAtTheBound = ENCODER.leafBound() * coarse.granularity(); // 2^1021 and a bit: 2^24 units overflow
+    ExactBltPrefixSum mechanism = ExactBltPrefixSum.start(ENCODER, coarse, new ConstantNodeNoise(0), HORIZON, D);
+    double[] release = new double[D];
+    int taken = 0;
+    IllegalArgumentException overflow = null;
+    while (overflow == null && taken < 10) {
+      double[] target = {7, 8, 9};
+      try {
+        mechanism.addAndRelease(new double[] {leafAtTheBound, 0, 0}, target);
+        System.arraycopy(target, 0, release, 0, D);
+        taken++;
+      } catch (IllegalArgumentException e) {
+        overflow = e;
+        assertArrayEquals(new double[] {7, 8, 9}, target, "the release is untouched");
+      }
+    }
+    assertTrue(overflow != null && overflow.getMessage().contains("overflows"), "refused after " + taken + " steps");
+    assertTrue(taken >= 7, "7 leaves of 2^21 units stay below 2^24: " + taken);
+    assertEquals(taken, mechanism.totalSteps());
+    double before = release[0];
+    mechanism.addAndRelease(new double[] {-leafAtTheBound, 0, 0}, release);
+    assertEquals(before - leafAtTheBound, release[0], 1e-6 * leafAtTheBound, "it goes on from the last release");
+  }
+
+  /** Snapshots with a negative epoch or step count, a step count beyond the horizon, or a NaN are refused. */
+  @Test
+  void corruptCountersAndValuesAreRefused() throws IOException {
+    ExactBltPrefixSum mechanism = ExactBltPrefixSum.start(ENCODER, LATTICE, noise(), HORIZON, D);
+    mechanism.addAndRelease(new double[D], new double[D]);
+    byte[] good = snapshot(mechanism);
+    // Layout: version (1), d (4), n (8), buffers (4), exponent (4), X (8), epoch (8), steps (8), base (8 d), ...
+    int epochAt = 1 + 4 + 8 + 4 + 4 + 8;
+    int stepsAt = epochAt + 8;
+    int baseAt = stepsAt + 8;
+    for (long[] offsetAndValue : new long[][] {{epochAt, -1}, {stepsAt, -1}, {stepsAt, HORIZON + 1},
+        {baseAt, Double.doubleToRawLongBits(Double.NaN)}}) {
+      byte[] corrupt = good.clone();
+      writeLong(corrupt, (int) offsetAndValue[0], offsetAndValue[1]);
+      IOException refused = assertThrows(IOException.class,
+          () -> ExactBltPrefixSum.readFrom(in(corrupt), ENCODER, LATTICE, noise(), HORIZON, D));
+      assertTrue(refused.getMessage().startsWith("corrupt exact BLT snapshot"), refused.getMessage());
+    }
+    assertEquals(1, ExactBltPrefixSum.readFrom(in(good), ENCODER, LATTICE, noise(), HORIZON, D).totalSteps());
+  }
+
+  /** A snapshot of another encoder (leaf bound or buffer count) or dimension does not match this mechanism. */
+  @Test
+  void snapshotsOfAnotherEncoderOrDimensionAreRefused() throws IOException {
+    ExactBltPrefixSum mechanism = ExactBltPrefixSum.start(ENCODER, LATTICE, noise(), HORIZON, D);
+    mechanism.addAndRelease(new double[D], new double[D]);
+    byte[] snapshot = snapshot(mechanism);
+    FixedPointBlt otherBound = FixedPointBlt.of(BltOptimizer.forHorizon(HORIZON), 1L << 21);
+    FixedPointBlt otherBuffers = FixedPointBlt.of(BltOptimizer.forHorizon(HORIZON, 3), (1L << 21) + 2);
+    for (FixedPointBlt other : new FixedPointBlt[] {otherBound, otherBuffers}) {
+      IOException refused = assertThrows(IOException.class,
+          () -> ExactBltPrefixSum.readFrom(in(snapshot), other, LATTICE, noise(), HORIZON, D));
+      assertTrue(refused.getMessage().contains("does not match"), refused.getMessage());
+    }
+    assertThrows(IOException.class,
+        () -> ExactBltPrefixSum.readFrom(in(snapshot), ENCODER, LATTICE, noise(), HORIZON, D + 1));
+  }
+
+  @Test
+  void anEmptyHorizonOrDimensionIsRefused() {
+    assertThrows(IllegalArgumentException.class,
+        () -> ExactBltPrefixSum.start(ENCODER, LATTICE, new ConstantNodeNoise(0), 0, D));
+    assertThrows(IllegalArgumentException.class,
+        () -> ExactBltPrefixSum.start(ENCODER, LATTICE, new ConstantNodeNoise(0), HORIZON, 0));
+    assertEquals(1, ExactBltPrefixSum.start(ENCODER, LATTICE, new ConstantNodeNoise(0), 1, 1).horizon());
+  }
+
+  private static void writeLong(byte[] bytes, int offset, long value) {
+    for (int i = 0; i < Long.BYTES; i++) {
+      bytes[offset + i] = (byte) (value >>> (8 * (Long.BYTES - 1 - i)));
     }
   }
 

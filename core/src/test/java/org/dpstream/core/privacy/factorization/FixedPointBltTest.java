@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
+import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,7 @@ class FixedPointBltTest {
     assertEquals(1.5, fixed.roundingSlack(), 1e-15);
     assertTrue(fixed.roundingSlack() >= 1.5);
     assertTrue(fixed.admissibleBuffer(0, 2001) && !fixed.admissibleBuffer(0, 2002));
+    assertEquals(1000, fixed.leafBound());
     assertEquals(1000, fixed.clamp(5000));
     assertEquals(-1000, fixed.clamp(-5000));
   }
@@ -179,13 +181,71 @@ class FixedPointBltTest {
     assertEquals(columns[0], widened[0], 1e-14, "no rounding term at t = 1");
   }
 
+  /**
+   * theta = 1 - 3 2^-12 with X = 2^39: f = 11 would overflow ((X + 1/2) 2^22 is above 2^61), and at f = 10 the decay
+   * rounds to 1023 / 1024, whose gap 2^-10 is a third away from the real 3 2^-12: refused, not applied far off.
+   */
+  @Test
+  void aDecayTooCoarselyQuantisedIsRefused() {
+    BltStrategy nearOne = BltStrategy.of(new double[] {1 - 3 * 0x1p-12}, new double[] {0x1p-4});
+    IllegalArgumentException refused =
+        assertThrows(IllegalArgumentException.class, () -> FixedPointBlt.of(nearOne, 1L << 39));
+    assertTrue(refused.getMessage().contains("no fixed point within 2^-6"), refused.getMessage());
+    assertArrayEquals(nearOne.decays(), FixedPointBlt.of(nearOne, 1L << 37).strategy().decays(),
+        "with two bits more headroom the decay is exact");
+  }
+
+  /**
+   * A decay that rounds to 0 at the bits the largest decay leaves (theta = 2^-12 at f = 10, set by theta = 1 - 2^-10
+   * with X = 2^40) is no fixed point: it is refused with the lattice advice, not turned into an inadmissible BLT.
+   */
+  @Test
+  void aDecayRoundingToZeroIsRefused() {
+    BltStrategy tinyAndLarge = BltStrategy.of(new double[] {0x1p-12, 1 - 0x1p-10}, new double[] {0x1p-14, 0x1p-12});
+    IllegalArgumentException refused =
+        assertThrows(IllegalArgumentException.class, () -> FixedPointBlt.of(tinyAndLarge, 1L << 40));
+    assertTrue(refused.getMessage().contains("no fixed point within 2^-6"), refused.getMessage());
+  }
+
+  /** The scales' closeness is checked as the decays' is: a scale that rounds away at the bits left is refused. */
+  @Test
+  void aScaleTooCoarselyQuantisedIsRefused() {
+    BltStrategy smallScale = BltStrategy.of(new double[] {0.5, 1 - 0x1p-10}, new double[] {0x1p-30, 0x1p-12});
+    IllegalArgumentException refused =
+        assertThrows(IllegalArgumentException.class, () -> FixedPointBlt.of(smallScale, 1L << 40));
+    assertTrue(refused.getMessage().contains("no fixed point within 2^-6"), refused.getMessage());
+  }
+
+  /** What the calibration prices is only defined for a positive lattice spacing, dimension and sensitivity. */
+  @Test
+  void shiftNormsNeedPositiveArguments() {
+    FixedPointBlt fixed = FixedPointBlt.of(HALF, 1000);
+    assertThrows(IllegalArgumentException.class, () -> fixed.shiftNorms(0, 4, 2));
+    assertThrows(IllegalArgumentException.class, () -> fixed.shiftNorms(0x1p-10, 0, 2));
+    assertThrows(IllegalArgumentException.class, () -> fixed.shiftNorms(0x1p-10, 4, 0));
+    assertThrows(IllegalArgumentException.class, () -> fixed.shiftNorms(Double.NaN, 4, 2));
+    assertThrows(IllegalArgumentException.class, () -> fixed.shiftNorms(0x1p-10, 4, Double.NaN));
+    // one coordinate is a dimension: (sqrt(69/64) + 2^-10 1.5 sqrt(2))^2 at t = 3
+    double expected = Math.pow(Math.sqrt(69.0 / 64) + 0x1p-10 * 1.5 * Math.sqrt(2), 2);
+    assertEquals(expected, fixed.shiftNorms(0x1p-10, 1, 1).upperBoundsAt(new long[] {3})[0], 1e-12 * expected);
+  }
+
   @Test
   void aLeafBoundTooLargeForTheDecaysIsRefused() {
     BltStrategy longHorizon = BltOptimizer.forHorizon(1_000_000);
     IllegalArgumentException refused =
         assertThrows(IllegalArgumentException.class, () -> FixedPointBlt.of(longHorizon, 1L << 31));
     assertTrue(refused.getMessage().contains("use a coarser lattice"), refused.getMessage());
+    assertTrue(refused.getMessage().contains("theta=" + Arrays.toString(longHorizon.decays())), refused.getMessage());
+    assertTrue(refused.getMessage().contains("omega=" + Arrays.toString(longHorizon.scales())), refused.getMessage());
     assertThrows(IllegalArgumentException.class, () -> FixedPointBlt.of(HALF, 0));
+    IllegalArgumentException beyondTheMantissa =
+        assertThrows(IllegalArgumentException.class, () -> FixedPointBlt.of(HALF, (1L << 52) + 1));
+    assertTrue(beyondTheMantissa.getMessage().startsWith("leaf bound must be in [1, 2^52]"),
+        beyondTheMantissa.getMessage());
+    // both ends of the range are admitted
+    assertEquals(1, FixedPointBlt.of(HALF, 1).leafBound());
+    assertEquals(1L << 52, FixedPointBlt.of(HALF, 1L << 52).leafBound());
     // The same horizon on a coarser lattice fits.
     assertTrue(FixedPointBlt.of(longHorizon, 1L << 17).decayBits() > 20);
   }

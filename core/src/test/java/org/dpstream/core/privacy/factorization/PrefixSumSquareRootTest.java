@@ -1,6 +1,7 @@
 package org.dpstream.core.privacy.factorization;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
@@ -19,6 +20,10 @@ class PrefixSumSquareRootTest {
     assertEquals(0.375, r[2]);
     assertEquals(0.3125, r[3]);
     assertEquals(70.0 / 256, r[4]);
+    assertEquals(0, PrefixSumSquareRoot.coefficients(0).length, "no coefficients asked, none given");
+    assertEquals(0, PrefixSumSquareRoot.squaredColumnNorm(0));
+    assertThrows(IllegalArgumentException.class, () -> PrefixSumSquareRoot.coefficients(-1));
+    assertThrows(IllegalArgumentException.class, () -> PrefixSumSquareRoot.squaredColumnNorm(-1));
   }
 
   @Test

@@ -146,6 +146,12 @@ class SqrtFactorizationPrefixSumTest {
   }
 
   @Test
+  void anOverflowingReleaseIsRejectedAndChangesNothing() {
+    EpochedPrefixSumContract.assertAnOverflowingReleaseIsRejectedAndChangesNothing(
+        () -> gaussian("overflow", 4, 1), 4);
+  }
+
+  @Test
   void argumentsAreChecked() {
     NoiseStream bits = bits("arguments");
     IidVectorNoise noise = IidVectorNoise.gaussian(D, 1);
