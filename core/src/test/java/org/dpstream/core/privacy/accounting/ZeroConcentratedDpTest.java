@@ -129,6 +129,28 @@ class ZeroConcentratedDpTest {
   }
 
   @Test
+  void gaussianRhoRefusesASensitivityOrSigmaThatIsNotPositiveAndFinite() {
+    // A negative S would square to a plausible rho, a zero sigma to an infinite one: both are caller bugs.
+    double[][] bad = {{-2, 4}, {0, 4}, {Double.NaN, 4}, {Double.POSITIVE_INFINITY, 4},
+        {2, -4}, {2, 0}, {2, Double.NaN}, {2, Double.POSITIVE_INFINITY}};
+    for (double[] pair : bad) {
+      IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+          () -> ZeroConcentratedDp.gaussianRho(pair[0], pair[1]), () -> "S=" + pair[0] + ", sigma=" + pair[1]);
+      assertTrue(error.getMessage().startsWith(pair[0] == 2 ? "sigma" : "l2 sensitivity"), error::getMessage);
+    }
+  }
+
+  @Test
+  void theInverseConversionsRefuseAnEpsilonThatIsNotPositiveAndFinite() {
+    for (double epsilon : new double[] {-1, 0, Double.NaN, Double.POSITIVE_INFINITY}) {
+      IllegalArgumentException simple = assertThrows(IllegalArgumentException.class,
+          () -> ZeroConcentratedDp.maxRho(epsilon, 1e-5), "epsilon " + epsilon);
+      assertTrue(simple.getMessage().startsWith("epsilon must be positive and finite"), simple::getMessage);
+      assertThrows(IllegalArgumentException.class, () -> ZeroConcentratedDp.maxRhoTight(epsilon, 1e-5));
+    }
+  }
+
+  @Test
   void rejectsDeltaThatMakesTheConversionMeaningless() {
     assertThrows(IllegalArgumentException.class, () -> ZeroConcentratedDp.epsilon(1, 0));
     assertThrows(IllegalArgumentException.class, () -> ZeroConcentratedDp.maxRhoTight(1, 1));
