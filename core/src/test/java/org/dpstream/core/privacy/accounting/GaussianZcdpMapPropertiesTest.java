@@ -46,17 +46,27 @@ class GaussianZcdpMapPropertiesTest {
     assertTrue(map.spentAfter(1).epsilon() <= map.spentAfter(3).epsilon(), map::toString);
   }
 
-  /** An input whose closed form, as doubles, costs a little more than rho: sigma is widened past it. */
+  /**
+   * An input whose closed form, as doubles, costs a little more than rho: sigma is widened by factors
+   * 1 + 2^-52, 1 + 2^-51, ... (each product rounded up) and the first that fits is taken.
+   */
   @Example
-  void aClosedFormThatOverspendsByRoundingIsWidened() {
+  void aClosedFormThatOverspendsByRoundingIsWidenedByDoublingNudges() {
     ZcdpBudget budget = BUDGETS[0];
     double l2Sensitivity = 61.27946523080592;
     double phi = 3.617533682665805;
-    double start = closedForm(l2Sensitivity, phi, budget);
-    assertTrue(!budget.admits(Rounding.productUp(GaussianZcdpMap.rhoPerUnitNorm(l2Sensitivity, start), phi)));
+    double widened = closedForm(l2Sensitivity, phi, budget);
+    assertTrue(!fits(widened, l2Sensitivity, phi, budget), "the closed form must overspend for this example");
+    for (int nudge = 0; !fits(widened, l2Sensitivity, phi, budget); nudge++) {
+      widened = Rounding.productUp(widened, 1.0 + Math.scalb(1.0, -52 + nudge));
+    }
     GaussianZcdpMap map = GaussianZcdpMap.calibrate(
         "widened", budget, l2Sensitivity, SensitivityStructure.of(1, new long[] {1}, new double[] {phi}));
-    assertTrue(map.sigma() > start);
+    assertEquals(widened, map.sigma());
     assertTrue(budget.admits(map.rhoAfter(1)));
+  }
+
+  private static boolean fits(double sigma, double l2Sensitivity, double phi, ZcdpBudget budget) {
+    return budget.admits(Rounding.productUp(GaussianZcdpMap.rhoPerUnitNorm(l2Sensitivity, sigma), phi));
   }
 }

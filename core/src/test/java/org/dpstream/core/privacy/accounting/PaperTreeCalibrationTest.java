@@ -132,10 +132,16 @@ class PaperTreeCalibrationTest {
     // Each bad constant alone, the others chosen so that s = 2 (beta D + L) would still be positive and finite.
     double[][] bad = {{-1, 1, 5}, {1, -1, 5}, {1, 5, -1}, {Double.NaN, 1, 1}, {Double.POSITIVE_INFINITY, 0, 1},
         {0, Double.POSITIVE_INFINITY, 1}, {1, 1, Double.NaN}};
-    for (double[] constants : bad) {
-      assertThrows(IllegalArgumentException.class, () -> PaperTreeCalibration.forOnlineFrankWolfe(
-          ONE_AND_ONE_IN_A_THOUSAND, 1000, regularity, constants[0], constants[1], constants[2]),
+    // The error names the constant at fault, not the leaf sensitivity it would have made.
+    String[] names = {"smoothness beta", "diameter D", "lipschitz L", "smoothness beta", "smoothness beta",
+        "diameter D", "lipschitz L"};
+    for (int i = 0; i < bad.length; i++) {
+      double[] constants = bad[i];
+      IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+          () -> PaperTreeCalibration.forOnlineFrankWolfe(
+              ONE_AND_ONE_IN_A_THOUSAND, 1000, regularity, constants[0], constants[1], constants[2]),
           () -> Arrays.toString(constants));
+      assertTrue(error.getMessage().startsWith(names[i] + " must be non-negative and finite"), error::getMessage);
     }
   }
 

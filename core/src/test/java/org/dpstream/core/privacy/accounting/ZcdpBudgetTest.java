@@ -27,7 +27,9 @@ class ZcdpBudgetTest {
     assertEquals(new PrivacyBudget(ZcdpConversion.TIGHT.epsilon(0.01, 1e-4), 1e-4), budget.spent(0.01));
     assertTrue(budget.admits(budget.rho()));
     assertFalse(budget.admits(Math.nextUp(budget.rho())));
-    assertThrows(IllegalArgumentException.class, () -> ZcdpBudget.of(new PrivacyBudget(1, 0)));
+    IllegalArgumentException pure =
+        assertThrows(IllegalArgumentException.class, () -> ZcdpBudget.of(new PrivacyBudget(1, 0)));
+    assertTrue(pure.getMessage().startsWith("zCDP accounting needs delta > 0"), pure::getMessage);
   }
 
   @Test
@@ -104,5 +106,6 @@ class ZcdpBudgetTest {
     assertNotEquals(ZcdpBudget.of(BUDGET), ZcdpBudget.of(BUDGET).beside(1e-3));
     assertNotEquals(ZcdpBudget.of(BUDGET), ZcdpBudget.of(new PrivacyBudget(1, 1e-5)));
     assertTrue(ZcdpBudget.of(BUDGET).beside(1e-3).toString().contains("beside=0.001"));
+    assertFalse(ZcdpBudget.of(BUDGET).toString().contains("beside"), "a mechanism alone has nothing beside it");
   }
 }
