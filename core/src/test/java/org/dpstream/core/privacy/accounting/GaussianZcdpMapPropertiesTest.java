@@ -47,19 +47,21 @@ class GaussianZcdpMapPropertiesTest {
   }
 
   /**
-   * An input whose closed form, as doubles, costs a little more than rho: sigma is widened by factors
-   * 1 + 2^-52, 1 + 2^-51, ... (each product rounded up) and the first that fits is taken.
+   * An input whose closed form, as doubles, costs a little more than rho, and still does after the first nudge:
+   * sigma is widened by factors 1 + 2^-52, 1 + 2^-51, ... (each product rounded up) and the first that fits is
+   * taken.
    */
   @Example
   void aClosedFormThatOverspendsByRoundingIsWidenedByDoublingNudges() {
     ZcdpBudget budget = BUDGETS[0];
-    double l2Sensitivity = 61.27946523080592;
-    double phi = 3.617533682665805;
+    double l2Sensitivity = 11.760883614070142;
+    double phi = 0.26351028418937056;
     double widened = closedForm(l2Sensitivity, phi, budget);
-    assertTrue(!fits(widened, l2Sensitivity, phi, budget), "the closed form must overspend for this example");
-    for (int nudge = 0; !fits(widened, l2Sensitivity, phi, budget); nudge++) {
-      widened = Rounding.productUp(widened, 1.0 + Math.scalb(1.0, -52 + nudge));
+    int nudges = 0;
+    for (; !fits(widened, l2Sensitivity, phi, budget); nudges++) {
+      widened = Rounding.productUp(widened, 1.0 + Math.scalb(1.0, -52 + nudges));
     }
+    assertEquals(2, nudges, "the example needs two nudges");
     GaussianZcdpMap map = GaussianZcdpMap.calibrate(
         "widened", budget, l2Sensitivity, SensitivityStructure.of(1, new long[] {1}, new double[] {phi}));
     assertEquals(widened, map.sigma());
