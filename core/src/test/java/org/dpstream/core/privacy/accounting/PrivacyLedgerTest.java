@@ -42,6 +42,7 @@ class PrivacyLedgerTest {
     PrivacyBudgetExceededException refused =
         assertThrows(PrivacyBudgetExceededException.class, () -> before.reserve(epsilonPast));
     assertEquals(epsilonPast, refused.requested());
+    assertEquals(BUDGET, refused.budget());
     assertTrue(refused.getMessage().contains("1.0000000000000002"), refused::getMessage);
     assertThrows(PrivacyBudgetExceededException.class,
         () -> before.reserve(new PrivacyBudget(0.6, Math.nextUp(1e-5))));

@@ -150,6 +150,37 @@ class ZeroConcentratedDpTest {
     }
   }
 
+  /**
+   * The last answer is kept for the same (epsilon, delta) only: a call for another epsilon or another delta
+   * searches again, as the plans of one model and those of the next ask one after the other.
+   */
+  @Test
+  void theRememberedTightInverseAnswersOnlyForItsOwnEpsilonAndDelta() {
+    double one = ZeroConcentratedDp.maxRhoTight(1, 1e-5);
+    double two = ZeroConcentratedDp.maxRhoTight(2, 1e-5);
+    double twoAtSmallerDelta = ZeroConcentratedDp.maxRhoTight(2, 1e-6);
+    assertEquals(one, ZeroConcentratedDp.maxRhoTight(1, 1e-5));
+    assertTrue(two > one, "more epsilon, more rho");
+    assertTrue(twoAtSmallerDelta < two, "less delta, less rho");
+    assertTrue(ZeroConcentratedDp.epsilonTight(twoAtSmallerDelta, 1e-6) <= 2);
+    ZeroConcentratedDp.clearForTests();
+    assertEquals(two, ZeroConcentratedDp.maxRhoTight(2, 1e-5));
+  }
+
+  /**
+   * The inverse is tight to the double: asked for an epsilon the conversion itself produced at rho, it finds a
+   * rho at least that large (a boundary where epsilon is met exactly counts as within).
+   */
+  @Test
+  void theTightInverseOfAnEpsilonTheConversionProducedGivesBackAtLeastItsRho() {
+    for (double rho : new double[] {1e-4, 0.01, 0.3}) {
+      double epsilon = ZeroConcentratedDp.epsilonTight(rho, 1e-5);
+      double back = ZeroConcentratedDp.maxRhoTight(epsilon, 1e-5);
+      assertTrue(back >= rho, "rho " + rho + ": " + back);
+      assertTrue(ZeroConcentratedDp.epsilonTight(back, 1e-5) <= epsilon);
+    }
+  }
+
   @Test
   void rejectsDeltaThatMakesTheConversionMeaningless() {
     assertThrows(IllegalArgumentException.class, () -> ZeroConcentratedDp.epsilon(1, 0));
