@@ -81,6 +81,26 @@ class ZeroConcentratedDpTest {
     }
   }
 
+  /**
+   * The search's grid ends at alpha - 1 = e^45; its refinement reaches a quarter step beyond. At rho = 1.3e-38,
+   * delta = 1e-30 the best order is near alpha - 1 = e^45.2, past the grid's last point, which alone would be 2 %
+   * looser: the result must still match the printed form minimised over a dense range around it.
+   */
+  @Test
+  void theBestOrderJustPastTheGridsEndIsStillFound() {
+    double rho = 1.3e-38;
+    double delta = 1e-30;
+    double best = Double.POSITIVE_INFINITY;
+    for (double u = 44; u <= 46; u += 1e-3) {
+      double alpha = 1 + Math.exp(u);
+      best = Math.min(best, alpha * rho
+          + (Math.log(1 / delta) + (alpha - 1) * Math.log1p(-1 / alpha) - Math.log(alpha)) / (alpha - 1));
+    }
+    double searched = ZeroConcentratedDp.epsilonTight(rho, delta);
+    assertEquals(best, searched, 1e-6 * best);
+    assertTrue(searched < 0.6 * ZeroConcentratedDp.epsilon(rho, delta), "tighter than the simple conversion");
+  }
+
   @Test
   void tightConversionClampsANegativeBoundToTheSmallestPositiveEpsilon() {
     // rho = 1e-4, delta = 1e-2: the bound goes below 0 (about -0.0023 near alpha = 66): the mechanism is
