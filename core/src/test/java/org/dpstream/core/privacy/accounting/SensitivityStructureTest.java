@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -171,7 +172,10 @@ class SensitivityStructureTest {
     }
     SensitivityStructure one = SensitivityStructure.of(1, new long[] {1}, new double[] {1});
     assertThrows(IllegalArgumentException.class, () -> one.indexOf(0));
-    assertThrows(IllegalArgumentException.class, () -> SensitivityStructure.toeplitz(0, s -> new double[] {1}));
+    // refused before the strategy is asked for any bound
+    IllegalArgumentException empty = assertThrows(IllegalArgumentException.class,
+        () -> SensitivityStructure.toeplitz(0, s -> fail("asked for bounds at steps " + Arrays.toString(s))));
+    assertTrue(empty.getMessage().startsWith("horizon must be at least 1"), empty::getMessage);
   }
 
   @Test
