@@ -202,6 +202,20 @@ class ZeroConcentratedDpTest {
   }
 
   @Test
+  void nothingSpentCostsNothingAndARhoThatIsNotANonNegativeNumberIsRefused() {
+    // rho = 0 is exactly epsilon 0 in both, not the clamp's smallest positive epsilon
+    assertEquals(0, ZeroConcentratedDp.epsilon(0, 1e-5));
+    assertEquals(0, ZeroConcentratedDp.epsilonTight(0, 1e-5));
+    for (double rho : new double[] {-1, -Double.MIN_VALUE, Double.NaN, Double.POSITIVE_INFINITY}) {
+      for (ZcdpConversion conversion : ZcdpConversion.values()) {
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+            () -> conversion.epsilon(rho, 1e-5), () -> conversion + ", rho " + rho);
+        assertTrue(error.getMessage().startsWith("rho must be non-negative and finite"), error::getMessage);
+      }
+    }
+  }
+
+  @Test
   void rejectsDeltaThatMakesTheConversionMeaningless() {
     assertThrows(IllegalArgumentException.class, () -> ZeroConcentratedDp.epsilon(1, 0));
     assertThrows(IllegalArgumentException.class, () -> ZeroConcentratedDp.maxRhoTight(1, 1));
