@@ -16,10 +16,6 @@ import java.io.IOException;
 import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.privacy.accounting.AdaptiveClipBudget;
 import org.dpstream.core.privacy.accounting.GaussianTreeCalibration;
-import org.dpstream.core.privacy.accounting.PrivacyBudget;
-import org.dpstream.core.privacy.accounting.Rounding;
-import org.dpstream.core.privacy.accounting.ZcdpBudget;
-import org.dpstream.core.privacy.accounting.ZcdpConversion;
 import org.dpstream.core.privacy.factorization.SqrtFactorizationCalibration;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
@@ -210,34 +206,6 @@ class AdaptiveClipTest {
     int n = blocks * NormQuantileHistogram.BINS;
     double variance = sigma * sigma;
     assertEquals(variance, sumSquares / n, 5 * variance * Math.sqrt(2.0 / n));
-  }
-
-  @Test
-  void theBudgetSplitsIntoHistogramAndBlocksInRhoAndComposesWithinTheModelsBudget() {
-    PrivacyBudget budget = new PrivacyBudget(1, 1e-4);
-    AdaptiveClipBudget split = AdaptiveClipBudget.of(ZcdpBudget.of(budget), 0.05);
-    double rho = ZcdpConversion.TIGHT.maxRho(1, 1e-4);
-    assertEquals(rho, split.rho());
-    // sigma_h = 1 / sqrt(0.05 rho), rounded up; rho_q = 2 / (2 sigma_h^2) <= 0.05 rho, within rounding.
-    assertEquals(1 / Math.sqrt(0.05 * rho), split.histogramSigma(), 1e-9);
-    assertTrue(split.histogramSigma() >= 1 / Math.sqrt(0.05 * rho));
-    assertTrue(split.quantileRho() <= 0.05 * rho);
-    assertEquals(0.05 * rho, split.quantileRho(), 1e-9 * rho);
-    // rho_b is the rest, rounded down by an ulp or two and no margin: the rounded-up sum stays within rho.
-    assertEquals(rho - split.quantileRho(), split.blockRho(), 3 * Math.ulp(rho));
-    assertTrue(Rounding.tightSumUp(split.blockRho(), split.quantileRho()) <= rho);
-    assertEquals(split.blockRho(), split.blockBudget().rho());
-    assertEquals(split.quantileRho(), split.blockBudget().rhoBeside());
-    assertEquals(budget, split.blockBudget().budget());
-    // A sample costs its block's rho plus one histogram's, converted once.
-    assertEquals(ZcdpConversion.TIGHT.epsilon(Rounding.tightSumUp(split.blockRho(), split.quantileRho()), 1e-4),
-        split.spent(split.blockRho()).epsilon());
-    assertTrue(split.spent(split.blockRho()).epsilon() <= 1);
-    assertTrue(split.spent(rho).epsilon() > 1); // the whole rho on top of the histogram would not fit
-    assertEquals(ZcdpConversion.TIGHT.epsilon(split.quantileRho(), 1e-4), split.spent(0).epsilon());
-    assertEquals("zcdp-cks20-adaptive-clip", split.accountant());
-    assertThrows(IllegalArgumentException.class, () -> AdaptiveClipBudget.of(ZcdpBudget.of(budget), 0));
-    assertThrows(IllegalArgumentException.class, () -> AdaptiveClipBudget.of(ZcdpBudget.of(budget), 0.51));
   }
 
   /**

@@ -130,8 +130,9 @@ class ExponentialMechanismCalibrationTest {
       assertThrows(IllegalArgumentException.class, () -> calibration.spentAfter(step));
     }
     assertThrows(IllegalArgumentException.class, () -> ExponentialMechanismCalibration.of(BUDGET, 1, 4, 1, 3));
-    assertThrows(IllegalArgumentException.class,
+    IllegalArgumentException pure = assertThrows(IllegalArgumentException.class,
         () -> ExponentialMechanismCalibration.of(new PrivacyBudget(1, 0), 1000, 4, 1, 3));
+    assertTrue(pure.getMessage().startsWith("zCDP accounting needs delta > 0"), pure::getMessage);
     // D = -1 with beta D + L = 2 > 0: only the diameter check refuses it
     assertThrows(IllegalArgumentException.class, () -> ExponentialMechanismCalibration.of(BUDGET, 1000, -1, 1, 3));
     assertThrows(IllegalArgumentException.class, () -> ExponentialMechanismCalibration.of(BUDGET, 1000, 4, 0, 0));

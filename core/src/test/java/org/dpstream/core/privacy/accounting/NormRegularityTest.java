@@ -78,10 +78,40 @@ class NormRegularityTest {
   }
 
   @Test
+  void primalL1HasTheMaxNormAsItsDual() {
+    // p = 1 is in range: q = inf, and in d = 1000 Lemma 3.2 via l_{ln d} applies
+    NormRegularity regularity = NormRegularity.forPrimalExponent(1, 1000);
+    assertEquals(Double.POSITIVE_INFINITY, regularity.dualExponent());
+    assertEquals(1000, regularity.dimension());
+    assertEquals(NormRegularity.forDualExponent(Double.POSITIVE_INFINITY, 1000).kappa(), regularity.kappa());
+  }
+
+  @Test
+  void atQEqualsTwoTheEuclideanNormIsItsOwnSmoothNormUnderLemma32() {
+    // q = 2: l_2 is 1-smooth, kappa = q - 1 = 1 in every dimension, and Lemma 3.2's l_q branch (not Lemma 3.3's
+    // scaled l_2, which is for q < 2) produces it; in d <= 3, where e^2 (ln d - 1) < 1, the l_2 embedding ties
+    // with l_q itself (d^0 = 1 = q - 1) and l_q is kept.
+    for (int d : new int[] {1, 2, 3, 10}) {
+      NormRegularity regularity = NormRegularity.forDualExponent(2, d);
+      assertEquals(1.0, regularity.kappa(), "d=" + d);
+      assertEquals(SmoothNorm.LP, regularity.smoothNorm(), "d=" + d);
+      assertEquals(2.0, regularity.smoothNormExponent(), "d=" + d);
+      assertEquals(d <= 3 ? "outside Lemma 3.2 (d <= 7): l_q itself, kappa = q - 1" : "Lemma 3.2 via l_q",
+          regularity.source(), "d=" + d);
+    }
+  }
+
+  @Test
   void rejectsInvalidExponentsAndDimensions() {
     assertThrows(IllegalArgumentException.class, () -> NormRegularity.forDualExponent(0.5, 5));
     assertThrows(IllegalArgumentException.class, () -> NormRegularity.forPrimalExponent(Double.NaN, 5));
     assertThrows(IllegalArgumentException.class, () -> NormRegularity.forDualExponent(2, 0));
+    // an exponent below 1 is reported as the caller named it, p or q
+    for (double p : new double[] {0.5, 0, -2}) {
+      IllegalArgumentException error =
+          assertThrows(IllegalArgumentException.class, () -> NormRegularity.forPrimalExponent(p, 5), "p=" + p);
+      assertEquals("p must be in [1, inf], got " + p, error.getMessage());
+    }
   }
 
   private static double[] basisVector(int d) {

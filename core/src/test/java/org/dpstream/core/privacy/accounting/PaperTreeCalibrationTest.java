@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class PaperTreeCalibrationTest {
@@ -103,6 +104,54 @@ class PaperTreeCalibrationTest {
     PaperTreeCalibration.of(new PrivacyBudget(11, 1e-3), 1000, euclidean, 1);
     assertThrows(IllegalArgumentException.class,
         () -> PaperTreeCalibration.of(new PrivacyBudget(12, 1e-3), 1000, euclidean, 1));
+  }
+
+  @Test
+  void describesItsLedgerEntryAndPerNodeBudget() {
+    PaperTreeCalibration calibration = paperExperiment(ONE_AND_ONE_IN_A_THOUSAND, 1000);
+    assertEquals("paper-eq-3.2", calibration.accountant());
+    assertEquals(ONE_AND_ONE_IN_A_THOUSAND, calibration.budget());
+    assertEquals(1000, calibration.horizon());
+    assertEquals(NormRegularity.forPrimalExponent(1.5, 5).kappa(), calibration.regularity().kappa());
+    // h = 11: Lemma 2.1 at (1/11, 1e-3/11)
+    PrivacyBudget perNode = calibration.perNodeBudget();
+    assertEquals(1.0 / 11, perNode.epsilon(), 1e-15);
+    assertEquals(1e-3 / 11, perNode.delta(), 1e-18);
+    PrivacyLedger ledger = PrivacyLedger.open(calibration);
+    assertEquals("paper-eq-3.2", ledger.accountant());
+  }
+
+  @Test
+  void aLinearLossHasNoSmoothnessTermButAnyNegativeOrNonFiniteConstantIsRefused() {
+    // beta = 0 (a linear loss): s = 2 L
+    NormRegularity regularity = NormRegularity.forPrimalExponent(1.5, 5);
+    assertEquals(2.0, PaperTreeCalibration.forOnlineFrankWolfe(
+        ONE_AND_ONE_IN_A_THOUSAND, 1000, regularity, 0, 4, 1).leafSensitivity());
+    assertEquals(2.0, PaperTreeCalibration.forOnlineFrankWolfe(
+        ONE_AND_ONE_IN_A_THOUSAND, 1000, regularity, 1, 0, 1).leafSensitivity());
+    // Each bad constant alone, the others chosen so that s = 2 (beta D + L) would still be positive and finite.
+    double[][] bad = {{-1, 1, 5}, {1, -1, 5}, {1, 5, -1}, {Double.NaN, 1, 1}, {Double.POSITIVE_INFINITY, 0, 1},
+        {0, Double.POSITIVE_INFINITY, 1}, {1, 1, Double.NaN}};
+    // The error names the constant at fault, not the leaf sensitivity it would have made.
+    String[] names = {"smoothness beta", "diameter D", "lipschitz L", "smoothness beta", "smoothness beta",
+        "diameter D", "lipschitz L"};
+    for (int i = 0; i < bad.length; i++) {
+      double[] constants = bad[i];
+      IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+          () -> PaperTreeCalibration.forOnlineFrankWolfe(
+              ONE_AND_ONE_IN_A_THOUSAND, 1000, regularity, constants[0], constants[1], constants[2]),
+          () -> Arrays.toString(constants));
+      assertTrue(error.getMessage().startsWith(names[i] + " must be non-negative and finite"), error::getMessage);
+    }
+  }
+
+  @Test
+  void aLeafSensitivityThatIsNotPositiveAndFiniteIsRefused() {
+    NormRegularity euclidean = NormRegularity.forDualExponent(2, 10);
+    for (double bad : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
+      assertThrows(IllegalArgumentException.class,
+          () -> PaperTreeCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 1000, euclidean, bad), "s=" + bad);
+    }
   }
 
   @Test

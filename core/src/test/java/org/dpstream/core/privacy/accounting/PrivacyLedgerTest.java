@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +42,7 @@ class PrivacyLedgerTest {
     PrivacyBudgetExceededException refused =
         assertThrows(PrivacyBudgetExceededException.class, () -> before.reserve(epsilonPast));
     assertEquals(epsilonPast, refused.requested());
+    assertEquals(BUDGET, refused.budget());
     assertTrue(refused.getMessage().contains("1.0000000000000002"), refused::getMessage);
     assertThrows(PrivacyBudgetExceededException.class,
         () -> before.reserve(new PrivacyBudget(0.6, Math.nextUp(1e-5))));
@@ -85,6 +91,39 @@ class PrivacyLedgerTest {
   }
 
   @Test
+  void aStateSnapshotFramesTheLedgerByItsLengthAndReadsItBack() throws IOException {
+    PrivacyLedger ledger = fresh().reserve(new PrivacyBudget(0.25, 1e-6)).startEpoch();
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    ledger.writeTo(new DataOutputStream(buffer));
+    byte[] framed = buffer.toByteArray();
+    // an unsigned short of the length, then toBytes()
+    assertEquals(2 + 60, framed.length);
+    assertEquals(60, ((framed[0] & 0xff) << 8) | (framed[1] & 0xff));
+    assertArrayEquals(ledger.toBytes(), Arrays.copyOfRange(framed, 2, framed.length));
+    assertEquals(ledger, PrivacyLedger.readFrom(new DataInputStream(new ByteArrayInputStream(framed))));
+  }
+
+  @Test
+  void aCorruptLedgerInAStateSnapshotIsAnIoErrorThatSaysWhy() throws IOException {
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    fresh().writeTo(new DataOutputStream(buffer));
+    byte[] framed = buffer.toByteArray();
+    framed[2] = 2; // the format version, after the length
+    IOException error = assertThrows(IOException.class,
+        () -> PrivacyLedger.readFrom(new DataInputStream(new ByteArrayInputStream(framed))));
+    assertTrue(error.getMessage().contains("corrupt privacy ledger"), error::getMessage);
+    assertTrue(error.getMessage().contains("unknown format version 2"), error::getMessage);
+  }
+
+  @Test
+  void equalLedgersHashAlikeAndDifferentOnesApart() {
+    PrivacyLedger ledger = fresh().reserve(new PrivacyBudget(0.25, 1e-6));
+    assertEquals(ledger.hashCode(), PrivacyLedger.fromBytes(ledger.toBytes()).hashCode());
+    assertNotEquals(ledger.hashCode(), fresh().hashCode());
+    assertNotEquals(ledger.hashCode(), ledger.startEpoch().hashCode());
+  }
+
+  @Test
   void unknownVersionFailsLoudly() {
     byte[] bytes = fresh().toBytes();
     bytes[0] = 2;
@@ -113,6 +152,12 @@ class PrivacyLedgerTest {
     // spent epsilon (offset 1 + 16) set to 2.0, over the budget of 1
     java.nio.ByteBuffer.wrap(bytes).putDouble(17, 2.0);
     assertThrows(IllegalArgumentException.class, () -> PrivacyLedger.fromBytes(bytes));
+    // epoch (offset 1 + 32 + 8) set to -1
+    byte[] negativeEpoch = fresh().toBytes();
+    java.nio.ByteBuffer.wrap(negativeEpoch).putLong(41, -1);
+    IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> PrivacyLedger.fromBytes(negativeEpoch));
+    assertTrue(error.getMessage().contains("epoch must be non-negative"), error::getMessage);
   }
 
   @Test
@@ -126,6 +171,9 @@ class PrivacyLedgerTest {
   void rejectsBadConstruction() {
     assertThrows(IllegalArgumentException.class, () -> PrivacyLedger.open(BUDGET, " ", 10));
     assertThrows(IllegalArgumentException.class, () -> PrivacyLedger.open(BUDGET, "x".repeat(256), 10));
+    // 255 bytes is the longest name the one-byte length of the binary form can carry
+    PrivacyLedger longest = PrivacyLedger.open(BUDGET, "x".repeat(255), 10);
+    assertEquals(longest, PrivacyLedger.fromBytes(longest.toBytes()));
     assertThrows(IllegalArgumentException.class, () -> PrivacyLedger.open(BUDGET, "zcdp", 0));
     assertNotEquals(fresh(), fresh().startEpoch());
   }

@@ -120,8 +120,9 @@ class ReportNoisyMaxCalibrationTest {
     // eps_1 = 1 / (2 * 2 * 0.08347) = 2.995 > 1 already, and advanced composition is worse.
     assertThrows(IllegalArgumentException.class,
         () -> ReportNoisyMaxCalibration.of(new PrivacyBudget(1, 0.99), 2, 4, 1, 1));
-    assertThrows(IllegalArgumentException.class,
+    IllegalArgumentException oneStep = assertThrows(IllegalArgumentException.class,
         () -> ReportNoisyMaxCalibration.of(ONE_AND_ONE_IN_A_THOUSAND, 1, 4, 1, 1)); // ln 1 = 0: no noise
+    assertTrue(oneStep.getMessage().startsWith("Algorithm 2 needs a horizon n >= 2"), oneStep::getMessage);
     assertThrows(IllegalArgumentException.class,
         () -> ReportNoisyMaxCalibration.of(new PrivacyBudget(1, 0), 1000, 4, 1, 1));
     assertThrows(IllegalArgumentException.class,

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -67,7 +68,18 @@ class SensitivityStructureTest {
     assertEquals(63, largest.size());
     assertEquals(1L << 62, largest.checkpoint(62));
     assertEquals(63, largest.largestBound());
-    assertThrows(IllegalArgumentException.class, () -> SensitivityStructure.tree(new TreeHorizon((1L << 62) + 1)));
+    IllegalArgumentException tooLarge = assertThrows(IllegalArgumentException.class,
+        () -> SensitivityStructure.tree(new TreeHorizon((1L << 62) + 1)));
+    assertTrue(tooLarge.getMessage().startsWith("a tree of more than 2^62 leaves"), tooLarge::getMessage);
+  }
+
+  @Test
+  void aPersonWithoutParticipationsIsRefusedAsSuch() {
+    for (int participations : new int[] {0, -1}) {
+      IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+          () -> SensitivityStructure.tree(new TreeHorizon(8), participations));
+      assertTrue(error.getMessage().startsWith("participations must be at least 1"), error::getMessage);
+    }
   }
 
   @Test
@@ -160,7 +172,10 @@ class SensitivityStructureTest {
     }
     SensitivityStructure one = SensitivityStructure.of(1, new long[] {1}, new double[] {1});
     assertThrows(IllegalArgumentException.class, () -> one.indexOf(0));
-    assertThrows(IllegalArgumentException.class, () -> SensitivityStructure.toeplitz(0, s -> new double[] {1}));
+    // refused before the strategy is asked for any bound
+    IllegalArgumentException empty = assertThrows(IllegalArgumentException.class,
+        () -> SensitivityStructure.toeplitz(0, s -> fail("asked for bounds at steps " + Arrays.toString(s))));
+    assertTrue(empty.getMessage().startsWith("horizon must be at least 1"), empty::getMessage);
   }
 
   @Test
@@ -213,6 +228,21 @@ class SensitivityStructureTest {
         }
       }
     }
+  }
+
+  /**
+   * More participations than the tree has leaves (a short epoch of a person-level model): the root level, like
+   * every other, holds floor(k / 2^l) full nodes and the rest, so the bound stays the sum of g_l(k) over the
+   * tree's own levels, at least the brute force's worst with every leaf changed.
+   */
+  @Test
+  void moreParticipationsThanLeavesSumTheTreesOwnLevels() {
+    // n = 2, h = 2, k = 3: g_0(3) = 3, g_1(3) = 4 + 1 = 5
+    SensitivityStructure threeInTwo = SensitivityStructure.tree(new TreeHorizon(2), 3);
+    assertEquals(3 + 5, threeInTwo.largestBound());
+    assertTrue(threeInTwo.largestBound() >= bruteForcePhi(2, 2, 2));
+    // n = 4, h = 3, k = 5: g_0 = 5, g_1 = 2 * 4 + 1 = 9, g_2 = 16 + 1 = 17
+    assertEquals(5 + 9 + 17, SensitivityStructure.tree(new TreeHorizon(4), 5).largestBound());
   }
 
   @Test

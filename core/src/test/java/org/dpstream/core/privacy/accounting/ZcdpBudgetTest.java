@@ -27,7 +27,9 @@ class ZcdpBudgetTest {
     assertEquals(new PrivacyBudget(ZcdpConversion.TIGHT.epsilon(0.01, 1e-4), 1e-4), budget.spent(0.01));
     assertTrue(budget.admits(budget.rho()));
     assertFalse(budget.admits(Math.nextUp(budget.rho())));
-    assertThrows(IllegalArgumentException.class, () -> ZcdpBudget.of(new PrivacyBudget(1, 0)));
+    IllegalArgumentException pure =
+        assertThrows(IllegalArgumentException.class, () -> ZcdpBudget.of(new PrivacyBudget(1, 0)));
+    assertTrue(pure.getMessage().startsWith("zCDP accounting needs delta > 0"), pure::getMessage);
   }
 
   @Test
@@ -69,12 +71,41 @@ class ZcdpBudgetTest {
   }
 
   @Test
+  void aNumberThatIsNotOneSaysSoAndNotThatItLeavesNothing() {
+    ZcdpBudget whole = ZcdpBudget.of(BUDGET);
+    for (double bad : new double[] {-1e-9, Double.NaN, Double.POSITIVE_INFINITY}) {
+      IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> whole.beside(bad));
+      assertTrue(error.getMessage().startsWith("rho of the other mechanisms must be non-negative and finite"),
+          error::getMessage);
+    }
+  }
+
+  /**
+   * At the smallest budgets rho is subnormal, and the others' rho can leave exactly one subnormal step: the
+   * rest rounded down is then 0, which is refused rather than calibrated for (an infinite sigma).
+   */
+  @Test
+  void aRestRoundedDownToZeroIsRefusedEvenAtSubnormalRho() {
+    ZcdpBudget tiny = ZcdpBudget.of(new PrivacyBudget(1e-160, 1e-5), ZcdpConversion.SIMPLE);
+    assertTrue(tiny.rho() > 0 && tiny.rho() < Double.MIN_NORMAL, "subnormal: " + tiny.rho());
+    IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> tiny.beside(Math.nextDown(tiny.rho())));
+    assertTrue(error.getMessage().contains("leaves nothing"), error::getMessage);
+    ZcdpBudget smallest = tiny.beside(tiny.rho() - 2 * Double.MIN_VALUE);
+    assertEquals(Double.MIN_VALUE, smallest.rho());
+    assertTrue(smallest.total(smallest.rho()) <= tiny.rho());
+  }
+
+  @Test
   void equalBudgetsAreEqual() {
     assertEquals(ZcdpBudget.of(BUDGET), ZcdpBudget.of(new PrivacyBudget(1, 1e-4)));
     assertEquals(ZcdpBudget.of(BUDGET).hashCode(), ZcdpBudget.of(new PrivacyBudget(1, 1e-4)).hashCode());
+    assertNotEquals(ZcdpBudget.of(BUDGET).hashCode(), ZcdpBudget.of(BUDGET).beside(1e-3).hashCode());
+    assertNotEquals(ZcdpBudget.of(BUDGET).hashCode(), ZcdpBudget.of(BUDGET, ZcdpConversion.SIMPLE).hashCode());
     assertNotEquals(ZcdpBudget.of(BUDGET), ZcdpBudget.of(BUDGET, ZcdpConversion.SIMPLE));
     assertNotEquals(ZcdpBudget.of(BUDGET), ZcdpBudget.of(BUDGET).beside(1e-3));
     assertNotEquals(ZcdpBudget.of(BUDGET), ZcdpBudget.of(new PrivacyBudget(1, 1e-5)));
     assertTrue(ZcdpBudget.of(BUDGET).beside(1e-3).toString().contains("beside=0.001"));
+    assertFalse(ZcdpBudget.of(BUDGET).toString().contains("beside"), "a mechanism alone has nothing beside it");
   }
 }

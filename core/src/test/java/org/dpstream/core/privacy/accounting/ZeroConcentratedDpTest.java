@@ -81,6 +81,26 @@ class ZeroConcentratedDpTest {
     }
   }
 
+  /**
+   * The search's grid ends at alpha - 1 = e^45; its refinement reaches a quarter step beyond. At rho = 1.3e-38,
+   * delta = 1e-30 the best order is near alpha - 1 = e^45.2, past the grid's last point, which alone would be 2 %
+   * looser: the result must still match the printed form minimised over a dense range around it.
+   */
+  @Test
+  void theBestOrderJustPastTheGridsEndIsStillFound() {
+    double rho = 1.3e-38;
+    double delta = 1e-30;
+    double best = Double.POSITIVE_INFINITY;
+    for (double u = 44; u <= 46; u += 1e-3) {
+      double alpha = 1 + Math.exp(u);
+      best = Math.min(best, alpha * rho
+          + (Math.log(1 / delta) + (alpha - 1) * Math.log1p(-1 / alpha) - Math.log(alpha)) / (alpha - 1));
+    }
+    double searched = ZeroConcentratedDp.epsilonTight(rho, delta);
+    assertEquals(best, searched, 1e-6 * best);
+    assertTrue(searched < 0.6 * ZeroConcentratedDp.epsilon(rho, delta), "tighter than the simple conversion");
+  }
+
   @Test
   void tightConversionClampsANegativeBoundToTheSmallestPositiveEpsilon() {
     // rho = 1e-4, delta = 1e-2: the bound goes below 0 (about -0.0023 near alpha = 66): the mechanism is
@@ -126,6 +146,73 @@ class ZeroConcentratedDpTest {
     // S = 2, sigma = 4: rho = 4 / (2 * 16) = 0.125
     double rho = ZeroConcentratedDp.gaussianRho(2, 4);
     assertTrue(rho >= 0.125 && rho <= 0.125 * (1 + 1e-11));
+  }
+
+  @Test
+  void gaussianRhoRefusesASensitivityOrSigmaThatIsNotPositiveAndFinite() {
+    // A negative S would square to a plausible rho, a zero sigma to an infinite one: both are caller bugs.
+    double[][] bad = {{-2, 4}, {0, 4}, {Double.NaN, 4}, {Double.POSITIVE_INFINITY, 4},
+        {2, -4}, {2, 0}, {2, Double.NaN}, {2, Double.POSITIVE_INFINITY}};
+    for (double[] pair : bad) {
+      IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+          () -> ZeroConcentratedDp.gaussianRho(pair[0], pair[1]), () -> "S=" + pair[0] + ", sigma=" + pair[1]);
+      assertTrue(error.getMessage().startsWith(pair[0] == 2 ? "sigma" : "l2 sensitivity"), error::getMessage);
+    }
+  }
+
+  @Test
+  void theInverseConversionsRefuseAnEpsilonThatIsNotPositiveAndFinite() {
+    for (double epsilon : new double[] {-1, 0, Double.NaN, Double.POSITIVE_INFINITY}) {
+      IllegalArgumentException simple = assertThrows(IllegalArgumentException.class,
+          () -> ZeroConcentratedDp.maxRho(epsilon, 1e-5), "epsilon " + epsilon);
+      assertTrue(simple.getMessage().startsWith("epsilon must be positive and finite"), simple::getMessage);
+      assertThrows(IllegalArgumentException.class, () -> ZeroConcentratedDp.maxRhoTight(epsilon, 1e-5));
+    }
+  }
+
+  /**
+   * The last answer is kept for the same (epsilon, delta) only: a call for another epsilon or another delta
+   * searches again, as the plans of one model and those of the next ask one after the other.
+   */
+  @Test
+  void theRememberedTightInverseAnswersOnlyForItsOwnEpsilonAndDelta() {
+    double one = ZeroConcentratedDp.maxRhoTight(1, 1e-5);
+    double two = ZeroConcentratedDp.maxRhoTight(2, 1e-5);
+    double twoAtSmallerDelta = ZeroConcentratedDp.maxRhoTight(2, 1e-6);
+    assertEquals(one, ZeroConcentratedDp.maxRhoTight(1, 1e-5));
+    assertTrue(two > one, "more epsilon, more rho");
+    assertTrue(twoAtSmallerDelta < two, "less delta, less rho");
+    assertTrue(ZeroConcentratedDp.epsilonTight(twoAtSmallerDelta, 1e-6) <= 2);
+    ZeroConcentratedDp.clearForTests();
+    assertEquals(two, ZeroConcentratedDp.maxRhoTight(2, 1e-5));
+  }
+
+  /**
+   * The inverse is tight to the double: asked for an epsilon the conversion itself produced at rho, it finds a
+   * rho at least that large (a boundary where epsilon is met exactly counts as within).
+   */
+  @Test
+  void theTightInverseOfAnEpsilonTheConversionProducedGivesBackAtLeastItsRho() {
+    for (double rho : new double[] {1e-4, 0.01, 0.3}) {
+      double epsilon = ZeroConcentratedDp.epsilonTight(rho, 1e-5);
+      double back = ZeroConcentratedDp.maxRhoTight(epsilon, 1e-5);
+      assertTrue(back >= rho, "rho " + rho + ": " + back);
+      assertTrue(ZeroConcentratedDp.epsilonTight(back, 1e-5) <= epsilon);
+    }
+  }
+
+  @Test
+  void nothingSpentCostsNothingAndARhoThatIsNotANonNegativeNumberIsRefused() {
+    // rho = 0 is exactly epsilon 0 in both, not the clamp's smallest positive epsilon
+    assertEquals(0, ZeroConcentratedDp.epsilon(0, 1e-5));
+    assertEquals(0, ZeroConcentratedDp.epsilonTight(0, 1e-5));
+    for (double rho : new double[] {-1, -Double.MIN_VALUE, Double.NaN, Double.POSITIVE_INFINITY}) {
+      for (ZcdpConversion conversion : ZcdpConversion.values()) {
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+            () -> conversion.epsilon(rho, 1e-5), () -> conversion + ", rho " + rho);
+        assertTrue(error.getMessage().startsWith("rho must be non-negative and finite"), error::getMessage);
+      }
+    }
   }
 
   @Test
