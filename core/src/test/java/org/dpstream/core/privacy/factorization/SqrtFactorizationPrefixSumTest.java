@@ -155,8 +155,13 @@ class SqrtFactorizationPrefixSumTest {
   void argumentsAreChecked() {
     NoiseStream bits = bits("arguments");
     IidVectorNoise noise = IidVectorNoise.gaussian(D, 1);
-    assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationPrefixSum.start(0, 5, bits, noise));
-    assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationPrefixSum.start(D, 0, bits, noise));
+    // Refused by the mechanism's own check, which names both, before the noise's dimension check could answer.
+    assertEquals("need dimension > 0 and horizon > 0: d=0, n=5",
+        assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationPrefixSum.start(0, 5, bits, noise))
+            .getMessage());
+    assertEquals("need dimension > 0 and horizon > 0: d=" + D + ", n=0",
+        assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationPrefixSum.start(D, 0, bits, noise))
+            .getMessage());
     assertThrows(IllegalArgumentException.class, () -> SqrtFactorizationPrefixSum.start(D + 1, 5, bits, noise));
     SqrtFactorizationPrefixSum mechanism = SqrtFactorizationPrefixSum.start(D, 5, bits, noise);
     assertThrows(IllegalArgumentException.class, () -> mechanism.addAndRelease(new double[D], new double[D + 1]));
