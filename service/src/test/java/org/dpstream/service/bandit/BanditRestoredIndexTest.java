@@ -192,10 +192,8 @@ class BanditRestoredIndexTest {
       int[] kinds = kinds(revived.pending);
       assertTrue(kinds[0] > 10 && kinds[1] > 10 && kinds[2] > 0,
           "the restored store holds every kind: " + Arrays.toString(kinds));
-      Task committed = new Task();
-      committed.states = copy(revived.states, BanditStores.bytes(BanditTopology.STATE_STORE));
-      committed.pending = copy(revived.pending, BanditStores.bytes(BanditTopology.PENDING_STORE));
-      committed.clocks = copy(revived.clocks, BanditStores.longs(BanditTopology.CLOCK_STORE));
+      Task committed = new Task(); // what the changelogs hold: the stores as of the last commit
+      committed.restoreFrom(revived);
       // Records processed after the last commit, whose writes a dirty close loses: the processor object saw them.
       revived.process(config.id(), events, restart, lost);
       revived.log.clear();
