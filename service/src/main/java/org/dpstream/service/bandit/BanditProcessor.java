@@ -49,8 +49,6 @@ import org.slf4j.LoggerFactory;
  *       completion marker (no context) until its purge time, so a duplicate or late reward is rejected;
  *       with deciders, also a reward that came before its decision ({@link HeldReward}) until the decision comes
  *       or the reward timeout passes;
- *   <li>{@value BanditTopology#DEADLINES_STORE}: {@code banditId NUL hex(time)} and the request ({@link RequestKey}): an index of
- *       every request's next due time (deadline while pending, purge time after), scanned in time order;
  *   <li>{@value BanditTopology#CLOCK_STORE}: bandit id -&gt; the bandit's stream time, the largest
  *       record timestamp of its contexts and rewards so far.
  * </ul>
@@ -58,7 +56,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Parts.</b> This class routes each record and forwards the outputs; the jobs are {@link RequestChecks} (what a
  * request must be to be kept), {@link Decisions} (the topology's answer; a logged decision checked), {@link
  * PendingRequests} (a decision kept, a reward's join), {@link Rounds} (a round joined or expired, its state and
- * releases), {@link HeldRewards} (a reward before its decision), {@link Deadlines} (the index and its expiry), {@link
+ * releases), {@link HeldRewards} (a reward before its decision), {@link Deadlines} (the index of due times, in memory,
+ * derived from the pending store, and its expiry), {@link
  * BanditClock} (the stream time), {@link LiveBandit} (a loaded bandit) and {@link PlacedStateStore} (the state
  * loaded, refused or written).
  *
@@ -111,7 +110,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   private KeyValueStore<String, byte[]> states;
   private PendingRequests pendingRequests;
   private HeldRewards heldRewards;
-  private KeyValueStore<String, byte[]> deadlines;
+  private KeyValueStore<String, byte[]> pending;
   private KeyValueStore<String, Long> clocks;
   private ContributionCounts counts;
   private RequestChecks requestChecks;
@@ -137,10 +136,9 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
   public void init(ProcessorContext<String, Object> context) {
     this.context = context;
     this.states = context.getStateStore(BanditTopology.STATE_STORE);
-    KeyValueStore<String, byte[]> pending = context.getStateStore(BanditTopology.PENDING_STORE);
+    this.pending = context.getStateStore(BanditTopology.PENDING_STORE);
     this.pendingRequests = new PendingRequests(pending);
     this.heldRewards = new HeldRewards(pending);
-    this.deadlines = context.getStateStore(BanditTopology.DEADLINES_STORE);
     this.clocks = context.getStateStore(BanditTopology.CLOCK_STORE);
     this.counts = new ContributionCounts(states, noise.keys());
     this.requestChecks = new RequestChecks(pendingRequests, counts);
@@ -148,6 +146,9 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
     // producer's to set.
     this.rounds = new Rounds(placedStates, pendingRequests, metrics,
         (key, release) -> context.forward(new Record<String, Object>(key, release, context.currentSystemTimeMs())));
+    // Every live bandit goes, and with it its deadline index: a bandit is loaded again, its index rebuilt from the
+    // pending store, on its next record. Kafka Streams initialises a processor again after reviving its task from a
+    // dirty close, with the stores restored to the last commit: an index kept from before would not match them.
     live.clear();
     placedStates.start(states);
   }
@@ -312,12 +313,16 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
       Decision decision, RequestChecks.Accepted checked) {
     PendingRequest decided = PendingRequests.pending(decision, record.timestamp(), bandit.entry.rewardTimeout(),
         checked.context());
-    pendingRequests.keep(banditId, request, decided, bandit.deadlines);
-    metrics.decided(banditId, decision, (System.currentTimeMillis() - record.timestamp()) * 1_000_000L);
     HeldReward held = checked.heldReward();
     if (held != null) {
-      // As if the reward had come right after its decision: the same checks, the same round.
+      // The decision replaces the held reward in the pending store, so its due time does in the index (removed
+      // first: the two may be the same time).
       bandit.deadlines.remove(request, held.dueAt());
+    }
+    pendingRequests.keep(banditId, request, decided, bandit.deadlines);
+    metrics.decided(banditId, decision, (System.currentTimeMillis() - record.timestamp()) * 1_000_000L);
+    if (held != null) {
+      // As if the reward had come right after its decision: the same checks, the same round.
       rounds.join(bandit, request, decided, held.reward(),
           (reason, message) -> rejectHeld(banditId, held, reason, message));
     }
@@ -435,7 +440,7 @@ final class BanditProcessor implements Processor<String, byte[], String, Object>
           }
         });
     return new LiveBandit(entry, home, loaded.live(), loaded.generation(), BanditClock.load(banditId, clocks),
-        Deadlines.load(banditId, deadlines));
+        Deadlines.load(banditId, pending));
   }
 
   private void reject(Record<String, byte[]> record, String banditId, String reason, String message) {

@@ -28,7 +28,7 @@ import org.dpstream.service.routing.TypedSinks;
  * contexts-source (dp.contexts, raw bytes) -> contexts-router --+
  *                                                               +--> bandit-routing repartition topic
  * rewards-source  (dp.rewards,  raw bytes) -> rewards-router  --+    (partition = murmur2(bandit id) mod routingPartitions)
- *   -> bandit (decide / join / learn / expire; stores bandit-state, bandit-pending, bandit-deadlines, bandit-clock)
+ *   -> bandit (decide / join / learn / expire; stores bandit-state, bandit-pending, bandit-clock)
  *   -> dp.decisions (key = bandit id, DecisionResponse)
  *   -> dp.releases  (key = bandit id, BanditStepRelease per release step; releaseFormat arms: key = banditId/arm-i,
  *                    ModelRelease per arm)
@@ -44,7 +44,9 @@ import org.dpstream.service.routing.TypedSinks;
  * records in the routing topic (see docs/bandit-service.md).
  *
  * <p>Node, store and routing-topic names are pinned: the changelog and routing topics are named after
- * them, so a rename would orphan every bandit's state and pending decisions.
+ * them, so a rename would orphan every bandit's state and pending decisions. The deadline index of the pending
+ * requests is not stored: it is derived from the pending store in memory ({@link Deadlines}); the changelog topic
+ * of the store it once had ({@code <application.id>-bandit-deadlines-changelog}) is no longer used.
  */
 public final class BanditTopology {
 
@@ -59,7 +61,6 @@ public final class BanditTopology {
   public static final String REJECTED_SINK = "bandit-rejected-sink";
   public static final String STATE_STORE = "bandit-state";
   public static final String PENDING_STORE = "bandit-pending";
-  public static final String DEADLINES_STORE = "bandit-deadlines";
   public static final String CLOCK_STORE = "bandit-clock";
 
   private BanditTopology() {}
@@ -100,7 +101,6 @@ public final class BanditTopology {
       NoiseContext noise, BanditMetrics metrics, Deciding deciding, BanditPolicies policies) {
     addStore(builder, STATE_STORE, Serdes.ByteArray(), true);
     addStore(builder, PENDING_STORE, Serdes.ByteArray(), false);
-    addStore(builder, DEADLINES_STORE, Serdes.ByteArray(), false);
     addStore(builder, CLOCK_STORE, Serdes.Long(), true);
     Routing.Input requests = deciding == Deciding.IN_TOPOLOGY
         ? new Routing.Input(topics.contexts().name(), CONTEXTS_INPUT)
@@ -111,7 +111,7 @@ public final class BanditTopology {
         () -> new BanditProcessor(bandits, routingPartitions, noise, metrics, deciding == Deciding.BY_DECIDERS,
             policies),
         Named.as(PROCESSOR),
-        STATE_STORE, PENDING_STORE, DEADLINES_STORE, CLOCK_STORE);
+        STATE_STORE, PENDING_STORE, CLOCK_STORE);
     TypedSinks.attach(outputs, PROCESSOR + "-out", List.of(
         new TypedSinks.Sink<>(DECISIONS_SINK, DecisionResponse.class, topics.decisions()),
         new TypedSinks.Sink<>(RELEASES_SINK, ModelRelease.class, topics.releases()),
@@ -122,8 +122,8 @@ public final class BanditTopology {
   /**
    * Adds a logged store. {@code cached}: behind Kafka Streams' record cache, which collapses the writes of one key
    * within a commit interval into one. The bandit's state and clock (one key per bandit, written every round) are
-   * cached; the pending requests and their deadline index are not: each of their keys is written two or three times
-   * over a reward timeout, so the cache saved few writes, and it kept every completion marker's entry (key, value,
+   * cached; the pending requests are not: each of their keys is written two or three times over a reward timeout,
+   * so the cache saved few writes, and it kept every completion marker's entry (key, value,
    * record context and headers, a dozen objects) until its LRU evicted it, about 20 s at 2,000 rounds/s. Those
    * objects were most of what every young collection copied: without them the collector's pauses fell by half and
    * the heap stopped growing (docs/benchmarks.md, "What the young collections copy").

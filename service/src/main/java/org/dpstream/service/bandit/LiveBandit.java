@@ -7,7 +7,8 @@ import org.dpstream.service.routing.Placement;
 
 /**
  * A bandit loaded in its task: its configuration, its home placement, its policy and state, the noise generation it
- * draws in, its stream time and its deadline index. Dropped and reloaded from the stores after a failed record.
+ * draws in, its stream time and its deadline index (rebuilt from the pending store at load). Dropped and reloaded from the
+ * stores after a failed record.
  */
 final class LiveBandit {
   final BanditRegistry.Entry entry;

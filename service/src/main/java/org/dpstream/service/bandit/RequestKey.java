@@ -1,62 +1,60 @@
 package org.dpstream.service.bandit;
 
-import java.util.HexFormat;
+import java.nio.charset.StandardCharsets;
 
 /**
- * How a request is keyed in a bandit's stores: (caller, request id) within the bandit.
- *
- * <ul>
- *   <li>pending store: {@code banditId NUL requestId} in the default scope (the keys written before callers
- *       existed), {@code banditId U+0001 caller NUL requestId} for a named caller;
- *   <li>deadline index: {@code banditId NUL hex(time) NUL requestId}, or {@code banditId NUL hex(time) U+0001 caller
- *       NUL requestId}, so that the keys still sort by time.
- * </ul>
+ * How a request is keyed in a bandit's pending store: (caller, request id) within the bandit, as
+ * {@code banditId NUL requestId} in the default scope (the keys written before callers existed) and
+ * {@code banditId U+0001 caller NUL requestId} for a named caller. What follows the bandit id is the request's
+ * {@link #scopedId}; the deadline index orders the requests of one due time by its UTF-8 bytes.
  *
  * No two (caller, request id) pairs share a key: bandit ids contain neither NUL nor U+0001 (refused in
- * {@code bandits[].id}), callers contain no NUL ({@link Caller}), and the character after the bandit id (after the
- * time, in the index) tells the two forms apart whatever the request id holds.
+ * {@code bandits[].id}), callers contain no NUL ({@link Caller}), and the character after the bandit id tells the two
+ * forms apart whatever the request id holds.
  */
 record RequestKey(Caller caller, String requestId) {
 
   private static final char SEPARATOR = '\u0000';
   private static final char SCOPED = '\u0001';
-  private static final HexFormat HEX = HexFormat.of();
-  /** Characters of the time in an index key. */
-  private static final int TIME_DIGITS = 16;
 
   String pendingKey(String banditId) {
-    return caller.isDefault() ? banditId + SEPARATOR + requestId
-        : banditId + SCOPED + caller.name() + SEPARATOR + requestId;
+    return banditId + scopedId();
   }
 
-  String indexKey(String banditId, long time) {
-    String prefix = indexPrefix(banditId, time);
-    return caller.isDefault() ? prefix + SEPARATOR + requestId
-        : prefix + SCOPED + caller.name() + SEPARATOR + requestId;
+  /** The request within its bandit: {@code NUL requestId}, or {@code U+0001 caller NUL requestId}. */
+  String scopedId() {
+    return caller.isDefault() ? SEPARATOR + requestId : SCOPED + caller.name() + SEPARATOR + requestId;
   }
 
-  /** The request of an index key of this bandit. */
-  static RequestKey ofIndexKey(String banditId, String key) {
-    int at = banditId.length() + 1 + TIME_DIGITS;
-    if (key.charAt(at) == SEPARATOR) {
-      return new RequestKey(Caller.DEFAULT, key.substring(at + 1));
+  /** {@link #scopedId} in UTF-8. */
+  byte[] scopedIdBytes() {
+    return scopedId().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The request of a {@link #scopedId}. */
+  static RequestKey ofScopedId(String scopedId) {
+    if (scopedId.charAt(0) == SEPARATOR) {
+      return new RequestKey(Caller.DEFAULT, scopedId.substring(1));
     }
-    int end = key.indexOf(SEPARATOR, at + 1);
-    return new RequestKey(new Caller(key.substring(at + 1, end)), key.substring(end + 1));
+    int end = scopedId.indexOf(SEPARATOR, 1);
+    return new RequestKey(new Caller(scopedId.substring(1, end)), scopedId.substring(end + 1));
+  }
+
+  /** The request of a pending-store key of this bandit. */
+  static RequestKey ofPendingKey(String banditId, String key) {
+    return ofScopedId(key.substring(banditId.length()));
+  }
+
+  /** The first possible pending-store key of the bandit (a range's inclusive start). */
+  static String pendingStart(String banditId) {
+    return banditId + SEPARATOR;
   }
 
   /**
-   * {@code banditId NUL} and the time as 16 lowercase hex digits (negative times as 0), so that keys sort by
-   * time. HexFormat, not String.format: this runs two or three times per bandit record, and String.format's
-   * parsing of the pattern was a tenth of the learning thread's time at 2,000 rounds/s
-   * (docs/bandit-decider.md, "Learning at 2,000 rounds/s"). The keys are the same.
+   * A bound past every pending-store key of the bandit (a range's inclusive end): no key equals it, since every key
+   * has a request after the bandit id's NUL or U+0001.
    */
-  static String indexPrefix(String banditId, long time) {
-    return banditId + SEPARATOR + HEX.toHexDigits(Math.max(0, time));
-  }
-
-  /** The last possible index key of the bandit at {@code time} (a range's inclusive end). */
-  static String indexEnd(String banditId, long time) {
-    return indexPrefix(banditId, time) + (char) (SCOPED + 1);
+  static String pendingEnd(String banditId) {
+    return banditId + (char) (SCOPED + 1);
   }
 }

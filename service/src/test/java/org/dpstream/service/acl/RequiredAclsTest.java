@@ -58,7 +58,7 @@ class RequiredAclsTest {
     streams.writes().forEach(topic -> assertTrue(acls.topicOperations(topic).contains(AclOperation.WRITE), topic));
     assertEquals(Set.of("dpstream-model-routing-repartition", "dpstream-model-state-changelog",
         "dpstream-bandit-routing-repartition", "dpstream-bandit-state-changelog", "dpstream-bandit-pending-changelog",
-        "dpstream-bandit-deadlines-changelog", "dpstream-bandit-clock-changelog"), streams.internal());
+        "dpstream-bandit-clock-changelog"), streams.internal());
     for (String topic : streams.internal()) {
       assertTrue(acls.topicOperations(topic).containsAll(Set.of(AclOperation.CREATE, AclOperation.READ,
           AclOperation.WRITE)), topic);

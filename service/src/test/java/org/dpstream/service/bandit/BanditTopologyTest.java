@@ -10,7 +10,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.dpstream.bandit.Decision;
@@ -31,6 +34,7 @@ import org.dpstream.service.config.ServiceConfig;
 import org.dpstream.service.kafka.Topics;
 import org.dpstream.service.metrics.BanditMetrics;
 import org.dpstream.service.metrics.MicrometerBanditMetrics;
+import org.dpstream.service.noise.NoiseContext;
 import org.dpstream.service.routing.PlacedState;
 import org.dpstream.service.routing.Placement;
 import org.dpstream.service.serde.DpSerdes;
@@ -451,11 +455,31 @@ class BanditTopologyTest {
         new KeyedNoiseSource(key()), BanditMetrics.NONE).describe().toString();
     for (String name : List.of("contexts-source", "rewards-source", "bandit-routing-repartition", "bandit",
         "decisions-sink", "bandit-releases-sink", "bandit-rejected-sink", "bandit-state", "bandit-pending",
-        "bandit-deadlines", "bandit-clock")) {
+        "bandit-clock")) {
       assertTrue(description.contains(name), name + " in\n" + description);
     }
     // Routing, then the bandits: contexts and rewards meet in the routing topic, whatever their partitioning.
     assertEquals(2, BanditTopology.build(CONFIG.banditRegistry(), Topics.defaults(), 6, new KeyedNoiseSource(key()),
         BanditMetrics.NONE).describe().subtopologies().size());
+  }
+
+  /**
+   * The deadline index is derived in memory from the pending store: the bandit's stores are its state, its pending
+   * requests and its clock, with deciders or without, and no changelog is written for the index.
+   */
+  @Test
+  void theBanditHasNoDeadlineStore() {
+    for (BanditTopology.Deciding deciding : BanditTopology.Deciding.values()) {
+      StreamsBuilder builder = new StreamsBuilder();
+      BanditTopology.addTo(builder, CONFIG.banditRegistry(), Topics.defaults(), 6,
+          NoiseContext.of(new KeyedNoiseSource(key())), BanditMetrics.NONE, deciding);
+      Set<String> stores = builder.build().describe().subtopologies().stream()
+          .flatMap(subtopology -> subtopology.nodes().stream())
+          .filter(TopologyDescription.Processor.class::isInstance)
+          .flatMap(node -> ((TopologyDescription.Processor) node).stores().stream())
+          .collect(Collectors.toSet());
+      assertEquals(Set.of(BanditTopology.STATE_STORE, BanditTopology.PENDING_STORE, BanditTopology.CLOCK_STORE),
+          stores, deciding.name());
+    }
   }
 }

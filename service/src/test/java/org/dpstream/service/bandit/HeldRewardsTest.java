@@ -23,7 +23,7 @@ class HeldRewardsTest {
   private final KeyValueStore<String, byte[]> store = BanditStores.bytes(BanditTopology.PENDING_STORE);
   private final HeldRewards held = new HeldRewards(store);
   private final PendingRequests pending = new PendingRequests(store);
-  private final Deadlines deadlines = Deadlines.load("b", BanditStores.bytes(BanditTopology.DEADLINES_STORE));
+  private final Deadlines deadlines = Deadlines.load("b", store);
 
   static RejectedRecord rejection(String reason) {
     return Rejections.build(reason, "no decision", new byte[] {'k'}, new byte[] {1, 2, 3}, "dp.rewards", 4, 99L);

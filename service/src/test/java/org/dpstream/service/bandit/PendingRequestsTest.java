@@ -21,8 +21,7 @@ class PendingRequestsTest {
 
   private final KeyValueStore<String, byte[]> store = BanditStores.bytes(BanditTopology.PENDING_STORE);
   private final PendingRequests pending = new PendingRequests(store);
-  private final Deadlines deadlines =
-      Deadlines.load("b", BanditStores.bytes(BanditTopology.DEADLINES_STORE));
+  private final Deadlines deadlines = Deadlines.load("b", store);
 
   private List<String> dueBy(long now) {
     List<String> due = new ArrayList<>();

@@ -226,8 +226,7 @@ class PersonLevelBanditTopologyTest {
   /** Asserts no store holds any of {@code ids} (key or value); returns the number of counts. */
   static int assertNoIdIn(TopologyTestDriver driver, List<String> ids) {
     int counts = 0;
-    for (String name : List.of(BanditTopology.STATE_STORE, BanditTopology.PENDING_STORE,
-        BanditTopology.DEADLINES_STORE)) {
+    for (String name : List.of(BanditTopology.STATE_STORE, BanditTopology.PENDING_STORE)) {
       KeyValueStore<String, byte[]> store = driver.getKeyValueStore(name);
       try (KeyValueIterator<String, byte[]> it = store.all()) {
         while (it.hasNext()) {

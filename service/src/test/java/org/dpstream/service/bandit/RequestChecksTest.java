@@ -36,7 +36,7 @@ class RequestChecksTest {
   private final KeyValueStore<String, byte[]> pendingStore = BanditStores.bytes(BanditTopology.PENDING_STORE);
   private final KeyValueStore<String, byte[]> stateStore = BanditStores.bytes(BanditTopology.STATE_STORE);
   private final PendingRequests pending = new PendingRequests(pendingStore);
-  private final Deadlines deadlines = Deadlines.load("b", BanditStores.bytes(BanditTopology.DEADLINES_STORE));
+  private final Deadlines deadlines = Deadlines.load("b", pendingStore);
   private final ContributionCounts counts = new ContributionCounts(stateStore, NoiseKeyRing.of(key(1)));
   private final RequestChecks checks = new RequestChecks(pending, counts);
 

@@ -72,7 +72,7 @@ class RoundsTest {
   private LiveBandit live(BanditRegistry.Entry entry) {
     return new LiveBandit(entry, Placement.of("b", PARTITIONS), ServedBandit.start(entry.spec(), KEY),
         NoiseGeneration.FIRST, BanditClock.load("b", BanditStores.longs(BanditTopology.CLOCK_STORE)),
-        Deadlines.load("b", BanditStores.bytes(BanditTopology.DEADLINES_STORE)));
+        Deadlines.load("b", pendingStore));
   }
 
   private PendingRequest keepPending(LiveBandit bandit) {
