@@ -256,6 +256,33 @@ class DpPofwDiscreteTest {
     assertTrue(e.getMessage().contains("noise: continuous"), e.getMessage());
   }
 
+  /**
+   * A state whose epoch field disagrees with the epoch its noise binding names is corrupt: resuming it would draw
+   * the noise of another epoch's positions for this epoch's samples.
+   */
+  @Test
+  void aStateWhoseEpochDisagreesWithItsBindingIsRefused() throws IOException {
+    SavedAfterOneStep saved = SavedAfterOneStep.of("pofw-epoch", 5);
+    byte[] state = saved.state();
+    // steps = 1, steps in the epoch = 1, epoch = 0: three big-endian longs, found once in the state.
+    byte[] counters = java.nio.ByteBuffer.allocate(24).putLong(1).putLong(1).putLong(0).array();
+    int at = -1;
+    for (int offset = 0; offset + counters.length <= state.length; offset++) {
+      if (Arrays.equals(Arrays.copyOfRange(state, offset, offset + counters.length), counters)) {
+        assertEquals(-1, at, "the counters appear once");
+        at = offset;
+      }
+    }
+    assertTrue(at >= 0, "the counters are in the state");
+    OnlineEstimators.restore(saved.spec(), new DataInputStream(new ByteArrayInputStream(state)), SOURCE);
+    byte[] otherEpoch = state.clone();
+    otherEpoch[at + 23] = 1;
+    IOException refused = assertThrows(IOException.class, () -> OnlineEstimators.restore(saved.spec(),
+        new DataInputStream(new ByteArrayInputStream(otherEpoch)), SOURCE));
+    assertTrue(refused.getMessage().contains("corrupt DP-POFW state") && refused.getMessage().contains("epoch=1"),
+        refused.getMessage());
+  }
+
   /** A state whose lattice sum exceeds what an epoch can hold (n B) is corrupt, not resumed. */
   @Test
   void aLatticeSumBeyondTheEpochsBoundIsRefused() throws IOException {

@@ -12,7 +12,11 @@ import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.geometry.LpBall;
 import org.dpstream.core.loss.DataBounds;
 import org.dpstream.core.loss.GlmLoss;
+import org.dpstream.core.privacy.accounting.NormRegularity;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
+import org.dpstream.core.privacy.noise.GeneralizedGaussianNoise;
+import org.dpstream.core.privacy.noise.IidVectorNoise;
+import org.dpstream.core.privacy.noise.VectorNoise;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.TestKeys;
 import org.junit.jupiter.api.Test;
@@ -188,6 +192,48 @@ class NoisySfwTest {
     }
     assertFalse(Arrays.equals(reference(problem, noisy, SOURCE.forStream(NoisySfw.NOISE_PURPOSE, "reference")),
         reference(problem, noisy.withoutNoise(), SOURCE.forStream(NoisySfw.NOISE_PURPOSE, "reference"))));
+  }
+
+  /**
+   * Both noises, the initial estimate's and each update's, are the generalized Gaussian of their calibrated sigma
+   * for the smooth norm of the problem's regularity: drawn on the same bits, each equals the law built from the
+   * calibration's numbers. p = 1.5 and 2 take the lq+ norm, p = 4 the scaled Euclidean one (a scale below 1).
+   */
+  @Test
+  void bothNoisesAreTheGeneralizedGaussianOfTheirCalibratedSigma() {
+    int d = 4;
+    for (double p : new double[] {1.5, 2, 4}) {
+      BatchProblem problem = new RegressionData(d, p, 2, 0.05).problem(400, new PrivacyBudget(1, 1.0 / 400), rng(23));
+      NoisySfwCalibration calibration = NoisySfwCalibration.of(problem, 1.0);
+      NormRegularity regularity = calibration.regularity();
+      double[] sigmas = {calibration.initialSigma(), calibration.updateSigma()};
+      VectorNoise[] noises = {calibration.initialNoise(), calibration.updateNoise()};
+      for (int i = 0; i < 2; i++) {
+        double sigma = sigmas[i];
+        assertTrue(sigma > 0, calibration.describe());
+        VectorNoise expected = switch (regularity.smoothNorm()) {
+          case LP -> GeneralizedGaussianNoise.ofLqPlus(d, regularity.smoothNormExponent(), sigma);
+          case SCALED_L2 -> IidVectorNoise.gaussian(d, Sensitivities.roundUp(sigma / regularity.euclideanScale()));
+        };
+        org.dpstream.core.privacy.random.NoiseStream bits = SOURCE.forStream(NoisySfw.NOISE_PURPOSE, "law-" + p);
+        double[] actual = new double[d];
+        double[] wanted = new double[d];
+        noises[i].sample(bits.at(0, i), actual);
+        expected.sample(bits.at(0, i), wanted);
+        assertArrayEquals(wanted, actual, "p = " + p + ", noise " + i);
+      }
+      // Han et al. Lemma 2.1: sigma = sensitivity sqrt(2 kappa ln(1/delta)) / epsilon, rounded up.
+      double mechanismFactor = Math.sqrt(2 * regularity.kappa() * Math.log(400)) / 1;
+      assertEquals(Sensitivities.roundUp(2 * Sensitivities.exactNormBound(calibration.lipschitz(), d)
+          / calibration.initialBatch() * mechanismFactor), calibration.initialSigma(), "p = " + p);
+      if (p == 1.5) {
+        assertTrue(regularity.kappa() > 1, "kappa must tell 2 kappa from 2 / kappa: " + regularity.kappa());
+      }
+      if (p == 4) {
+        assertEquals(NormRegularity.SmoothNorm.SCALED_L2, regularity.smoothNorm());
+        assertTrue(regularity.euclideanScale() != 1, "the scale must tell sigma / c from sigma * c");
+      }
+    }
   }
 
   private static double[] reference(BatchProblem problem, NoisySfwCalibration calibration,
