@@ -257,6 +257,27 @@ class DpPofwDiscreteTest {
   }
 
   /**
+   * Each epoch's lattice sums start from zero (each sample is in one tree, which the ledger's parallel composition
+   * over epochs assumes): a zero-gradient sample (x = 0) as the first of the second epoch leaves every sum at zero,
+   * whatever the first epoch summed.
+   */
+  @Test
+  void theLatticeSumsOfANewEpochHoldOnlyItsOwnSamples() throws ReflectiveOperationException {
+    OnlineTestData data = new OnlineTestData(4, 1, RADIUS, 0.05, RandomSource.XO_RO_SHI_RO_128_PP.create(9));
+    DpPofw model = (DpPofw) OnlineEstimators.start(learnSpec(data, "pofw-epoch-sums", 4), SOURCE);
+    for (int t = 0; t < 4; t++) {
+      double[] x = data.features();
+      model.step(x, data.label(x));
+    }
+    java.lang.reflect.Field sums = DpPofw.class.getDeclaredField("unitSum");
+    sums.setAccessible(true);
+    assertFalse(Arrays.equals(new long[4], (long[]) sums.get(model)), "the first epoch summed something");
+    model.step(new double[4], 0.5);
+    assertEquals(1, model.epoch());
+    assertArrayEquals(new long[4], (long[]) sums.get(model));
+  }
+
+  /**
    * A state whose epoch field disagrees with the epoch its noise binding names is corrupt: resuming it would draw
    * the noise of another epoch's positions for this epoch's samples.
    */
