@@ -128,5 +128,9 @@ class SqrtFactorizationCalibrationTest {
         () -> SqrtFactorizationCalibration.of(TIGHT, 10, Double.NaN));
     SqrtFactorizationCalibration calibration = SqrtFactorizationCalibration.of(TIGHT, 10, 1);
     assertThrows(IllegalArgumentException.class, () -> calibration.spentAfter(0));
+    // Both ends of the horizon's range are accepted.
+    assertEquals(1, SqrtFactorizationCalibration.of(TIGHT, 1, 1).horizon());
+    assertEquals(SqrtFactorizationCalibration.MAX_HORIZON,
+        SqrtFactorizationCalibration.of(TIGHT, SqrtFactorizationCalibration.MAX_HORIZON, 1).horizon());
   }
 }
