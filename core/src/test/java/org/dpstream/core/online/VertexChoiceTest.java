@@ -3,6 +3,7 @@ package org.dpstream.core.online;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.function.LongToDoubleFunction;
 import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.privacy.accounting.ExponentialMechanismCalibration;
 import org.dpstream.core.privacy.accounting.PrivacyBudget;
@@ -25,23 +26,25 @@ class VertexChoiceTest {
   void reportNoisyMinAddsLaplaceOfTheStepsScale() {
     ReportNoisyMaxCalibration calibration = ReportNoisyMaxCalibration.of(BUDGET, 1000, 2, 0.5, 0.7);
     IidVectorNoise unit = IidVectorNoise.laplace(VERTICES, 1.0);
-    VertexChoice choice = new VertexChoice.Laplace(calibration, unit);
-    for (long k : new long[] {1, 2, 17, 1000}) {
-      double scale = calibration.laplaceScaleAt(k);
-      assertTrue(scale > 0 && scale != 1, "a scale that tells b from 1 / b: " + scale);
-      assertArrayEquals(scaled(unit, k, scale), perturbations(choice, k), "k = " + k);
-    }
+    assertPerturbationsAreTheUnitDrawsTimes(new VertexChoice.Laplace(calibration, unit), unit,
+        calibration::laplaceScaleAt);
   }
 
   @Test
   void theExponentialMechanismSubtractsGumbelOfTheStepsScale() {
     ExponentialMechanismCalibration calibration = ExponentialMechanismCalibration.of(BUDGET, 1000, 2, 0.5, 0.7);
     IidVectorNoise unit = IidVectorNoise.gumbel(VERTICES, 1.0);
-    VertexChoice choice = new VertexChoice.Gumbel(calibration, unit);
+    assertPerturbationsAreTheUnitDrawsTimes(new VertexChoice.Gumbel(calibration, unit), unit,
+        k -> -calibration.gumbelScaleAt(k));
+  }
+
+  /** At steps 1, 2, 17 and 1000, the perturbations are the unit draws times {@code factor(k)}, whose size is not 1. */
+  private static void assertPerturbationsAreTheUnitDrawsTimes(VertexChoice choice, IidVectorNoise unit,
+      LongToDoubleFunction factor) {
     for (long k : new long[] {1, 2, 17, 1000}) {
-      double scale = calibration.gumbelScaleAt(k);
-      assertTrue(scale > 0 && scale != 1, "a scale that tells beta from 1 / beta: " + scale);
-      assertArrayEquals(scaled(unit, k, -scale), perturbations(choice, k), "k = " + k);
+      double scale = factor.applyAsDouble(k);
+      assertTrue(Math.abs(scale) > 0 && Math.abs(scale) != 1, "a scale that tells s from 1 / s: " + scale);
+      assertArrayEquals(scaled(unit, k, scale), perturbations(choice, k), "k = " + k);
     }
   }
 
