@@ -7,7 +7,7 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Empties core's static caches (plans, BLT strategies, vertex choices, tree calibrations, noise laws, the last tight
+ * Empties core's static caches (plans, BLT strategies, vertex choices, histogram grids, tree calibrations, noise laws, the last tight
  * zCDP conversion) before every JUnit Jupiter test class; {@link FreshCachesForJqwik} does the same for jqwik's. Both
  * engines find them through {@code META-INF/services}; this one imports nothing of jqwik, so a module whose tests read
  * core's test classes without jqwik still loads it.

@@ -80,24 +80,14 @@ final class BalancedClipThreshold {
     while (bottom < bins - 1 && counts[bottom + 1] >= cutoff && counts[bottom + 1] > 0) {
       bottom++;
     }
-    // The bins' edges and log-widths once per call (the same doubles upperEdge and log give each time).
-    double[] edges = new double[bins];
-    double[] logWidths = new double[bins];
-    for (int j = 0; j < bins; j++) {
-      edges[j] = histogram.upperEdge(j);
-    }
-    for (int j = 0; j < bins - 1; j++) {
-      logWidths[j] = StrictMath.log(edges[j] / edges[j + 1]);
-    }
+    HistogramGrid grid = histogram.grid();
     double best = Double.NaN;
     double bestError = Double.POSITIVE_INFINITY;
     // From the highest C down; a tie keeps the higher threshold (less bias for the same predicted error).
     for (int j = 0; j < bins - 1; j++) {
-      double upper = edges[j];
-      double lower = edges[j + 1];
       for (int point = 0; point < POINTS_PER_BIN; point++) {
-        double c = upper * StrictMath.pow(lower / upper, (double) point / POINTS_PER_BIN);
-        double excess = meanExcess(edges, logWidths, counts, top, bottom, samples, c);
+        double c = grid.candidate(j, point);
+        double excess = meanExcess(grid, counts, top, bottom, samples, c);
         double error = weights.bias() * excess * excess + weights.noisePerSquaredThreshold() * c * c;
         if (error < bestError) {
           bestError = error;
@@ -111,27 +101,18 @@ final class BalancedClipThreshold {
   /** beta(C): (1 / N) sum over the kept bins of h_j E[(u - C)_+], u log-uniform on the bin. */
   static double meanExcess(NormQuantileHistogram histogram, double[] counts, int top, int bottom, long samples,
       double c) {
-    double[] edges = new double[counts.length];
-    double[] logWidths = new double[counts.length];
-    for (int j = 0; j < counts.length; j++) {
-      edges[j] = histogram.upperEdge(j);
-    }
-    for (int j = 0; j < counts.length - 1; j++) {
-      logWidths[j] = StrictMath.log(edges[j] / edges[j + 1]);
-    }
-    return meanExcess(edges, logWidths, counts, top, bottom, samples, c);
+    return meanExcess(histogram.grid(), counts, top, bottom, samples, c);
   }
 
-  private static double meanExcess(double[] edges, double[] logWidths, double[] counts, int top, int bottom,
-      long samples, double c) {
+  private static double meanExcess(HistogramGrid grid, double[] counts, int top, int bottom, long samples, double c) {
     double sum = 0;
     for (int j = top; j <= bottom; j++) {
-      double upper = edges[j];
+      double upper = grid.edge(j);
       if (upper <= c) {
         break; // bins below hold no norm above C
       }
-      double lower = j == counts.length - 1 ? upper : edges[j + 1];
-      sum += counts[j] * logUniformExcess(lower, upper, c, logWidths[j]);
+      double lower = j == counts.length - 1 ? upper : grid.edge(j + 1);
+      sum += counts[j] * logUniformExcess(lower, upper, c, grid.logWidth(j));
     }
     return sum / samples;
   }

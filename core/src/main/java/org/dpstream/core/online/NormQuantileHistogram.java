@@ -42,6 +42,7 @@ final class NormQuantileHistogram {
   static final int BINS = OCTAVES * BINS_PER_OCTAVE + 1;
 
   private final double initialThreshold;
+  private final HistogramGrid grid;
   private final double quantile;
   /** The bins' noise for noise: continuous (zeros for the audit's noise-free control); null for discrete. */
   private final VectorNoise noise;
@@ -62,6 +63,7 @@ final class NormQuantileHistogram {
   private NormQuantileHistogram(double initialThreshold, double quantile, double sigma, NoiseChoice sampling,
       double[] pooled, long pooledSamples) {
     this.initialThreshold = initialThreshold;
+    this.grid = HistogramGrid.of(initialThreshold);
     this.quantile = quantile;
     // A sigma of 0 is the audit's negative control (quantile without noise, NOT PRIVATE): zeros, drawn like
     // noise so that releasing stays one code path; production sigma is > 0.
@@ -92,7 +94,12 @@ final class NormQuantileHistogram {
 
   /** The upper edge of bin j (j in [1, BINS)), C_0 2^-j/2; bin 0's is C_0. */
   double upperEdge(int bin) {
-    return initialThreshold * StrictMath.pow(2, -(double) bin / BINS_PER_OCTAVE);
+    return grid.edge(bin);
+  }
+
+  /** The bins' public geometry (edges, log-widths, the balanced threshold's candidates). */
+  HistogramGrid grid() {
+    return grid;
   }
 
   void record(double norm) {
@@ -160,7 +167,7 @@ final class NormQuantileHistogram {
       if (lower >= threshold) {
         mass += lastBlock[j];
       } else if (upper > threshold) {
-        mass += lastBlock[j] * StrictMath.log(upper / threshold) / StrictMath.log(upper / lower);
+        mass += lastBlock[j] * StrictMath.log(upper / threshold) / grid.logWidth(j);
       }
     }
     return Math.max(0, Math.min(1, mass / lastBlockSamples));

@@ -10,5 +10,6 @@ public final class OnlineCaches {
     BltPlan.clearForTests();
     ExactBltPlan.clearForTests();
     VertexChoiceMemo.clearForTests();
+    HistogramGrid.clearForTests();
   }
 }
