@@ -127,9 +127,13 @@ final class LearnProcessor implements Processor<String, ValidatedSample, String,
           + "; this sample arrived in routing partition " + here + ", which dpstream's routing never writes it to");
       return;
     }
-    reported.add(sample.modelId()); // its home: the metrics hear of it from this task
     Live model = states.admit(sample.modelId(),
-        () -> live.use(sample.modelId(), id -> load(entry, home), context.currentSystemTimeMs()),
+        () -> live.use(sample.modelId(), id -> {
+          // Its home: the metrics hear of it from this task. Noted when the task loads it (every model that steps or
+          // is refused here was loaded here first), not at every sample, which would hash its id once more.
+          reported.add(id);
+          return load(entry, home);
+        }, context.currentSystemTimeMs()),
         (reason, message) -> reject(record, reason, message));
     if (model == null) {
       return;
