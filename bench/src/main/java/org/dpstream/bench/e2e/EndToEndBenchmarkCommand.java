@@ -67,8 +67,14 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
   @Option(names = "--partitions", defaultValue = "4", description = "partitions of every topic (default: ${DEFAULT-VALUE})")
   int partitions;
 
-  @Option(names = "--models", defaultValue = "4", description = "models, model m on partition m mod partitions (default: ${DEFAULT-VALUE})")
-  int models;
+  @Option(names = "--models", defaultValue = "4", split = ",", description = "models, model m on partition m mod"
+      + " partitions; a list (e.g. 4,10000) measures each count in this JVM, each on a broker of its own, and"
+      + " prints each rate against the first's; the first is measured last, so whatever warms up across"
+      + " measurements favours it (default: ${DEFAULT-VALUE})")
+  List<Integer> modelCounts;
+
+  /** The model count of the measurement under way. */
+  private int models;
 
   @Option(names = "--live-models", description = "models each task keeps loaded (liveModelsPerTask; default: the"
       + " service's, " + ServiceConfig.DEFAULT_LIVE_MODELS_PER_TASK + ")")
@@ -92,10 +98,32 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    if (samples < 1 || dimension < 1 || partitions < 1 || models < 1 || threads < 1) {
+    if (samples < 1 || dimension < 1 || partitions < 1 || threads < 1 || modelCounts.stream().anyMatch(n -> n < 1)) {
       throw new IllegalArgumentException("--samples, --d, --partitions, --models and --threads must be positive");
     }
     out.println(MachineFacts.describe());
+    // The baseline, the first count, is measured last: the JIT's and the page cache's warm-up favour it, not the others.
+    Throughput[] byCount = new Throughput[modelCounts.size()];
+    for (int i = modelCounts.size() - 1; i >= 0; i--) {
+      models = modelCounts.get(i);
+      byCount[i] = measureModels(out);
+    }
+    List<Throughput> rates = List.of(byCount);
+    if (rates.size() > 1) {
+      Throughput first = rates.get(0);
+      for (int i = 1; i < rates.size(); i++) {
+        out.printf(Locale.ROOT, "ratio %,d models / %,d models in this run: %.2f by rate from start, %.2f first-to-last,"
+            + " %.2f by CPU per sample%n", modelCounts.get(i), modelCounts.get(0),
+            rates.get(i).perSecond() / first.perSecond(), rates.get(i).steadyPerSecond() / first.steadyPerSecond(),
+            first.cpuMicrosPerSample() / rates.get(i).cpuMicrosPerSample());
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  /** One measurement of {@link #models} models on a broker of its own: pass-through, dpstream, footprint, restore. */
+  private Throughput measureModels(PrintWriter out) throws Exception {
     out.printf(Locale.ROOT, "e2e: %,d samples, d = %d, %d models over %d partitions, %d stream thread(s), exactly_once_v2,"
         + " live models per task %s%s%n", samples, dimension, models, partitions, threads,
         liveModels == null ? ServiceConfig.DEFAULT_LIVE_MODELS_PER_TASK + " (default)" : liveModels,
@@ -145,8 +173,8 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
           dpstream.steadyPerSecond() / passThrough.steadyPerSecond(),
           passThrough.cpuMicrosPerSample() / dpstream.cpuMicrosPerSample());
       out.flush();
+      return dpstream;
     }
-    return 0;
   }
 
   /**
