@@ -80,7 +80,9 @@ public final class ZeroConcentratedDp {
       return 0;
     }
     double best = minimiseOverAlpha(rho, logInverseDelta);
-    // A negative bound only happens for delta close to 1; any positive epsilon is then valid too.
+    // The bound can be negative: for delta close to 1, and for rho below about delta^2, where at alpha near 1/delta
+    // ln(1/delta) + (alpha - 1) ln(1 - 1/alpha) - ln(alpha) is about -1 and outweighs alpha rho. Any positive
+    // epsilon is then valid too.
     return Math.max(Math.min(best, epsilon(rho, delta)), Double.MIN_VALUE);
   }
 
