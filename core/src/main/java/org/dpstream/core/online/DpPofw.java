@@ -200,11 +200,6 @@ public final class DpPofw implements OnlineEstimator {
     return law.digest();
   }
 
-  /** Resumes from {@link #writeState} under its own key, which must be {@code source}'s. */
-  public static DpPofw restore(OnlineModelSpec spec, DataInput in, KeyedNoiseSource source) throws IOException {
-    return restore(spec, in, NoiseKeyRing.of(source));
-  }
-
   /**
    * Resumes from {@link #writeState} under the key the state is bound to, which must be in {@code keys} (a
    * retired key hands over to the primary one at the next epoch).
