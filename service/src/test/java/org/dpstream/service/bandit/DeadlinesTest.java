@@ -138,7 +138,7 @@ class DeadlinesTest {
   }
 
   /** For any requests and due times, the expiry order is the order of the stored index's keys. */
-  @Property
+  @Property(seed = "4115")
   void requestsExpireInTheOrderOfTheStoredIndexKeys(@ForAll("dues") List<Deadlines.Due> dues) {
     Deadlines deadlines = Deadlines.load("b", BanditStores.bytes(BanditTopology.PENDING_STORE));
     dues.forEach(due -> deadlines.index(due.request(), due.dueAt()));

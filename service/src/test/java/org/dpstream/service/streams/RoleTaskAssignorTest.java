@@ -42,7 +42,7 @@ class RoleTaskAssignorTest {
   private static final Set<String> BANDIT_TOPICS = Set.of("dp.contexts", "dp.contexts.decided", "dp.rewards",
       BANDIT_ROUTING);
 
-  @Property(tries = 300)
+  @Property(tries = 300, seed = "4114")
   void everyTaskRunsOnceInAClientOfItsRole(@ForAll @IntRange(min = 0, max = 3) int modelClients,
       @ForAll @IntRange(min = 0, max = 3) int banditClients, @ForAll @IntRange(min = 0, max = 2) int untagged,
       @ForAll @IntRange(min = 1, max = 8) int routingPartitions, @ForAll @IntRange(min = 0, max = 1) int standbys,

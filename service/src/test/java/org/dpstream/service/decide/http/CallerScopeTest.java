@@ -133,7 +133,7 @@ class CallerScopeTest {
    * used it; B's records name B. A's context may equal B's (unscoped, B would have been handed A's decision) or not
    * (unscoped, B would have been refused 409).
    */
-  @Property(tries = 300)
+  @Property(tries = 300, seed = "4111")
   void whatBIsAnsweredDoesNotDependOnWhatADidWithTheSameId(@ForAll("requestIds") String requestId,
       @ForAll("contexts") List<Double> contextOfA, @ForAll("contexts") List<Double> contextOfB,
       @ForAll boolean sameContext, @ForAll Before before, @ForAll @DoubleRange(min = 0, max = 1) double reward) {
@@ -173,7 +173,7 @@ class CallerScopeTest {
   }
 
   /** A's own retry is answered from A's memory, whatever B did with the id meanwhile. */
-  @Property(tries = 100)
+  @Property(tries = 100, seed = "4112")
   void aCallersRetryGetsItsRememberedDecision(@ForAll("requestIds") String requestId,
       @ForAll("contexts") List<Double> contextOfA, @ForAll("contexts") List<Double> contextOfB,
       @ForAll("contexts") List<Double> otherContext) {
