@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * restore refuses a state whose law is not the running build's. A change that moves a digest (a sampler, a
  * calibration, a known answer, a field of the law) therefore stops every saved model of that kind at its next restore:
  * it must be deliberate, stated in the change log with what operators do about it, and the pins below updated in the
- * same commit. The specs are fixed (d = 3, radius 2, eps = 1 unless named, delta = 1e-5, horizon 64).
+ * same commit. The specs are fixed (d = 3, radius 2, eps = 1 unless named otherwise, delta = 1e-5, horizon 64).
  */
 class NoiseLawPinTest {
 
@@ -37,9 +37,10 @@ class NoiseLawPinTest {
     OnlineModelSpec simplex = data.spec("pin", 1, 2, 1, 64, AccountantChoice.ZCDP);
     laws.put("dp-pofw", DpPofw.lawOf(simplex));
     laws.put("dp-pofw discrete", DpPofw.lawOf(simplex.withNoise(NoiseChoice.DISCRETE)));
-    // A paper tree with generalized Gaussian noise (p > 2): its law names q+ and sigma+.
-    OnlineModelSpec lr = data.spec("pin", 4, 2, 1, 64, AccountantChoice.PAPER);
-    laws.put("dp-tofw PAPER p 4", DpTofw.lawOf(lr, PrefixSumPlan.choose(lr)));
+    // A paper tree with generalized Gaussian noise (Lemma 3.2 via l_q: p = 1.5 at d = 20): its law names q+ and sigma+.
+    OnlineTestData wide = new OnlineTestData(20, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(1));
+    OnlineModelSpec lq = wide.spec("pin", 1.5, 2, 1, 64, AccountantChoice.PAPER);
+    laws.put("dp-tofw PAPER d 20", DpTofw.lawOf(lq, PrefixSumPlan.choose(lq)));
     // Less noise, so that the exact choice's known answers depend on the probe sums it is given.
     OnlineModelSpec sharper = data.spec("pin", 1, 2, 8, 64, AccountantChoice.ZCDP).withNoise(NoiseChoice.DISCRETE);
     laws.put("dp-pofw discrete eps 8", DpPofw.lawOf(sharper));
@@ -66,7 +67,7 @@ class NoiseLawPinTest {
     pinned.put("dp-tofw adaptive discrete BLT", "1ac52e6e624e4508a8a68d88172e89d6118777722df6706335e7cea9d46832df");
     pinned.put("dp-pofw", "5c4a9dcf81f213eb8f1491443bb81663499e0b1c4ec77aa25414267fabc27ebf");
     pinned.put("dp-pofw discrete", "9566e4fc41f4a4e6d1f88a9373bdfd90262f095fac3b027eb14c95e82b7ffe7d");
-    pinned.put("dp-tofw PAPER p 4", "f266c8e7b1f07202426b14486e1e959a74b1e511764c986695342747c55dfee5");
+    pinned.put("dp-tofw PAPER d 20", "7733215b9505d0a3c5280cb4e49ad76454324db0c39303d6adfe51a00c1dc8e2");
     pinned.put("dp-pofw discrete eps 8", "29568130e73c0c62793b83d7ac1d32fe1b60cb20fc86fd36f893499bc3480509");
     pinned.put("dp-pofw k 3", "b7e3386202658fd1a390bbd25b5415427f1ea328ea1b1336526fb861f6858cf2");
     pinned.put("dp-tofw k 3", "553fb4ef090fec554a1348c8de9d4d03109f9a22143c68ce908c1241f8200cf3");
