@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
@@ -20,6 +21,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.service.config.ModelConfig;
 import org.dpstream.service.config.ServiceConfig;
@@ -37,11 +39,12 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code dpstream-bench e2e}: end-to-end samples per second through an embedded broker with
- * exactly-once, for the dpstream service and for a pass-through topology on the same input, in one
- * run. The input is written once before either starts; each topology reads it from the beginning
+ * exactly-once, for the dpstream service and for two pass-through topologies on the same input, in one
+ * run: straight through, and through the service's routing (the least a topology with one task per
+ * model pays). The input is written once before any starts; each topology reads it from the beginning
  * under its own application id, with the service's Streams settings, and is timed until its last
- * output is committed. The pass-through runs first, so if anything warms up across runs (the page
- * cache, the JIT of the shared client code) it favours the baseline, not dpstream.
+ * output is committed. The pass-throughs run first, so if anything warms up across runs (the page
+ * cache, the JIT of the shared client code) it favours the baselines, not dpstream.
  */
 @Command(
     name = "e2e",
@@ -50,6 +53,7 @@ import picocli.CommandLine.Spec;
 public final class EndToEndBenchmarkCommand implements Callable<Integer> {
 
   private static final String PASS_THROUGH_OUTPUT = "bench.passthrough";
+  private static final String ROUTED_PASS_THROUGH_OUTPUT = "bench.passthrough.routed";
   private static final String DPSTREAM_APPLICATION = "bench-dpstream";
   private static final Duration STALL = Duration.ofSeconds(120);
 
@@ -112,10 +116,8 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
     if (rates.size() > 1) {
       Throughput first = rates.get(0);
       for (int i = 1; i < rates.size(); i++) {
-        out.printf(Locale.ROOT, "ratio %,d models / %,d models in this run: %.2f by rate from start, %.2f first-to-last,"
-            + " %.2f by CPU per sample%n", modelCounts.get(i), modelCounts.get(0),
-            rates.get(i).perSecond() / first.perSecond(), rates.get(i).steadyPerSecond() / first.steadyPerSecond(),
-            first.cpuMicrosPerSample() / rates.get(i).cpuMicrosPerSample());
+        printRatio(out, String.format(Locale.ROOT, "%,d models / %,d models in this run", modelCounts.get(i),
+            modelCounts.get(0)), rates.get(i), first, "");
       }
     }
     out.flush();
@@ -135,6 +137,7 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
       Topics topics = Topics.defaults();
       List<NewTopic> newTopics = new ArrayList<>(topics.newTopics(partitions));
       newTopics.add(TopicSpec.of(PASS_THROUGH_OUTPUT, partitions).newTopic());
+      newTopics.add(TopicSpec.of(ROUTED_PASS_THROUGH_OUTPUT, partitions).newTopic());
       kafka.createTopics(newTopics);
 
       long producing = System.nanoTime();
@@ -145,9 +148,17 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
           (System.nanoTime() - producing) / 1e9);
       out.flush();
 
-      Throughput passThrough = measure("pass-through", kafka, () -> startPassThrough(kafka, topics, stateRoot),
+      Throughput passThrough = measure("pass-through", kafka, () -> startBaseline(kafka,
+          "bench-passthrough", stateRoot.resolve("passthrough"),
+          config -> PassThroughTopology.build(topics.samples().name(), PASS_THROUGH_OUTPUT)),
           PASS_THROUGH_OUTPUT);
       out.println(passThrough.describe());
+      out.flush();
+      Throughput routedPassThrough = measure("routed pass-through", kafka,
+          () -> startBaseline(kafka, "bench-passthrough-routed", stateRoot.resolve("passthrough-routed"),
+              config -> PassThroughTopology.buildRouted(topics.samples().name(), ROUTED_PASS_THROUGH_OUTPUT,
+                  config.routingPartitions())), ROUTED_PASS_THROUGH_OUTPUT);
+      out.println(routedPassThrough.describe());
       out.flush();
       long heapBefore = ModelFootprint.heapAfterFullCollection();
       long[] heapIdle = new long[1];
@@ -168,13 +179,19 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
       }
       out.println(StateRecovery.measure(changelogBytes, samples,
           () -> startDpstream(kafka, stateRoot.resolve("dpstream-restored"))).describe());
-      out.printf(Locale.ROOT, "ratio dpstream / pass-through: %.2f from start, %.2f first-to-last, %.2f by CPU per sample"
-          + " (target >= 0.7)%n", dpstream.perSecond() / passThrough.perSecond(),
-          dpstream.steadyPerSecond() / passThrough.steadyPerSecond(),
-          passThrough.cpuMicrosPerSample() / dpstream.cpuMicrosPerSample());
+      printRatio(out, "dpstream / pass-through", dpstream, passThrough, " (target >= 0.7)");
+      printRatio(out, "routed pass-through / pass-through", routedPassThrough, passThrough,
+          " (the ceiling of dpstream's ratio with routing kept)");
+      printRatio(out, "dpstream / routed pass-through", dpstream, routedPassThrough, "");
       out.flush();
       return dpstream;
     }
+  }
+
+  private static void printRatio(PrintWriter out, String label, Throughput measured, Throughput baseline, String note) {
+    out.printf(Locale.ROOT, "ratio %s: %.2f from start, %.2f first-to-last, %.2f by CPU per sample%s%n", label,
+        measured.perSecond() / baseline.perSecond(), measured.steadyPerSecond() / baseline.steadyPerSecond(),
+        baseline.cpuMicrosPerSample() / measured.cpuMicrosPerSample(), note);
   }
 
   /**
@@ -239,12 +256,12 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
     return DpstreamService.start(config, noiseKey, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 
-  private AutoCloseable startPassThrough(EmbeddedKafka kafka, Topics topics, Path stateRoot) {
-    // The service's own settings (exactly-once v2, commit interval), so only the topology differs.
-    ServiceConfig config = new ServiceConfig("bench-passthrough", TopicNames.defaults(), List.of(),
-        streamsSettings(kafka, stateRoot.resolve("passthrough")), 0);
-    KafkaStreams streams = new KafkaStreams(
-        PassThroughTopology.build(topics.samples().name(), PASS_THROUGH_OUTPUT), StreamsSettings.of(config));
+  /** A baseline topology under its own application id, with the service's own settings (exactly-once v2, commit interval). */
+  private AutoCloseable startBaseline(EmbeddedKafka kafka, String applicationId, Path stateDir,
+      Function<ServiceConfig, Topology> topology) {
+    ServiceConfig config = new ServiceConfig(applicationId, TopicNames.defaults(), List.of(),
+        streamsSettings(kafka, stateDir), 0);
+    KafkaStreams streams = new KafkaStreams(topology.apply(config), StreamsSettings.of(config));
     streams.start();
     return () -> streams.close(Duration.ofSeconds(30));
   }
