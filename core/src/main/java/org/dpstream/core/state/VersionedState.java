@@ -141,14 +141,19 @@ public final class VersionedState {
    * for anything else (an earlier build's state, a truncated one). For the service's count of states per key.
    */
   public static Optional<KeyCheck> peekKey(byte[] state) {
-    if (state.length < 3 || (state[1] & 0xFF) != BOUND) {
+    return peekKey(state, 0);
+  }
+
+  /** {@link #peekKey(byte[])} of the state that starts at {@code from} in {@code bytes} (e.g. after a stamp). */
+  public static Optional<KeyCheck> peekKey(byte[] bytes, int from) {
+    if (bytes.length - from < 3 || (bytes[from + 1] & 0xFF) != BOUND) {
       return Optional.empty();
     }
-    int keyAt = 3 + (state[2] & 0xFF);
-    if (state.length < keyAt + Long.BYTES) {
+    int keyAt = from + 3 + (bytes[from + 2] & 0xFF);
+    if (bytes.length < keyAt + Long.BYTES) {
       return Optional.empty();
     }
-    return Optional.of(new KeyCheck(ByteBuffer.wrap(state, keyAt, Long.BYTES).getLong()));
+    return Optional.of(new KeyCheck(ByteBuffer.wrap(bytes, keyAt, Long.BYTES).getLong()));
   }
 
   private static String shortHex(byte[] digest) {

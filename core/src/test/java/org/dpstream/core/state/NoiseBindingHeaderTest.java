@@ -49,6 +49,18 @@ class NoiseBindingHeaderTest {
   }
 
   @Test
+  void theKeyIsPeekedAfterAPrefixOnlyWhereTheHeaderStarts() throws IOException {
+    byte[] header = header(A, 3, LAW);
+    byte[] prefixed = new byte[5 + header.length];
+    System.arraycopy(header, 0, prefixed, 5, header.length);
+    assertEquals(Optional.of(A.keyCheck()), VersionedState.peekKey(prefixed, 5));
+    assertEquals(Optional.empty(), VersionedState.peekKey(prefixed, 4), "not where the header starts");
+    assertEquals(Optional.empty(), VersionedState.peekKey(java.util.Arrays.copyOf(prefixed, prefixed.length
+        - header.length + 3 + FINGERPRINT.length + Long.BYTES - 1), 5), "the key cut short");
+    assertEquals(Optional.empty(), VersionedState.peekKey(prefixed, prefixed.length - 2), "fewer than three bytes");
+  }
+
+  @Test
   void aStateOfAKeyTheProcessDoesNotHoldIsRefusedNamingTheKeyByItsCheckOnly() throws IOException {
     VersionedState.Binding binding = read(header(A, 0, LAW));
     StateBindingException refused = assertThrows(StateBindingException.class,

@@ -1,8 +1,6 @@
 package org.dpstream.service.noise;
 
-import java.io.ByteArrayOutputStream;
 import java.io.DataOutput;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.function.Supplier;
@@ -28,7 +26,7 @@ public final class PlacedStateStore {
 
   private final NoiseContext noise;
   private final TaskStates states;
-  private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+  private final StateBytes bytes = new StateBytes();
   private KeyValueStore<String, byte[]> store;
 
   /** How a live state (an estimator, a bandit policy) is restored, started and measured. */
@@ -132,15 +130,9 @@ public final class PlacedStateStore {
 
   /** Writes {@code id}'s state, stamped with its placement and generation, after a step. */
   public void write(String id, Placement home, NoiseGeneration generation, StateWriter writer) {
-    buffer.reset();
-    try {
-      writer.writeState(new DataOutputStream(buffer));
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing to memory cannot fail", e);
-    }
-    byte[] state = buffer.toByteArray();
-    store.put(id, PlacedState.stamp(home, generation.generation(), state));
-    states.written(id, state);
+    byte[] stored = bytes.stamped(home, generation.generation(), writer);
+    store.put(id, stored);
+    states.written(id, stored, PlacedState.stampLength(generation.generation()));
   }
 
   /** {@code id}'s state is refused (e.g. its persons' counts are): its records are rejected from here on. */

@@ -77,9 +77,9 @@ public final class TaskStates {
     }
   }
 
-  /** {@code state} (a serialized state, without its stamp) was stored for {@code id}: counted by its key. */
-  public void written(String id, byte[] state) {
-    KeyCheck key = VersionedState.peekKey(state).orElse(null);
+  /** {@code stored} (a serialized state after a stamp of {@code stampLength} bytes) was stored for {@code id}: counted by its key. */
+  public void written(String id, byte[] stored, int stampLength) {
+    KeyCheck key = VersionedState.peekKey(stored, stampLength).orElse(null);
     // changes at the first step and where a retired key hands over to the primary
     if (key != null && !key.equals(bound.get(id))) {
       bind(id, key);

@@ -1,5 +1,10 @@
 package org.dpstream.service.routing;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
@@ -31,12 +36,30 @@ public final class PlacedState {
 
   /** The stored form of {@code state} created at {@code placement} in noise generation {@code generation}. */
   public static byte[] stamp(Placement placement, int generation, byte[] state) {
-    if (generation == 0) {
-      return ByteBuffer.allocate(HEADER + state.length)
-          .putInt(MAGIC).putInt(placement.partition()).putInt(placement.partitions()).put(state).array();
+    ByteArrayOutputStream stored = new ByteArrayOutputStream(stampLength(generation) + state.length);
+    try {
+      DataOutputStream out = new DataOutputStream(stored);
+      writeStamp(out, placement, generation);
+      out.write(state);
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory cannot fail", e);
     }
-    return ByteBuffer.allocate(HEADER + Integer.BYTES + state.length).putInt(GENERATION_MAGIC)
-        .putInt(placement.partition()).putInt(placement.partitions()).putInt(generation).put(state).array();
+    return stored.toByteArray();
+  }
+
+  /** Writes the stamp that {@link #stamp} puts before a state: the state's bytes are to follow it in {@code out}. */
+  public static void writeStamp(DataOutput out, Placement placement, int generation) throws IOException {
+    out.writeInt(generation == 0 ? MAGIC : GENERATION_MAGIC);
+    out.writeInt(placement.partition());
+    out.writeInt(placement.partitions());
+    if (generation != 0) {
+      out.writeInt(generation);
+    }
+  }
+
+  /** The bytes of {@link #writeStamp}'s stamp in noise generation {@code generation}. */
+  public static int stampLength(int generation) {
+    return generation == 0 ? HEADER : HEADER + Integer.BYTES;
   }
 
   /**

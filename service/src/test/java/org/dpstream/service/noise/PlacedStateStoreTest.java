@@ -16,6 +16,8 @@ import org.apache.kafka.streams.state.Stores;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.random.NoiseKey;
 import org.dpstream.core.privacy.random.NoiseKeyRing;
+import org.dpstream.core.privacy.random.KeyCheck;
+import org.dpstream.core.state.VersionedState;
 import org.dpstream.schemas.ModelRelease;
 import org.dpstream.schemas.PrivacyLedger;
 import org.dpstream.service.release.NoiseGeneration;
@@ -100,6 +102,21 @@ class PlacedStateStoreTest {
     Counter resumed = admit(started(publishedUpTo(7)));
     assertTrue(resumed.restored());
     assertArrayEquals(new byte[] {7, 8, 9}, resumed.state());
+  }
+
+  @Test
+  void aWrittenStateIsCountedUnderTheKeyItsHeaderNamesInEveryNoiseGeneration() throws IOException {
+    for (int generation : new int[] {0, 3}) {
+      BoundKeys bound = new BoundKeys();
+      PlacedStateStore states = new PlacedStateStore(new NoiseContext(NoiseKeyRing.of(KEY), PublishedReleases.empty(),
+          new RefusedStates(), bound), "model", PARTITIONS);
+      states.start(store);
+      KeyCheck key = KEY.keyCheckAt(0);
+      states.write(ID, HOME, new NoiseGeneration(generation, 0, 0),
+          out -> VersionedState.writeHeader(out, (byte) 1, new byte[] {5, 5}, key, 0, new byte[] {6}));
+      assertEquals(1, bound.count(key), "generation " + generation);
+      assertEquals(generation, PlacedState.openStamped(ID, HOME, store.get(ID)).generation());
+    }
   }
 
   @Test

@@ -1,6 +1,7 @@
 package org.dpstream.service.routing;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +17,20 @@ class PlacedStateTest {
     Placement here = new Placement(4, 6);
     assertArrayEquals(STATE, PlacedState.open("m", here, PlacedState.stamp(here, STATE)));
     assertArrayEquals(new byte[0], PlacedState.open("m", here, PlacedState.stamp(here, new byte[0])));
+  }
+
+  /** Stored states outlive builds: the stamp's bytes are pinned, for the first noise generation and a later one. */
+  @Test
+  void theStampsBytesArePinned() {
+    Placement here = new Placement(4, 6);
+    assertArrayEquals(new byte[] {0x44, 0x50, 0x70, 0x6C, 0, 0, 0, 4, 0, 0, 0, 6, 9, 8, 7, 6, 5},
+        PlacedState.stamp(here, STATE));
+    assertArrayEquals(new byte[] {0x44, 0x50, 0x70, 0x67, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 1, 2, 9, 8, 7, 6, 5},
+        PlacedState.stamp(here, 258, STATE));
+    assertEquals(12, PlacedState.stampLength(0));
+    assertEquals(16, PlacedState.stampLength(258));
+    assertEquals(new PlacedState.Opened(258, STATE).generation(),
+        PlacedState.openStamped("m", here, PlacedState.stamp(here, 258, STATE)).generation());
   }
 
   @Test
