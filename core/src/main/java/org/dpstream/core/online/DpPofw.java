@@ -55,6 +55,8 @@ public final class DpPofw implements OnlineEstimator {
   private final VertexChoice vertexChoice;
   /** Non-null under {@code noise: discrete}: the fixed-point exponential mechanism over lattice utilities. */
   private final ExactVertexChoice exactChoice;
+  /** Every release names it: built once, not at every step. */
+  private final String mechanism;
   /** The lattice the increments are rounded to (the spec's own: its clamp is the sensitivity's guard). */
   private final PofwScoreLattice lattice;
   private final NoiseStream bits;
@@ -95,6 +97,7 @@ public final class DpPofw implements OnlineEstimator {
     this.fingerprint = spec.fingerprint();
     this.vertexChoice = vertexChoice;
     this.exactChoice = exactChoice;
+    this.mechanism = ALGORITHM + "/" + (exactChoice == null ? vertexChoice.describe() : exactChoice.describe());
     this.lattice = exactChoice == null ? null : PofwScoreLattice.of(spec);
     this.unitSum = unitSum;
     this.law = law;
@@ -337,7 +340,7 @@ public final class DpPofw implements OnlineEstimator {
 
   @Override
   public String mechanism() {
-    return ALGORITHM + "/" + (exactChoice == null ? vertexChoice.describe() : exactChoice.describe());
+    return mechanism;
   }
 
   @Override

@@ -51,6 +51,8 @@ public final class DpTofw implements OnlineEstimator {
   /** spec.fingerprint(), once: every state written carries it. */
   private final byte[] fingerprint;
   private final PrefixSumPlan plan;
+  /** Every release names it: built once, not at every step (its thresholds' decimal forms cost). */
+  private final String mechanism;
   /** The noise: the key check of each epoch's key goes into every state written. */
   private final KeyedNoiseSource source;
   /**
@@ -78,6 +80,8 @@ public final class DpTofw implements OnlineEstimator {
     this.spec = spec;
     this.fingerprint = spec.fingerprint();
     this.plan = plan;
+    this.mechanism = ALGORITHM + "/" + plan.describe() + "/"
+        + spec.incrementClipping().describe(plan.clipNorm(), spec.clipBounds());
     this.law = law;
     this.source = source;
     this.prefixSums = prefixSums;
@@ -228,7 +232,7 @@ public final class DpTofw implements OnlineEstimator {
 
   @Override
   public String mechanism() {
-    return ALGORITHM + "/" + plan.describe() + "/" + spec.incrementClipping().describe(plan.clipNorm(), spec.clipBounds());
+    return mechanism;
   }
 
   /** Test seam: the threshold adaptive clipping holds for the next increment (a function of released values). */
