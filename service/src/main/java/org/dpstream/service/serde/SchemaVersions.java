@@ -88,8 +88,12 @@ final class SchemaVersions {
         }
         yield needed;
       }
+      // An element type without versioned fields needs version 1 whatever the elements (a release's parameters).
       case ARRAY -> {
         int needed = 1;
+        if (!versioned.getOrDefault(schema.getElementType(), false)) {
+          yield needed;
+        }
         for (Object element : (Collection<?>) value) {
           needed = Math.max(needed, needed(schema.getElementType(), element));
         }
@@ -97,6 +101,9 @@ final class SchemaVersions {
       }
       case MAP -> {
         int needed = 1;
+        if (!versioned.getOrDefault(schema.getValueType(), false)) {
+          yield needed;
+        }
         for (Object element : ((Map<?, ?>) value).values()) {
           needed = Math.max(needed, needed(schema.getValueType(), element));
         }

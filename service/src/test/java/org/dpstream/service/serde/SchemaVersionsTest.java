@@ -53,6 +53,38 @@ class SchemaVersionsTest {
     return new Schema.Parser().parse(json);
   }
 
+  /** A record with a field added in version 2, in an array, in a map and beside an array of plain doubles. */
+  private static final String NESTED = """
+      {"type": "record", "name": "Outer", "fields": [
+        {"name": "values", "type": {"type": "array", "items": "double"}},
+        {"name": "list", "type": {"type": "array", "items": {"type": "record", "name": "Inner", "fields": [
+          {"name": "a", "type": "int"},
+          {"name": "b", "type": ["null", "int"], "default": null, "since": 2}]}}},
+        {"name": "map", "type": {"type": "map", "values": "Inner"}}]}""";
+
+  @Test
+  void aFieldAddedLaterIsFoundInAnyElementOfAnArrayOrAMap() {
+    Schema outer = parse(NESTED);
+    Schema inner = outer.getField("list").schema().getElementType();
+    SchemaVersions versions = new SchemaVersions(outer);
+    GenericRecord old = new GenericData.Record(inner);
+    old.put("a", 1);
+    GenericRecord later = new GenericData.Record(inner);
+    later.put("a", 1);
+    later.put("b", 7);
+    assertEquals(1, versions.oldestHolding(outerWith(outer, List.of(old, old), java.util.Map.of("k", old))));
+    assertEquals(2, versions.oldestHolding(outerWith(outer, List.of(old, later), java.util.Map.of("k", old))));
+    assertEquals(2, versions.oldestHolding(outerWith(outer, List.of(old), java.util.Map.of("k", old, "l", later))));
+  }
+
+  private static GenericRecord outerWith(Schema outer, List<GenericRecord> list, java.util.Map<String, GenericRecord> map) {
+    GenericRecord record = new GenericData.Record(outer);
+    record.put("values", List.of(0.5, -1.0, Double.NaN));
+    record.put("list", list);
+    record.put("map", map);
+    return record;
+  }
+
   @Test
   void theFirstVersionOfEachSchemaIsTheOneShippedAndTheLastTheCurrent() {
     assertVersions(DpSerdes.decisionResponse(), RESPONSE_V1);
