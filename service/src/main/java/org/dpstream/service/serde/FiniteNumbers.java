@@ -1,6 +1,8 @@
 package org.dpstream.service.serde;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.IndexedRecord;
@@ -19,39 +21,84 @@ final class FiniteNumbers {
   }
 
   void require(IndexedRecord record) {
-    require(record.getSchema(), record, "");
+    NonFinite found = find(record.getSchema(), record);
+    if (found != null) {
+      throw new DecodeException(RejectReason.NON_FINITE_NUMBER,
+          NaturalJson.describe(found.path()) + ": " + NaturalJson.nonFiniteName(found.number) + " is not accepted");
+    }
   }
 
-  private void require(Schema schema, Object value, String path) {
+  /**
+   * The first non-finite number in {@code value}, or null. Its path is collected on the way out, so a record that is
+   * all finite (every accepted sample) builds no path string.
+   */
+  private NonFinite find(Schema schema, Object value) {
     switch (schema.getType()) {
       case RECORD -> {
         IndexedRecord record = (IndexedRecord) value;
         for (Schema.Field field : schema.getFields()) {
-          require(field.schema(), record.get(field.pos()), NaturalJson.child(path, field.name()));
+          NonFinite found = find(field.schema(), record.get(field.pos()));
+          if (found != null) {
+            return found.in(field.name());
+          }
         }
+        return null;
       }
-      case UNION -> require(schema.getTypes().get(model.resolveUnion(schema, value)), value, path);
+      case UNION -> {
+        return find(schema.getTypes().get(model.resolveUnion(schema, value)), value);
+      }
       case ARRAY -> {
         int i = 0;
         for (Object element : (Collection<?>) value) {
-          require(schema.getElementType(), element, NaturalJson.element(path, i++));
+          NonFinite found = find(schema.getElementType(), element);
+          if (found != null) {
+            return found.in(i);
+          }
+          i++;
         }
+        return null;
       }
       case MAP -> {
         for (Map.Entry<?, ?> entry : ((Map<?, ?>) value).entrySet()) {
-          require(schema.getValueType(), entry.getValue(), NaturalJson.child(path, entry.getKey().toString()));
+          NonFinite found = find(schema.getValueType(), entry.getValue());
+          if (found != null) {
+            return found.in(entry.getKey().toString());
+          }
         }
+        return null;
       }
       case DOUBLE, FLOAT -> {
         double number = ((Number) value).doubleValue();
-        if (!Double.isFinite(number)) {
-          throw new DecodeException(RejectReason.NON_FINITE_NUMBER,
-              NaturalJson.describe(path) + ": " + NaturalJson.nonFiniteName(number) + " is not accepted");
-        }
+        return Double.isFinite(number) ? null : new NonFinite(number);
       }
       default -> {
         // Strings, integers, enums and bytes cannot be non-finite.
+        return null;
       }
+    }
+  }
+
+  /** A non-finite number and the steps to it, innermost first: field names and array indices. */
+  private static final class NonFinite {
+    private final double number;
+    private final List<Object> steps = new ArrayList<>();
+
+    NonFinite(double number) {
+      this.number = number;
+    }
+
+    NonFinite in(Object step) {
+      steps.add(step);
+      return this;
+    }
+
+    String path() {
+      String path = "";
+      for (int i = steps.size() - 1; i >= 0; i--) {
+        path = steps.get(i) instanceof Integer index ? NaturalJson.element(path, index)
+            : NaturalJson.child(path, (String) steps.get(i));
+      }
+      return path;
     }
   }
 }

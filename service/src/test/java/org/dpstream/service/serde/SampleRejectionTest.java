@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.dpstream.schemas.DenseFeatures;
 import org.dpstream.schemas.Sample;
+import org.dpstream.schemas.SparseFeatures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -101,6 +102,28 @@ class SampleRejectionTest {
         .getBytes(StandardCharsets.UTF_8);
     DecodeException e = assertThrows(DecodeException.class, () -> SERDE.decodeOrThrow(json));
     assertTrue(e.getMessage().startsWith("features.values[1]: NaN"), e.getMessage());
+  }
+
+  /** Avro carries any double: the walk after decoding names the first non-finite one by its path. */
+  @Test
+  void anAvroSamplesNonFiniteNumberIsNamedByItsPath() {
+    assertEquals("features.values[2]: NaN is not accepted", avroRejection(
+        new DenseFeatures(List.of(0.1, 0.2, Double.NaN, Double.POSITIVE_INFINITY)), 1));
+    assertEquals("features.values[1]: -Infinity is not accepted", avroRejection(
+        new SparseFeatures(9, List.of(3, 5), List.of(0.5, Double.NEGATIVE_INFINITY)), 1));
+    assertEquals("label: Infinity is not accepted", avroRejection(new DenseFeatures(List.of(0.1)),
+        Double.POSITIVE_INFINITY));
+    assertEquals("features.values[0]: NaN is not accepted", avroRejection(new DenseFeatures(List.of(Double.NaN)),
+        Double.NaN), "the first in the record's order");
+    assertInstanceOf(DecodeResult.Decoded.class, SERDE.decode(SERDE.encode(Sample.newBuilder()
+        .setFeatures(new DenseFeatures(List.of(-Double.MAX_VALUE, Double.MIN_VALUE))).setLabel(-0.0).build())));
+  }
+
+  private static String avroRejection(Object features, double label) {
+    byte[] avro = SERDE.encode(Sample.newBuilder().setFeatures(features).setLabel(label).build());
+    DecodeException e = assertThrows(DecodeException.class, () -> SERDE.decodeOrThrow(avro));
+    assertEquals(RejectReason.NON_FINITE_NUMBER, e.reason());
+    return e.getMessage();
   }
 
   @Test
