@@ -77,7 +77,10 @@ public final class TaskStates {
     }
   }
 
-  /** {@code stored} (a serialized state after a stamp of {@code stampLength} bytes) was stored for {@code id}: counted by its key. */
+  /**
+   * {@code stored} (a serialized state after a stamp of {@code stampLength} bytes) was stored for {@code id}: counted
+   * by its key.
+   */
   public void written(String id, byte[] stored, int stampLength) {
     KeyCheck key = VersionedState.peekKey(stored, stampLength).orElse(null);
     // changes at the first step and where a retired key hands over to the primary
