@@ -256,7 +256,10 @@ public final class EndToEndBenchmarkCommand implements Callable<Integer> {
     return DpstreamService.start(config, noiseKey, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 
-  /** A baseline topology under its own application id, with the service's own settings (exactly-once v2, commit interval). */
+  /**
+   * A baseline topology under its own application id, with the service's own settings (exactly-once v2, commit
+   * interval), so that only the topology differs.
+   */
   private AutoCloseable startBaseline(EmbeddedKafka kafka, String applicationId, Path stateDir,
       Function<ServiceConfig, Topology> topology) {
     ServiceConfig config = new ServiceConfig(applicationId, TopicNames.defaults(), List.of(),

@@ -26,8 +26,8 @@ import org.openjdk.jmh.annotations.Setup;
 /**
  * The stored form of a model's state, as the service writes it after every step: the service's
  * {@link StateBytes} (one Netty buffer, stamp and state in it, one copy out) against {@code java.io}'s
- * {@code DataOutputStream} over a reused {@code ByteArrayOutputStream} followed by {@link PlacedState#stamp}. The model is the
- * service's default (DP-TOFW, adaptive clipping on the exact BLT, discrete noise), stepped 100 times.
+ * {@code DataOutputStream} over a reused {@code ByteArrayOutputStream} followed by {@link PlacedState#stamp}. The
+ * model is the service's default (DP-TOFW, adaptive clipping on the exact BLT, discrete noise), stepped 100 times.
  */
 public class StateWriteBenchmark extends ThroughputBenchmark {
 

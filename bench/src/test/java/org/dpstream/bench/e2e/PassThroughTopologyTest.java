@@ -24,7 +24,10 @@ import org.dpstream.service.serde.DpSerdes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The routed baseline goes through the service's routing topic and forwards every sample once, keyed by its model, bare. */
+/**
+ * The routed baseline goes through the service's routing topic and forwards every sample once, keyed by its model,
+ * without headers; the straight one keeps its records' headers.
+ */
 class PassThroughTopologyTest {
 
   @TempDir Path stateDir;
