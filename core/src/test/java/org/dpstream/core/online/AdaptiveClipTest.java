@@ -363,6 +363,7 @@ class AdaptiveClipTest {
       OnlineEstimator straight = OnlineEstimators.start(spec, SOURCE);
       double[][] expected = ResumeRuns.straightReleases(straight, stream, s -> { });
       assertEquals(3, straight.epoch());
+      assertEquals(3, straight.ledger().epoch(), "the ledger counts the epochs its releases were accounted in");
       for (int crash : new int[] {0, 1, 2, 3, 5, 16, 63, 64, 65, 66, 130, 199}) {
         OnlineEstimator first = OnlineEstimators.start(spec, new KeyedNoiseSource(TestKeys.seeded(91)));
         ResumeRuns.stepThrough(first, stream, crash);

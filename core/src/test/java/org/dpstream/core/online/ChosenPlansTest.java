@@ -96,6 +96,15 @@ class ChosenPlansTest {
   @Test
   void theCacheKeepsAtLeastOnePlan() {
     assertThrows(IllegalArgumentException.class, () -> PrefixSumPlan.keepAtMost(0));
+    try {
+      PrefixSumPlan.keepAtMost(1);
+      OnlineTestData data = new OnlineTestData(3, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(5));
+      PrefixSumPlan.choose(data.spec("one", 1.5, 2, 1, 64, AccountantChoice.ZCDP));
+      PrefixSumPlan.choose(data.spec("two", 1.5, 2, 1, 64, AccountantChoice.ZCDP));
+      assertEquals(1, ChosenPlans.size());
+    } finally {
+      PrefixSumPlan.keepAtMost(ChosenPlans.DEFAULT_CAPACITY);
+    }
   }
 
   @Test

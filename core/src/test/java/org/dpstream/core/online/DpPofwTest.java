@@ -99,6 +99,7 @@ class DpPofwTest {
       expected[t] = straight.parameters();
     }
     assertEquals(3, straight.epoch()); // 100 = 3 * 32 + 4
+    assertEquals(3, straight.ledger().epoch(), "the ledger counts the epochs its releases were accounted in");
     for (int crash : new int[] {0, 31, 32, 33, 99}) {
       OnlineEstimator first = OnlineEstimators.start(spec, SOURCE);
       for (int t = 0; t < crash; t++) {

@@ -126,6 +126,14 @@ class DpTofwTest {
   }
 
   @Test
+  void theSimplexIsRefusedAndLeftToDpPofw() {
+    OnlineTestData data = new OnlineTestData(3, 1, RADIUS, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(4));
+    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+        () -> DpTofw.start(data.spec("simplex", 1, RADIUS, 1, 64, AccountantChoice.ZCDP), SOURCE));
+    assertTrue(refused.getMessage().contains("use DP-POFW for p = 1"), refused.getMessage());
+  }
+
+  @Test
   void stateFromAnotherSpecOrVersionIsRefused() throws IOException {
     OnlineTestData data = new OnlineTestData(3, 2, RADIUS, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(4));
     OnlineModelSpec spec = data.spec("guard", 2, RADIUS, 1, 128, AccountantChoice.ZCDP);

@@ -75,4 +75,24 @@ class NoiseLawPinTest {
     laws().forEach((kind, law) -> computed.put(kind, HexFormat.of().formatHex(law)));
     assertEquals(pinned, computed);
   }
+
+  /**
+   * A saved state carries its spec's fingerprint, and a restore refuses a state of another fingerprint: a change to
+   * the fingerprint of a spec that did not change stops every saved model of that spec at restore.
+   */
+  @Test
+  void specFingerprintsArePinned() {
+    OnlineTestData data = new OnlineTestData(3, 1.5, 2, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(1));
+    OnlineModelSpec spec = data.spec("pin", 1.5, 2, 1, 64, AccountantChoice.ZCDP);
+    Map<String, String> computed = new LinkedHashMap<>();
+    computed.put("event level", HexFormat.of().formatHex(spec.fingerprint()));
+    computed.put("adaptive", HexFormat.of().formatHex(
+        spec.withIncrementClipping(IncrementClipping.ADAPTIVE).fingerprint()));
+    computed.put("k 3", HexFormat.of().formatHex(spec.withParticipations(3).fingerprint()));
+    Map<String, String> pinned = new LinkedHashMap<>();
+    pinned.put("event level", "e5d23a872229732ce7fa94493294d64e1cf4a3e051971595b15cb1e3173c0130");
+    pinned.put("adaptive", "33c7282c19e1b64aaeb33331ca0a821cba601f4940bc4eb0e3eaf122da3c1855");
+    pinned.put("k 3", "38e525f6277485fbdb341e5b4384e3e1a8d2ecc6e79d7d799f3b97d30adfb770");
+    assertEquals(pinned, computed);
+  }
 }

@@ -33,6 +33,14 @@ class NoisySfwTest {
    * n samples in R^4 inside ||x||_2 &lt;= 1, |y| &lt;= 1, squared loss on the l_2 ball of radius 1, budget
    * (epsilon, e^-2) so that ln(1/delta) = 2. The calibration depends only on these declarations.
    */
+  @Test
+  void fourSamplesAreTheSmallestProblem() {
+    assertEquals(4, NoisySfwCalibration.of(handProblem(4, 1), 1.0).samples());
+    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+        () -> NoisySfwCalibration.of(handProblem(3, 1), 1.0));
+    assertTrue(refused.getMessage().contains("at least 4 samples"), refused.getMessage());
+  }
+
   private static BatchProblem handProblem(int n, double epsilon) {
     UniformRandomProvider rng = rng(n);
     double[][] features = new double[n][4];

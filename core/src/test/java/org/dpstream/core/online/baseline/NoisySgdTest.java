@@ -27,6 +27,12 @@ class NoisySgdTest {
   }
 
   /** n samples in R^4 with ||x||_1 &lt;= 1, |y| &lt;= 1, squared loss on the cube of radius 1. */
+  @Test
+  void twoSamplesAreTheSmallestProblem() {
+    assertEquals(2, NoisySgdCalibration.of(handProblem(2, 1, 1e-4), 1.0).samples());
+    assertThrows(IllegalArgumentException.class, () -> NoisySgdCalibration.of(handProblem(1, 1, 1e-4), 1.0));
+  }
+
   private static BatchProblem handProblem(int n, double epsilon, double delta) {
     UniformRandomProvider rng = rng(n);
     double[][] features = new double[n][4];
