@@ -126,6 +126,20 @@ class DpPofwDiscreteTest {
     return data.spec(id, 1, RADIUS, 1, horizon, AccountantChoice.ZCDP).withNoise(NoiseChoice.DISCRETE);
   }
 
+  /** The first step moves halfway to the chosen vertex, +-r e_j, whatever vertex the mechanism chose. */
+  @Test
+  void theFirstStepGoesHalfwayToAVertexOfTheBall() {
+    OnlineTestData data = new OnlineTestData(4, 1, RADIUS, 0.05, RandomSource.XO_RO_SHI_RO_128_PP.create(8));
+    OnlineEstimator estimator = OnlineEstimators.start(learnSpec(data, "pofw-first-step", 16), SOURCE);
+    double[] x = data.features();
+    StepOutcome outcome = estimator.step(x, data.label(x));
+    assertEquals(1, outcome.step());
+    assertEquals(0, outcome.epoch());
+    double[] theta = estimator.parameters();
+    assertEquals(1, Arrays.stream(theta).filter(v -> v != 0).count(), Arrays.toString(theta));
+    assertEquals(RADIUS / 2, LpNorm.L1.valueOf(theta), 1e-12, Arrays.toString(theta));
+  }
+
   @Test
   void learnsStaysInTheBallAndNamesItsMechanism() {
     OnlineTestData data = new OnlineTestData(10, 1, RADIUS, 0.05, RandomSource.XO_RO_SHI_RO_128_PP.create(0));

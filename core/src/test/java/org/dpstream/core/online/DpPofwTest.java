@@ -222,8 +222,10 @@ class DpPofwTest {
     double[] x = {0.1, -0.4, 0.2, 0.3};
     model.step(x, 0.5);
     assertArrayEquals(new double[] {0, -RADIUS / 2, 0, 0}, model.parameters());
-    assertThrows(IllegalArgumentException.class,
+    IllegalArgumentException wrongDimension = assertThrows(IllegalArgumentException.class,
         () -> DpPofw.startWithUnitNoise(spec, ConstantVectorNoise.zero(4), SOURCE));
+    assertTrue(wrongDimension.getMessage().contains("2d = 8 vertices, got noise of dimension 4"),
+        wrongDimension.getMessage());
     assertThrows(IllegalArgumentException.class,
         () -> DpPofw.startWithUnitNoise(spec.withNoise(NoiseChoice.DISCRETE), ConstantVectorNoise.zero(8), SOURCE));
   }

@@ -133,6 +133,29 @@ class DpTofwTest {
     assertTrue(refused.getMessage().contains("use DP-POFW for p = 1"), refused.getMessage());
   }
 
+  /** A state whose step count disagrees with its prefix sums' (corrupt, or crafted) is refused, not resumed. */
+  @Test
+  void aStateWhoseStepsDisagreeWithItsPrefixSumsIsRefused() throws IOException {
+    OnlineTestData data = new OnlineTestData(3, 2, RADIUS, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(4));
+    OnlineModelSpec spec = data.spec("steps", 2, RADIUS, 1, 128, AccountantChoice.ZCDP);
+    OnlineEstimator estimator = OnlineEstimators.start(spec, SOURCE);
+    for (int t = 0; t < 3; t++) {
+      double[] x = data.features();
+      estimator.step(x, data.label(x));
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    estimator.writeState(new DataOutputStream(bytes));
+    byte[] state = bytes.toByteArray();
+    ByteArrayInputStream afterHeader = new ByteArrayInputStream(state);
+    org.dpstream.core.state.VersionedState.readHeader(new DataInputStream(afterHeader), DpTofw.STATE_VERSION,
+        spec.fingerprint(), "test");
+    int stepsAt = state.length - afterHeader.available();
+    java.nio.ByteBuffer.wrap(state, stepsAt, Long.BYTES).putLong(4);
+    IOException refused = assertThrows(IOException.class,
+        () -> OnlineEstimators.restore(spec, new DataInputStream(new ByteArrayInputStream(state)), SOURCE));
+    assertTrue(refused.getMessage().contains("inconsistent DP-TOFW state: 4 steps"), refused.getMessage());
+  }
+
   @Test
   void stateFromAnotherSpecOrVersionIsRefused() throws IOException {
     OnlineTestData data = new OnlineTestData(3, 2, RADIUS, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(4));

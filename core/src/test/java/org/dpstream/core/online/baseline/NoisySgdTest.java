@@ -27,6 +27,17 @@ class NoisySgdTest {
   }
 
   /** n samples in R^4 with ||x||_1 &lt;= 1, |y| &lt;= 1, squared loss on the cube of radius 1. */
+  /**
+   * The step size is D / (L n) min(4 / sqrt(n), eps / sqrt(d ln(1/delta))): with many samples the first term is the
+   * smaller one (here 4 / 100 against 1 / sqrt(4 ln 10^4) = 0.16).
+   */
+  @Test
+  void withManySamplesTheStepSizeFollowsTheSampleTerm() {
+    NoisySgdCalibration calibration = NoisySgdCalibration.of(handProblem(10_000, 1, 1e-4), 1.0);
+    double expected = calibration.euclideanDiameter() / (calibration.euclideanLipschitz() * 10_000) * (4 / 100.0);
+    assertEquals(expected, calibration.stepSize(), 1e-15 * expected);
+  }
+
   @Test
   void twoSamplesAreTheSmallestProblem() {
     assertEquals(2, NoisySgdCalibration.of(handProblem(2, 1, 1e-4), 1.0).samples());
