@@ -133,9 +133,9 @@ class DpTofwTest {
     assertTrue(refused.getMessage().contains("use DP-POFW for p = 1"), refused.getMessage());
   }
 
-  /** A state whose step count disagrees with its prefix sums' (corrupt, or crafted) is refused, not resumed. */
+  /** A state whose step count or epoch disagrees with its prefix sums' (corrupt, or crafted) is refused, not resumed. */
   @Test
-  void aStateWhoseStepsDisagreeWithItsPrefixSumsIsRefused() throws IOException {
+  void aStateWhoseStepsOrEpochDisagreeWithItsPrefixSumsIsRefused() throws IOException {
     OnlineTestData data = new OnlineTestData(3, 2, RADIUS, 0.1, RandomSource.XO_RO_SHI_RO_128_PP.create(4));
     OnlineModelSpec spec = data.spec("steps", 2, RADIUS, 1, 128, AccountantChoice.ZCDP);
     OnlineEstimator estimator = OnlineEstimators.start(spec, SOURCE);
@@ -150,10 +150,17 @@ class DpTofwTest {
     org.dpstream.core.state.VersionedState.readHeader(new DataInputStream(afterHeader), DpTofw.STATE_VERSION,
         spec.fingerprint(), "test");
     int stepsAt = state.length - afterHeader.available();
-    java.nio.ByteBuffer.wrap(state, stepsAt, Long.BYTES).putLong(4);
+    byte[] moreSteps = state.clone();
+    java.nio.ByteBuffer.wrap(moreSteps, stepsAt, Long.BYTES).putLong(4);
     IOException refused = assertThrows(IOException.class,
-        () -> OnlineEstimators.restore(spec, new DataInputStream(new ByteArrayInputStream(state)), SOURCE));
-    assertTrue(refused.getMessage().contains("inconsistent DP-TOFW state: 4 steps"), refused.getMessage());
+        () -> OnlineEstimators.restore(spec, new DataInputStream(new ByteArrayInputStream(moreSteps)), SOURCE));
+    assertTrue(refused.getMessage().contains("inconsistent DP-TOFW state: 4 steps in epoch 0"), refused.getMessage());
+    // The header's epoch: version, marker, the fingerprint's length and bytes, the key check, then the epoch.
+    byte[] laterEpoch = state.clone();
+    java.nio.ByteBuffer.wrap(laterEpoch, 3 + spec.fingerprint().length + Long.BYTES, Long.BYTES).putLong(1);
+    IOException later = assertThrows(IOException.class,
+        () -> OnlineEstimators.restore(spec, new DataInputStream(new ByteArrayInputStream(laterEpoch)), SOURCE));
+    assertTrue(later.getMessage().contains("inconsistent DP-TOFW state: 3 steps in epoch 1"), later.getMessage());
   }
 
   @Test
