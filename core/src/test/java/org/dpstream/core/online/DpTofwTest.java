@@ -11,11 +11,13 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import org.apache.commons.rng.simple.RandomSource;
 import org.dpstream.core.privacy.accounting.ZcdpBudget;
 import org.dpstream.core.privacy.random.KeyedNoiseSource;
 import org.dpstream.core.privacy.testing.ConstantNodeNoise;
 import org.dpstream.core.privacy.testing.TestKeys;
+import org.dpstream.core.state.VersionedState;
 import org.junit.jupiter.api.Test;
 
 class DpTofwTest {
@@ -143,24 +145,21 @@ class DpTofwTest {
       double[] x = data.features();
       estimator.step(x, data.label(x));
     }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    estimator.writeState(new DataOutputStream(bytes));
-    byte[] state = bytes.toByteArray();
+    byte[] state = ResumeRuns.state(estimator);
     ByteArrayInputStream afterHeader = new ByteArrayInputStream(state);
-    org.dpstream.core.state.VersionedState.readHeader(new DataInputStream(afterHeader), DpTofw.STATE_VERSION,
-        spec.fingerprint(), "test");
-    int stepsAt = state.length - afterHeader.available();
+    VersionedState.readHeader(new DataInputStream(afterHeader), DpTofw.STATE_VERSION, spec.fingerprint(), "test");
     byte[] moreSteps = state.clone();
-    java.nio.ByteBuffer.wrap(moreSteps, stepsAt, Long.BYTES).putLong(4);
-    IOException refused = assertThrows(IOException.class,
-        () -> OnlineEstimators.restore(spec, new DataInputStream(new ByteArrayInputStream(moreSteps)), SOURCE));
-    assertTrue(refused.getMessage().contains("inconsistent DP-TOFW state: 4 steps in epoch 0"), refused.getMessage());
+    ByteBuffer.wrap(moreSteps, state.length - afterHeader.available(), Long.BYTES).putLong(4);
+    assertTrue(refusal(spec, moreSteps).contains("inconsistent DP-TOFW state: 4 steps in epoch 0"));
     // The header's epoch: version, marker, the fingerprint's length and bytes, the key check, then the epoch.
     byte[] laterEpoch = state.clone();
-    java.nio.ByteBuffer.wrap(laterEpoch, 3 + spec.fingerprint().length + Long.BYTES, Long.BYTES).putLong(1);
-    IOException later = assertThrows(IOException.class,
-        () -> OnlineEstimators.restore(spec, new DataInputStream(new ByteArrayInputStream(laterEpoch)), SOURCE));
-    assertTrue(later.getMessage().contains("inconsistent DP-TOFW state: 3 steps in epoch 1"), later.getMessage());
+    ByteBuffer.wrap(laterEpoch, 3 + spec.fingerprint().length + Long.BYTES, Long.BYTES).putLong(1);
+    assertTrue(refusal(spec, laterEpoch).contains("inconsistent DP-TOFW state: 3 steps in epoch 1"));
+  }
+
+  private static String refusal(OnlineModelSpec spec, byte[] state) {
+    return assertThrows(IOException.class,
+        () -> OnlineEstimators.restore(spec, new DataInputStream(new ByteArrayInputStream(state)), SOURCE)).getMessage();
   }
 
   @Test
